@@ -1,0 +1,47 @@
+"""`pnp build`: validate each game, then render every component it defines into output/GAME/."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
+from pnp.data.game import load_game
+from pnp.diagnostics import has_errors, render_text
+from pnp.paths import OUTPUT
+
+
+@click.command("build")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: output/). Each game gets a sub-folder.")
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
+    """Validate and render every bundled game (or the games named)."""
+    out_dir = out_dir or OUTPUT
+    failed = False
+    for folder in resolve_games(games):
+        result = load_game(folder)
+        if result.diagnostics:
+            click.echo(render_text(result.diagnostics), err=True)
+        if not result.ok:
+            click.echo(f"{folder.name}: not built (fix the errors above)", err=True)
+            failed = True
+            continue
+        game = result.game
+        click.echo(
+            f"{game.id}: valid ({len(result.files)} files: {len(game.stats)} stats, "
+            f"{len(game.tracks)} tracks, {len(game.charts)} charts, {len(game.phases)} phases, "
+            f"{len(game.decks)} decks)", err=True)
+        from pnp.render.build import build_game  # the renderer is imported only when building
+
+        paths, diags = build_game(game, out_dir / game.id, paper=paper)
+        if diags:
+            click.echo(render_text(diags), err=True)
+        if has_errors(diags):
+            failed = True
+        for path in paths:
+            click.echo(str(path))
+    sys.exit(EXIT_ERRORS if failed else EXIT_OK)

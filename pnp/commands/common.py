@@ -1,0 +1,45 @@
+"""Helpers shared by the commands: resolving GAME arguments and printing diagnostics."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pnp.data.game import LoadResult, bundled_games, find_game, load_game
+from pnp.diagnostics import ERROR, Diagnostic, render_text
+
+#: Exit codes: 0 clean, 1 errors in the data (or a failed check), 2 usage.
+EXIT_OK, EXIT_ERRORS, EXIT_USAGE = 0, 1, 2
+
+
+def resolve_games(names: tuple[str, ...]) -> list:
+    """Game folders for the given names (all bundled games when none); a bad name is a usage error."""
+    if not names:
+        return bundled_games()
+    folders = []
+    for name in names:
+        folder, hint = find_game(name)
+        if folder is None:
+            raise click.BadParameter(f"no game '{name}'. {hint}", param_hint="GAME")
+        folders.append(folder)
+    return folders
+
+
+def load_or_exit(name: str, variant: str | None = None) -> LoadResult:
+    """Load one game for a command that needs a clean model; print diagnostics and exit 1 if not."""
+    folder = resolve_games((name,))[0]
+    result = load_game(folder, variant)
+    if not result.ok:
+        echo_diagnostics(result.diagnostics)
+        sys.exit(EXIT_ERRORS)
+    return result
+
+
+def echo_diagnostics(diags: list[Diagnostic]) -> None:
+    if diags:
+        click.echo(render_text(diags), err=True)
+
+
+def error(message: str, hint: str = "") -> Diagnostic:
+    return Diagnostic(ERROR, "PNP-C001", message, hint=hint)

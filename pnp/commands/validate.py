@@ -1,0 +1,53 @@
+"""`pnp validate`: schema and lint checks for one or more games."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
+from pnp.data.game import load_game
+from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
+
+
+@click.command("validate")
+@click.argument("games", nargs=-1, metavar="[GAME]...")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
+def command(games: tuple[str, ...], fmt: str, strict: bool) -> None:
+    """Check games against their schemas and cross-references (all bundled games when none named)."""
+    folders = resolve_games(games)
+    diags, summary = [], []
+    for folder in folders:
+        result = load_game(folder)
+        diags.extend(result.diagnostics)
+        game = result.game
+        errors = sum(d.severity == ERROR for d in result.diagnostics)
+        warnings = sum(d.severity == WARNING for d in result.diagnostics)
+        summary.append({
+            "game": folder.name, "files": len(result.files), "errors": errors, "warnings": warnings,
+            "checked": _checked(game) if game else {},
+        })
+    failed = has_errors(diags, strict)
+    if fmt == "json":
+        click.echo(render_json(diags, ok=not failed, games=summary))
+    else:
+        if diags:
+            click.echo(render_text(diags))
+        for s in summary:
+            what = ", ".join(f"{n} {k}" for k, n in s["checked"].items() if n)
+            click.echo(f"{s['game']}: {s['files']} files, {s['errors']} errors, "
+                       f"{s['warnings']} warnings" + (f" ({what})" if what else ""), err=True)
+    sys.exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+def _checked(game) -> dict[str, int]:
+    return {
+        "stats": len(game.stats), "tracks": len(game.tracks),
+        "spaces": sum(len(t.spaces) for t in game.tracks.values()),
+        "charts": len(game.charts), "tables": len(game.tables), "phases": len(game.phases),
+        "decks": len(game.decks), "cards": sum(len(d.cards) for d in game.decks.values()),
+        "boards": len(game.boards), "record sheets": len(game.record_sheets),
+        "interpretations": len(game.interpretations), "variants": len(game.variants),
+    }

@@ -1,0 +1,147 @@
+"""Cross-checks on a built game that no schema can express: counts, unused definitions, variants.
+
+References that do not resolve are reported while building (pnp/data/build.py), where the
+position of each reference is at hand; this module looks at the game as a whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from pnp.data.effects import Effect, effect_charts, effect_formulas, effect_stats, effect_tracks
+from pnp.data.loader import Document
+from pnp.data.model import GameDef
+from pnp.diagnostics import ERROR, WARNING, Diagnostic
+
+
+def lint_game(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
+    """Every warning and error about the game as a whole."""
+    return [*_counts(game), *_unused(game), *_variants(game, docs)]
+
+
+def all_effects(game: GameDef) -> Iterable[Effect]:
+    """Every parsed effect in the game: spaces, chart rows, tables, phases, checks, rules."""
+    for track in game.tracks.values():
+        yield from (s.effect for s in track.spaces if s.effect)
+    for chart in game.charts.values():
+        yield from (r.effect for r in chart.rows if r.effect)
+    for table in game.tables.values():
+        yield from (r.buys for r in table.rows if r.buys)
+    for phase in game.phases:
+        yield from (e for e in (phase.cost, phase.on_roll) if e)
+    for check in game.checks.values():
+        yield check.effect
+    for conv in game.conversions.values():
+        yield from (conv.pay, conv.gain)
+    yield from _effects_in(game.rules)
+
+
+def _effects_in(node) -> Iterable[Effect]:
+    if isinstance(node, Effect):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _effects_in(v)
+    elif isinstance(node, (list, tuple)):
+        for v in node:
+            yield from _effects_in(v)
+
+
+def _counts(game: GameDef) -> list[Diagnostic]:
+    """Declared component counts against what the data actually holds (warnings)."""
+    out = []
+    for comp in game.components:
+        if not comp.counts:
+            continue
+        kind, _, ident = comp.counts.partition(":")
+        if kind == "tracks":
+            actual, what = len(game.tracks), "tracks"
+        elif kind == "charts":
+            actual, what = sum(1 for c in game.charts.values() if not c.footnote), "charts"
+        elif kind == "track-group":
+            if ident not in game.track_groups:
+                out.append(Diagnostic.at(comp.origin, ERROR, "PNP-L003",
+                                         f"unknown track group '{ident}'", "see track_groups"))
+                continue
+            actual, what = len(game.track_groups[ident]), f"tracks in group {ident}"
+        else:  # deck
+            if ident not in game.decks:
+                out.append(Diagnostic.at(comp.origin, ERROR, "PNP-L003", f"unknown deck '{ident}'",
+                                         f"decks: {', '.join(game.decks) or '(none)'}"))
+                continue
+            actual, what = sum(c.count for c in game.decks[ident].cards), f"cards in deck {ident}"
+        if actual != comp.count:
+            out.append(Diagnostic.at(
+                comp.origin, WARNING, "PNP-L004",
+                f"component '{comp.id}' declares {comp.count} but the data has {actual} {what}",
+                "fix the count, or the data it counts"))
+    return out
+
+
+def _unused(game: GameDef) -> list[Diagnostic]:
+    """Definitions nothing refers to: usually a typo elsewhere or a leftover (warnings)."""
+    effects = list(all_effects(game))
+    used_charts = {c for e in effects for c in effect_charts(e)}
+    used_charts |= {p.chart for p in game.phases if p.chart}
+    used_tracks = {t for e in effects for t in effect_tracks(e)}
+    used_tracks |= {p.track for p in game.phases if p.track} | {p.per_turn_bonuses for p in game.phases}
+    used_tracks |= {t for ids in game.track_groups.values() for t in ids}
+    used_tracks |= {game.rule("pregame", "track"), game.rule("setup", "pregame")}
+    used_tables = {p.after_table for p in game.phases}
+    used_formulas = {f for e in effects for f in effect_formulas(e)}
+    used_formulas |= {p.rolls for p in game.phases} | {s.derived for s in game.stats.values()}
+    used_stats = {s for e in effects for s in effect_stats(e)}
+    used_stats |= {c.when.stat for c in game.checks.values()}
+    used_stats |= {f.stat for f in game.formulas.values()}
+    used_stats |= {s.id for s in game.stats.values() if s.derived}
+    for rs in game.record_sheets.values():
+        used_stats |= {f.stat for f in rs.fields if f.stat}
+    for board in game.boards.values():
+        for item in board.items:
+            {"track": used_tracks, "chart": used_charts, "table": used_tables}[item.kind].add(item.ref)
+    out = []
+    for what, defined, used in (
+        ("chart", game.charts, used_charts),
+        ("track", game.tracks, used_tracks),
+        ("table", game.tables, used_tables),
+        ("formula", game.formulas, used_formulas),
+        ("stat", game.stats, used_stats),
+    ):
+        for ident, item in defined.items():
+            if ident not in used:
+                out.append(Diagnostic.at(item.origin, WARNING, "PNP-L005",
+                                         f"{what} '{ident}' is never used",
+                                         f"refer to it from a phase, effect or board, or remove it"))
+    return out
+
+
+def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
+    """Interpretations and variants must point at each other and at real data."""
+    from pnp.data.game import set_override
+
+    out = []
+    playable = {a.id for i in game.interpretations.values() for a in i.alternatives if a.id}
+    for interp in game.interpretations.values():
+        for alt in interp.alternatives:
+            if alt.id and alt.id not in game.variants:
+                out.append(Diagnostic.at(interp.origin, WARNING, "PNP-L008",
+                                         f"alternative '{alt.id}' of '{interp.id}' has no variant",
+                                         f"add a variant with id: {alt.id}, or drop the alternative's id"))
+    for variant in game.variants.values():
+        if variant.interpretation and variant.interpretation not in game.interpretations:
+            out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L003",
+                                     f"unknown interpretation '{variant.interpretation}'",
+                                     f"interpretations: {', '.join(game.interpretations)}"))
+        elif variant.interpretation and variant.id not in playable:
+            out.append(Diagnostic.at(variant.origin, WARNING, "PNP-L008",
+                                     f"variant '{variant.id}' is not an alternative of "
+                                     f"'{variant.interpretation}'",
+                                     "give the alternative it plays the same id"))
+        if game.variant is None:
+            for path, value in variant.overrides.items():
+                if set_override(docs, path, value, dry_run=True):
+                    out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L015",
+                                             f"variant '{variant.id}': override path '{path}' "
+                                             "does not match the data",
+                                             "paths are KIND/step/...; list items match by id, name or index"))
+    return out

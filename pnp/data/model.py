@@ -1,0 +1,372 @@
+"""The validated game model: frozen dataclasses every consumer reads instead of raw YAML.
+
+Each definition keeps `origin`, where it was written, so the engine, the renderer and the lint
+can point a designer back at the line to edit.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.data.effects import Effect
+from pnp.data.loader import Document
+from pnp.diagnostics import Position
+
+NOWHERE = Position("")
+
+
+@dataclass(frozen=True)
+class Stat:
+    id: str
+    name: str
+    abbreviation: str = ""
+    aliases: tuple[str, ...] = ()
+    min: int = 0
+    cap: int | None = None
+    start: int = 0
+    derived: str | None = None
+    note: str = ""
+    origin: Position = NOWHERE
+
+    @property
+    def short(self) -> str:
+        """The spelling to print in tight spaces."""
+        return self.abbreviation or self.name
+
+
+@dataclass(frozen=True)
+class Formula:
+    """`op(stat / divisor)`: the only formula shape the rules need (⌈T/3⌉, ⌊Infra/7⌋)."""
+
+    id: str
+    expression: str
+    op: str  # 'ceil', 'floor' or 'id'
+    stat: str
+    divisor: int = 1
+    description: str = ""
+    origin: Position = NOWHERE
+
+    def evaluate(self, value: int) -> int:
+        if self.op == "ceil":
+            return math.ceil(value / self.divisor)
+        if self.op == "floor":
+            return value // self.divisor
+        return value
+
+
+@dataclass(frozen=True)
+class Condition:
+    """`stat op value`, e.g. Military > 10."""
+
+    stat: str
+    op: str
+    value: int
+    text: str = ""
+
+    def holds(self, amount: int) -> bool:
+        return {
+            "<": amount < self.value,
+            ">": amount > self.value,
+            "<=": amount <= self.value,
+            ">=": amount >= self.value,
+            "==": amount == self.value,
+            "!=": amount != self.value,
+        }[self.op]
+
+
+@dataclass(frozen=True)
+class Dice:
+    count: int
+    sides: int
+
+    def __str__(self) -> str:
+        return f"{self.count}D{self.sides}"
+
+
+@dataclass(frozen=True)
+class Space:
+    id: str
+    name: str
+    index: int
+    start: bool = False
+    effect: Effect | None = None
+    text: str = ""
+    footnote: str = ""
+    origin: Position = NOWHERE
+
+    @property
+    def label(self) -> str:
+        """The note as printed: the rules' text, else the effect as written."""
+        if self.text:
+            return self.text
+        return self.effect.source if self.effect is not None else ("Start" if self.start else "")
+
+
+@dataclass(frozen=True)
+class Track:
+    id: str
+    name: str
+    spaces: tuple[Space, ...]
+    shape: str = "loop"
+    aliases: tuple[str, ...] = ()
+    note: str = ""
+    origin: Position = NOWHERE
+
+    @property
+    def start_index(self) -> int:
+        return next((s.index for s in self.spaces if s.start), 0)
+
+    def space(self, space_id: str) -> Space:
+        return next(s for s in self.spaces if s.id == space_id)
+
+
+@dataclass(frozen=True)
+class ChartRow:
+    low: int
+    high: int
+    effect: Effect | None
+    label: str = ""
+    text: str = ""
+    if_short: str | None = None
+    origin: Position = NOWHERE
+
+    @property
+    def roll_label(self) -> str:
+        return str(self.low) if self.low == self.high else f"{self.low}-{self.high}"
+
+    @property
+    def result_label(self) -> str:
+        body = self.text or (self.effect.source if self.effect else "")
+        return f"{self.label}: {body}" if self.label and body else (self.label or body)
+
+
+@dataclass(frozen=True)
+class Chart:
+    id: str
+    name: str
+    die: Dice
+    rows: tuple[ChartRow, ...]
+    note: str = ""
+    footnote: bool = False
+    origin: Position = NOWHERE
+
+    def row_for(self, roll: int) -> ChartRow:
+        return next(r for r in self.rows if r.low <= roll <= r.high)
+
+
+@dataclass(frozen=True)
+class TableRow:
+    cost: int
+    buys: Effect
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Table:
+    id: str
+    name: str
+    rows: tuple[TableRow, ...]
+    pay: str | None = None
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Check:
+    id: str
+    name: str
+    when: Condition
+    effect: Effect
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Conversion:
+    id: str
+    name: str
+    pay: Effect
+    gain: Effect
+    mandatory: bool = False
+    repeat: bool = True
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Phase:
+    id: str
+    name: str
+    index: int
+    track: str | None = None
+    chart: str | None = None
+    rolls: str | None = None
+    turn_order: str | None = None
+    per_turn_bonuses: str | None = None
+    checks: tuple[str, ...] = ()
+    conversions: tuple[str, ...] = ()
+    cost: Effect | None = None
+    on_roll: Effect | None = None
+    optional: bool = False
+    repeat: bool = False
+    build_once: bool = False
+    option: str | None = None
+    after_table: str | None = None
+    end_checks: bool = False
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Component:
+    id: str
+    name: str
+    count: int
+    per_player: bool = False
+    counts: str | None = None
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Alternative:
+    reading: str
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class Interpretation:
+    id: str
+    rule: str
+    reading: str
+    alternatives: tuple[Alternative, ...]
+    why: str
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Variant:
+    id: str
+    overrides: Mapping[str, Any]
+    interpretation: str | None = None
+    description: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    name: str
+    count: int
+    fields: Mapping[str, Any]
+    origin: Position = NOWHERE
+    field_origins: Mapping[str, Position] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Deck:
+    id: str
+    name: str
+    size: str | Mapping[str, str]
+    front: str
+    back: str | None
+    cards: tuple[Card, ...]
+    prototype: bool = False
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class BoardItem:
+    kind: str  # 'track', 'chart' or 'table'
+    ref: str
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Board:
+    id: str
+    name: str
+    items: tuple[BoardItem, ...]
+    whole_paper: str | None = None
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class RecordField:
+    id: str
+    label: str
+    kind: str = "number"  # 'number', 'text' or 'lines'
+    stat: str | None = None
+    lines: int = 1
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class RecordList:
+    id: str
+    label: str
+    from_track: str
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class RecordSheet:
+    id: str
+    name: str
+    fields: tuple[RecordField, ...]
+    turn_grid_turns: int = 0
+    turn_grid_stats: tuple[str, ...] = ()
+    lists: tuple[RecordList, ...] = ()
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class GameDef:
+    """One game, resolved and validated: what the engine, renderer and rulesheet read."""
+
+    id: str
+    name: str
+    folder: Path
+    players_min: int
+    players_max: int
+    edition: str = ""
+    description: str = ""
+    engine: str | None = None
+    prototype: bool = False
+    recommended_players: int | None = None
+    components: tuple[Component, ...] = ()
+    stats: Mapping[str, Stat] = field(default_factory=dict)
+    formulas: Mapping[str, Formula] = field(default_factory=dict)
+    tracks: Mapping[str, Track] = field(default_factory=dict)
+    charts: Mapping[str, Chart] = field(default_factory=dict)
+    tables: Mapping[str, Table] = field(default_factory=dict)
+    phases: tuple[Phase, ...] = ()
+    checks: Mapping[str, Check] = field(default_factory=dict)
+    conversions: Mapping[str, Conversion] = field(default_factory=dict)
+    track_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    #: rule parameters: setup, movement, pregame, options, end, check_timing (effects parsed)
+    rules: Mapping[str, Any] = field(default_factory=dict)
+    interpretations: Mapping[str, Interpretation] = field(default_factory=dict)
+    variants: Mapping[str, Variant] = field(default_factory=dict)
+    decks: Mapping[str, Deck] = field(default_factory=dict)
+    boards: Mapping[str, Board] = field(default_factory=dict)
+    record_sheets: Mapping[str, RecordSheet] = field(default_factory=dict)
+    layout_documents: tuple[Document, ...] = ()
+    documents: tuple[Document, ...] = ()
+    variant: str | None = None
+    origin: Position = NOWHERE
+
+    def rule(self, *path: str, default: Any = None) -> Any:
+        """A rule parameter by path, e.g. game.rule('options', 'war', 'roll')."""
+        node: Any = self.rules
+        for step in path:
+            if not isinstance(node, Mapping) or step not in node:
+                return default
+            node = node[step]
+        return node
+
+    def phase(self, phase_id: str) -> Phase:
+        return next(p for p in self.phases if p.id == phase_id)

@@ -1,0 +1,137 @@
+"""JSON Schema checks (Draft 2020-12) for every document kind, errors as positioned Diagnostics.
+
+The schema a file is checked against is the one its first line names
+(`# yaml-language-server: $schema=...`), so editors and `pnp validate` agree.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from functools import cache
+from pathlib import Path
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+from pnp.data.loader import Document
+from pnp.diagnostics import ERROR, WARNING, Diagnostic
+from pnp.paths import SCHEMAS
+
+MAX_ERRORS_PER_FILE = 50
+
+
+@cache
+def _schemas(folder: Path = SCHEMAS) -> dict[str, dict]:
+    """Every `<kind>.schema.json` in the folder, keyed by kind, with a file URI as `$id`."""
+    out = {}
+    for path in sorted(folder.glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        schema.setdefault("$id", path.resolve().as_uri())
+        out[path.name.removesuffix(".schema.json")] = schema
+    return out
+
+
+@cache
+def _validator(kind: str) -> Draft202012Validator:
+    schemas = _schemas()
+    registry = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
+        for s in schemas.values()
+    )
+    return Draft202012Validator(schemas[kind], registry=registry)
+
+
+def known_kinds() -> list[str]:
+    return [k for k in _schemas() if k != "common"]
+
+
+def schema_path(kind: str) -> Path:
+    return SCHEMAS / f"{kind}.schema.json"
+
+
+def check_schema_line(doc: Document) -> list[Diagnostic]:
+    """The first line must name a schema of ours that exists relative to the file."""
+    file = str(doc.path)
+    if doc.schema_ref is None:
+        return [
+            Diagnostic(
+                ERROR, "PNP-L001", "missing schema line", file, 1, 1,
+                "start the file with '# yaml-language-server: $schema=<relative path to "
+                "schemas/KIND.schema.json>' so editors and pnp know what it is",
+            )
+        ]
+    kind = doc.kind
+    if kind not in known_kinds():
+        close = difflib.get_close_matches(kind or "", known_kinds(), n=3)
+        hint = f"did you mean {', '.join(close)}?" if close else f"known kinds: {', '.join(known_kinds())}"
+        return [Diagnostic(ERROR, "PNP-L010", f"unknown schema '{doc.schema_ref}'", file, 1, 1, hint)]
+    target = (doc.path.parent / doc.schema_ref).resolve()
+    if not target.exists():
+        rel = _relative(schema_path(kind), doc.path.parent)
+        return [
+            Diagnostic(
+                WARNING, "PNP-L011", f"schema line points at a missing file '{doc.schema_ref}'",
+                file, 1, 1, f"editors will not find it; use $schema={rel}",
+            )
+        ]
+    return []
+
+
+def _relative(target: Path, start: Path) -> str:
+    return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
+
+
+def validate_document(doc: Document) -> list[Diagnostic]:
+    """Schema errors of one document, each at the line and column of the offending node."""
+    kind = doc.kind
+    if kind is None or kind not in known_kinds():
+        return []
+    validator = _validator(kind)
+    diags: list[Diagnostic] = []
+    for error in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
+        diags.append(_to_diagnostic(doc, error))
+        if len(diags) >= MAX_ERRORS_PER_FILE:
+            break
+    return diags
+
+
+def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
+    if error.validator in ("oneOf", "anyOf") and error.context:
+        error = best_match(error.context)
+    path = tuple(error.absolute_path)
+    pos = doc.pos(path)
+    where = "/".join(str(p) for p in path) or "(document)"
+    validator = error.validator
+    schema = error.schema if isinstance(error.schema, dict) else {}
+    desc = schema.get("description", "")
+    if validator == "additionalProperties":
+        allowed = list(schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in allowed] if isinstance(error.instance, dict) else []
+        key = extra[0] if extra else "?"
+        pos = doc.key_pos(path + (key,)) if extra else pos
+        close = difflib.get_close_matches(str(key), allowed, n=3)
+        hint = f"did you mean {' or '.join(close)}?" if close else f"allowed here: {', '.join(allowed)}"
+        return Diagnostic.at(pos, ERROR, "PNP-S002", f"unknown property '{key}' in {where}", hint)
+    if validator == "required":
+        missing = error.message.split("'")[1] if "'" in error.message else "?"
+        return Diagnostic.at(pos, ERROR, "PNP-S003", f"{where}: missing required property '{missing}'",
+                             f"add '{missing}:'")
+    if validator == "type":
+        expected = error.validator_value
+        got = type(error.instance).__name__
+        shown = json.dumps(error.instance, ensure_ascii=False, default=str)[:40]
+        return Diagnostic.at(pos, ERROR, "PNP-S004", f"{where}: expected {expected}, got {got} {shown}",
+                             desc or f"write a {expected} here")
+    if validator == "enum":
+        options = [str(o) for o in error.validator_value]
+        close = difflib.get_close_matches(str(error.instance), options, n=2)
+        hint = (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
+        return Diagnostic.at(pos, ERROR, "PNP-S005", f"{where}: '{error.instance}' is not allowed", hint)
+    if validator == "pattern":
+        return Diagnostic.at(pos, ERROR, "PNP-S006", f"{where}: '{error.instance}' has the wrong form",
+                             desc or f"must match {error.validator_value}")
+    return Diagnostic.at(pos, ERROR, "PNP-S001", f"{where}: {error.message}", desc or "see the schema")

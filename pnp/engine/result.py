@@ -1,0 +1,46 @@
+"""What one self-played game reports: the contract between a rules module and the harness.
+
+The rules module fills it while playing; the self-play harness (selfplay.py) aggregates many of
+them into balance statistics and findings. Everything here is plain data, picklable across
+worker processes, and identical for identical seeds.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+COMPLETED = "completed"  # the game's end condition was met
+TIMEOUT = "timeout"  # the turn cap was reached first (a finding, never a hang)
+ALL_OUT = "all-eliminated"  # fewer than one player left in the game
+
+
+@dataclass
+class Elimination:
+    seat: int
+    turn: int
+    cause: str  # e.g. 'territories' or 'population'
+    phase: str = ""
+
+
+@dataclass
+class GameResult:
+    game: str
+    seed: int
+    players: int
+    bots: tuple[str, ...]  # bot name per seat
+    variant: str | None = None
+    turns: int = 0
+    ended: str = COMPLETED
+    winners: tuple[int, ...] = ()  # seats sharing the top score (ties reported)
+    scores: tuple[int, ...] = ()  # final VP (or the game's score) per seat
+    margin: int = 0  # winner's score minus the best non-winner's (0 on a tie)
+    eliminations: list[Elimination] = field(default_factory=list)
+    final_stats: list[dict[str, int]] = field(default_factory=list)  # per seat, stat id -> value
+    space_counts: Counter = field(default_factory=Counter)  # (track id, space id) -> landings
+    chart_counts: Counter = field(default_factory=Counter)  # (chart id, row low roll) -> results
+    cap_clips: Counter = field(default_factory=Counter)  # stat id -> times a cap or floor clipped
+    events: Counter = field(default_factory=Counter)  # named events: 'war', 'war-won', 'trade', ...
+    violations: list[str] = field(default_factory=list)  # invariant violations, in plain words
+    decisions: int = 0
+    rolls: int = 0

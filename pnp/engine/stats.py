@@ -1,0 +1,126 @@
+"""Small, dependency-free statistics for balance reports.
+
+Self-play gives thousands of independent games, so closed-form intervals are enough: Wilson score
+intervals for rates (good near 0 and 1, where balance problems live), Student t intervals for
+means, Newcombe's hybrid score interval for a difference of two rates and Welch's interval for a
+difference of two means. No bootstrap: the same input always gives the same numbers.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+#: two-sided 95%: the normal quantile used by every interval here
+Z95 = 1.959963984540054
+
+
+def quantile(values: Sequence[float], q: float) -> float:
+    """The q-quantile with linear interpolation between order statistics (numpy's default)."""
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * q
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    frac = pos - lo
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * frac
+
+
+def mean(values: Sequence[float]) -> float:
+    return math.fsum(values) / len(values) if values else 0.0
+
+
+def variance(values: Sequence[float]) -> float:
+    """Sample variance (n - 1 in the denominator); 0 for fewer than two values."""
+    n = len(values)
+    if n < 2:
+        return 0.0
+    m = mean(values)
+    return math.fsum((v - m) ** 2 for v in values) / (n - 1)
+
+
+def describe(values: Sequence[float]) -> dict[str, float]:
+    """mean, p50, p95 and max: the summary a designer reads for turns or margins."""
+    return {
+        "mean": mean(values),
+        "p50": quantile(values, 0.50),
+        "p95": quantile(values, 0.95),
+        "max": max(values) if values else 0,
+    }
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a rate; stays inside [0, 1] and works for 0 or n successes.
+
+    `successes` may be fractional (shared wins count as a fraction of a win).
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def t_quantile_975(df: float) -> float:
+    """The 97.5% quantile of Student's t (Cornish-Fisher expansion; < 0.1% error for df >= 3)."""
+    if df <= 0 or math.isinf(df):
+        return Z95
+    if df < 1.5:
+        return 12.706204736
+    if df < 2.5:
+        return 4.302652730
+    z = Z95
+    g1 = (z**3 + z) / 4
+    g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
+    g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
+    g4 = (79 * z**9 + 776 * z**7 + 1482 * z**5 - 1920 * z**3 - 945 * z) / 92160
+    return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
+
+
+def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
+    """(mean, low, high): Student t interval for the mean; (m, m, m) for fewer than two values."""
+    n = len(values)
+    m = mean(values)
+    if n < 2:
+        return (m, m, m)
+    half = t_quantile_975(n - 1) * math.sqrt(variance(values) / n)
+    return (m, m - half, m + half)
+
+
+def diff_proportions(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float, float]:
+    """(p2 - p1, low, high): Newcombe's hybrid score interval (method 10) from two Wilson intervals.
+
+    Read as "B minus A"; the interval excludes 0 when the rates really differ.
+    """
+    p1 = x1 / n1 if n1 else 0.0
+    p2 = x2 / n2 if n2 else 0.0
+    l1, u1 = wilson(x1, n1)
+    l2, u2 = wilson(x2, n2)
+    d = p2 - p1
+    low = d - math.sqrt((p2 - l2) ** 2 + (u1 - p1) ** 2)
+    high = d + math.sqrt((u2 - p2) ** 2 + (p1 - l1) ** 2)
+    return (d, max(-1.0, low), min(1.0, high))
+
+
+def diff_means(a: Sequence[float], b: Sequence[float]) -> tuple[float, float, float]:
+    """(mean(b) - mean(a), low, high): Welch's t interval, no equal-variance assumption."""
+    d = mean(b) - mean(a)
+    na, nb = len(a), len(b)
+    if na < 2 or nb < 2:
+        return (d, d, d)
+    va, vb = variance(a) / na, variance(b) / nb
+    se2 = va + vb
+    if se2 == 0:
+        return (d, d, d)
+    df = se2**2 / ((va**2 / (na - 1) if va else 0.0) + (vb**2 / (nb - 1) if vb else 0.0))
+    half = t_quantile_975(df) * math.sqrt(se2)
+    return (d, d - half, d + half)
+
+
+def excludes(interval: Sequence[float], value: float) -> bool:
+    """True when `value` lies outside the closed interval [low, high]."""
+    low, high = interval[-2], interval[-1]
+    return value < low or value > high

@@ -1,0 +1,108 @@
+"""Embedded TrueType fonts and fast width measurement.
+
+Only TTF fonts are used: the 14 standard PDF fonts are not embedded, so a print shop or another
+viewer may substitute them. reportlab ships Bitstream Vera, which is the default family.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import Path
+
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont, TTFError
+
+VERA_DIR = Path(reportlab.__file__).resolve().parent / "fonts"
+
+#: registered name -> TTF file shipped with reportlab
+VERA = {
+    "Vera": "Vera.ttf",
+    "Vera-Bold": "VeraBd.ttf",
+    "Vera-Italic": "VeraIt.ttf",
+    "Vera-BoldItalic": "VeraBI.ttf",
+}
+
+#: style words a layout may use instead of a font name
+STYLES = {
+    "regular": "Vera",
+    "normal": "Vera",
+    "bold": "Vera-Bold",
+    "italic": "Vera-Italic",
+    "bold-italic": "Vera-BoldItalic",
+    "bolditalic": "Vera-BoldItalic",
+}
+
+DEFAULT_FONT = "Vera"
+
+
+class FontError(ValueError):
+    """A font that cannot be found or embedded; callers turn it into a Diagnostic."""
+
+
+_registered: dict[str, str] = {}
+
+
+def ensure_fonts() -> None:
+    """Register the Vera family once per process (registration parses the TTF: slow)."""
+    if "Vera" in _registered:
+        return
+    for name, file in VERA.items():
+        pdfmetrics.registerFont(TTFont(name, str(VERA_DIR / file)))
+        _registered[name] = str(VERA_DIR / file)
+    pdfmetrics.registerFontFamily("Vera", normal="Vera", bold="Vera-Bold",
+                                  italic="Vera-Italic", boldItalic="Vera-BoldItalic")
+
+
+def register_ttf(name: str, path: str | os.PathLike) -> str:
+    """Register a designer's TTF under `name` (idempotent); returns the name to draw with."""
+    ensure_fonts()
+    path = str(Path(path).resolve())
+    if _registered.get(name) == path:
+        return name
+    if name in _registered:
+        raise FontError(f"font name {name!r} is already used for {_registered[name]}")
+    try:
+        pdfmetrics.registerFont(TTFont(name, path))
+    except (TTFError, OSError) as exc:
+        raise FontError(f"cannot embed font {path}: {exc}") from exc
+    _registered[name] = path
+    _widths.cache_clear()
+    return name
+
+
+def resolve_font(name: str | None) -> str:
+    """A style word or registered font name -> the registered name; FontError when unknown."""
+    ensure_fonts()
+    if not name:
+        return DEFAULT_FONT
+    key = STYLES.get(name.strip().lower(), name)
+    if key not in _registered:
+        known = ", ".join(sorted(set(STYLES) | set(_registered)))
+        raise FontError(f"unknown font {name!r} (known: {known})")
+    return key
+
+
+@lru_cache(maxsize=64)
+def _widths(font: str) -> tuple[dict[int, float], float]:
+    face = pdfmetrics.getFont(font).face
+    return face.charWidths, face.defaultWidth
+
+
+@lru_cache(maxsize=65536)
+def text_width_1000(text: str, font: str) -> float:
+    """Width of `text` at 1000 pt: cached per word, so each word is measured once per font."""
+    widths, default = _widths(font)
+    get = widths.get
+    return sum(get(ord(ch), default) for ch in text)
+
+
+def string_width(text: str, font: str, size: float) -> float:
+    return text_width_1000(text, font) * size / 1000.0
+
+
+def ascent_descent(font: str) -> tuple[float, float]:
+    """Ascent and (negative) descent per 1 pt of size, for vertical placement."""
+    face = pdfmetrics.getFont(font).face
+    return face.ascent / 1000.0, face.descent / 1000.0

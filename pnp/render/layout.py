@@ -1,0 +1,1085 @@
+"""Card-face layouts: YAML + sandboxed jinja2 compiled once, then drawn for each card.
+
+A layout is a list of elements positioned from the card's top-left trim corner. Every string is a
+jinja2 template rendered in a sandbox with StrictUndefined against `card`, `deck` and `game`, so a
+typo in a field name is a Diagnostic naming the card, never a blank on the printed sheet. Text
+shrinks to fit its box; inline `{icon}` markers draw icons at text size.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jinja2.nodes as jnodes
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from reportlab.lib import colors as rl_colors
+
+from pnp import paths
+from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
+from pnp.render import fonts
+from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
+
+# Diagnostic codes owned by the renderer (docs/rendering.md lists them).
+R_SCHEMA = "PNP-R001"  # layout file does not match schemas/layout.schema.json
+R_UNKNOWN_LAYOUT = "PNP-R002"  # deck names a layout that no file defines
+R_EXTENDS = "PNP-R003"  # extends an unknown layout, or a cycle
+R_LENGTH = "PNP-R004"  # a length without a unit, or unparsable
+R_COLOR = "PNP-R005"  # an unknown colour
+R_FONT = "PNP-R006"  # unknown or unembeddable font
+R_DUPLICATE = "PNP-R007"  # the same layout or icon id twice in one scope
+R_TEMPLATE_SYNTAX = "PNP-R010"
+R_UNDEFINED = "PNP-R011"
+R_SANDBOX = "PNP-R012"
+R_TEMPLATE_ERROR = "PNP-R013"
+R_OVERFLOW = "PNP-R020"
+R_UNKNOWN_ICON = "PNP-R021"
+R_OUTSIDE_SAFE = "PNP-R022"  # warning: text or icon box outside the safe area
+R_MISSING_IMAGE = "PNP-R030"
+R_IMAGE_ESCAPES = "PNP-R031"
+R_IMAGE_FORMAT = "PNP-R032"
+R_SIZE = "PNP-R040"  # unknown card size or paper, card does not fit
+R_SIZE_MISMATCH = "PNP-R041"  # warning: layout designed for another card size
+
+LAYOUT_SCHEMA = "layout.schema.json"
+ICON_MARK = re.compile(r"\{([A-Za-z0-9_][A-Za-z0-9_-]*)\}")
+_TEMPLATE_MARKS = ("{{", "{%", "{#")
+RASTER_EXTENSIONS = {".png", ".jpg", ".jpeg"}
+
+
+# ---------------------------------------------------------------------------------------------
+# documents: the lead's loader and schema check when present, a small stand-in otherwise
+
+
+class _StandInDocument:
+    """Minimal Document (path, data, pos, kind) until pnp.data.loader exists."""
+
+    def __init__(self, path: Path, data: Any, positions: dict[tuple, Position], kind: str):
+        self.path = path
+        self.data = data
+        self._positions = positions
+        self.kind = kind
+
+    def pos(self, json_path: Sequence) -> Position:
+        key = tuple(json_path)
+        while key not in self._positions and key:
+            key = key[:-1]
+        return self._positions.get(key, Position(str(self.path), 1, 1))
+
+
+def _standin_load(path: Path) -> tuple[Any, list[Diagnostic]]:
+    import yaml
+
+    try:
+        text = path.read_text(encoding="utf-8")
+        node = yaml.compose(text, Loader=yaml.SafeLoader)
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [Diagnostic(ERROR, R_SCHEMA, f"cannot read {path}: {exc}", str(path))]
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        pos = Position(str(path), mark.line + 1, mark.column + 1) if mark else Position(str(path))
+        return None, [Diagnostic.at(pos, ERROR, R_SCHEMA, f"YAML error: {exc}")]
+    positions: dict[tuple, Position] = {}
+    scalars = yaml.SafeLoader("")
+
+    def build(n, where: tuple):
+        positions[where] = Position(str(path), n.start_mark.line + 1, n.start_mark.column + 1)
+        if isinstance(n, yaml.MappingNode):
+            out = {}
+            for k, v in n.value:
+                out[k.value] = build(v, where + (k.value,))
+            return out
+        if isinstance(n, yaml.SequenceNode):
+            return [build(v, where + (i,)) for i, v in enumerate(n.value)]
+        return scalars.construct_object(n, deep=True)
+
+    data = build(node, ()) if node is not None else None
+    return _StandInDocument(path, data, positions, "layout"), []
+
+
+def load_layout_file(path: Path):
+    """Load one layout YAML file -> (Document | None, diagnostics), schema-checked."""
+    try:
+        from pnp.data.loader import load_file  # the lead's loader, once it exists
+    except ImportError:
+        doc, diags = _standin_load(path)
+    else:
+        doc, diags = load_file(path)
+    if doc is None:
+        return None, diags
+    return doc, diags + validate_layout_document(doc)
+
+
+@lru_cache(maxsize=1)
+def _layout_validator():
+    import jsonschema
+
+    schema = json.loads((paths.SCHEMAS / LAYOUT_SCHEMA).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+def validate_layout_document(doc) -> list[Diagnostic]:
+    """Schema-check a layout document; swap-in point for pnp.data.schema.validate_document."""
+    try:
+        from pnp.data.schema import validate_document
+    except ImportError:
+        pass
+    else:
+        return list(validate_document(doc))
+    out = []
+    for err in sorted(_layout_validator().iter_errors(doc.data), key=lambda e: list(e.absolute_path)):
+        where = "/".join(str(p) for p in err.absolute_path) or "(top level)"
+        out.append(Diagnostic.at(doc.pos(tuple(err.absolute_path)), ERROR, R_SCHEMA,
+                                 f"{where}: {err.message}",
+                                 "see schemas/layout.schema.json and docs/rendering.md"))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# jinja2
+
+
+ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False,
+                           keep_trailing_newline=False)
+
+
+def is_template(value: Any) -> bool:
+    return isinstance(value, str) and any(m in value for m in _TEMPLATE_MARKS)
+
+
+def _fields_used(ast: jnodes.Template) -> tuple[str, ...]:
+    """Card fields a template reads (card.x, card['x']): named in overflow diagnostics."""
+    found: list[str] = []
+    for n in ast.find_all(jnodes.Getattr):
+        if isinstance(n.node, jnodes.Name) and n.node.name == "card" and n.attr not in found:
+            found.append(n.attr)
+    for n in ast.find_all(jnodes.Getitem):
+        if (isinstance(n.node, jnodes.Name) and n.node.name == "card"
+                and isinstance(n.arg, jnodes.Const) and str(n.arg.value) not in found):
+            found.append(str(n.arg.value))
+    return tuple(found)
+
+
+@lru_cache(maxsize=4096)
+def _compile(source: str) -> tuple[jinja2.Template, tuple[str, ...]]:
+    return ENV.from_string(source), _fields_used(ENV.parse(source))
+
+
+class ElementError(Exception):
+    """One element could not be drawn for one card; becomes a Diagnostic naming the card."""
+
+    def __init__(self, code: str, message: str, hint: str = "", field: str | None = None,
+                 severity: str = ERROR):
+        super().__init__(message)
+        self.code, self.message, self.hint, self.field, self.severity = (
+            code, message, hint, field, severity)
+
+
+def render_template(template: jinja2.Template, ctx: Mapping[str, Any], what: str,
+                    fields: tuple[str, ...] = ()) -> str:
+    """Render one compiled template, turning every user error into an ElementError."""
+    first = fields[0] if fields else None
+    try:
+        return template.render(ctx)
+    except jinja2.UndefinedError as exc:
+        missing = re.search(r"has no attribute '([^']+)'", str(exc))
+        name = missing.group(1) if missing else first
+        raise ElementError(R_UNDEFINED, f"{what}: {exc.message}",
+                           "add the field to the card (or the deck's defaults), or guard it "
+                           "with {% if card.FIELD is defined %}", name) from None
+    except SecurityError as exc:
+        raise ElementError(R_SANDBOX, f"{what}: not allowed in a layout template: {exc}",
+                           "templates may only read card, deck and game values", first) from None
+    except jinja2.TemplateError as exc:
+        raise ElementError(R_TEMPLATE_ERROR, f"{what}: {exc}", "", first) from None
+    except Exception as exc:  # a user template may raise anything (1/0, int('x'), ...)
+        raise ElementError(R_TEMPLATE_ERROR, f"{what}: {type(exc).__name__}: {exc}", "",
+                           first) from None
+
+
+class Prop:
+    """A property that is either constant (parsed once) or a template (rendered per card)."""
+
+    __slots__ = ("const", "template", "parse", "fields", "name", "is_const")
+
+    def __init__(self, name: str, value: Any, parse: Callable[[Any], Any]):
+        self.name = name
+        self.parse = parse
+        self.template = None
+        self.fields: tuple[str, ...] = ()
+        if is_template(value):
+            self.template, self.fields = _compile(value)
+            self.const = None
+            self.is_const = False
+        else:
+            self.const = parse(value)  # may raise ValueError: reported at compile time
+            self.is_const = True
+
+    def get(self, ctx: Mapping[str, Any], what: str) -> Any:
+        if self.is_const:
+            return self.const
+        text = render_template(self.template, ctx, f"{what} {self.name}", self.fields)
+        try:
+            return self.parse(text)
+        except ValueError as exc:
+            code = R_COLOR if self.parse is parse_color else R_LENGTH
+            raise ElementError(code, f"{what} {self.name}: {exc}", "",
+                               self.fields[0] if self.fields else None) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# value parsers
+
+
+@lru_cache(maxsize=1024)
+def parse_color(value: Any) -> tuple[float, float, float] | None:
+    """'#rgb', '#rrggbb', a reportlab colour name, or none/transparent -> RGB 0..1 or None."""
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError(f"{value!r} is not a colour")
+    v = value.strip().lower()
+    if v in ("", "none", "transparent"):
+        return None
+    if v.startswith("#") and len(v) in (4, 7) and all(c in "0123456789abcdef" for c in v[1:]):
+        h = v[1:] if len(v) == 7 else "".join(c * 2 for c in v[1:])
+        return (int(h[0:2], 16) / 255, int(h[2:4], 16) / 255, int(h[4:6], 16) / 255)
+    named = rl_colors.getAllNamedColors().get(v.replace(" ", "").replace("-", ""))
+    if named is not None:
+        return (named.red, named.green, named.blue)
+    raise ValueError(f"unknown colour {value!r} (use #rrggbb or a name like 'white')")
+
+
+def _length(value: Any) -> float:
+    try:
+        return parse_length(value)
+    except GeometryError as exc:
+        raise ValueError(str(exc)) from None
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value)
+
+
+def _number(value: Any) -> float:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{value!r} is not a number") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# icons
+
+
+@dataclass(frozen=True)
+class Icon:
+    """A named icon: a raster file or a drawn shape; drawn in a square box."""
+
+    name: str
+    file: Path | None = None
+    shape: str | None = None
+    fill: tuple[float, float, float] | None = (0, 0, 0)
+    stroke: tuple[float, float, float] | None = None
+    label: str = ""
+    label_color: tuple[float, float, float] | None = (1, 1, 1)
+    origin: Position | None = None
+
+    def draw(self, c, x: float, y: float, size: float) -> None:
+        if self.file is not None:
+            c.drawImage(str(self.file), x, y, size, size, mask="auto",
+                        preserveAspectRatio=True, anchor="c")
+            return
+        draw_shape(c, self.shape or "circle", x, y, size, self.fill, self.stroke)
+        if self.label:
+            font = "Vera-Bold"
+            s = size * 0.62
+            w = fonts.string_width(self.label, font, s)
+            if w > size * 0.8:
+                s *= size * 0.8 / w
+                w = size * 0.8
+            _set_fill(c, self.label_color or (1, 1, 1))
+            c.setFont(font, s)
+            c.drawString(x + (size - w) / 2, y + size / 2 - s * 0.36, self.label)
+
+
+SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star")
+
+
+def shape_points(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
+    """Polygon corners of a shape fitted in a box (for polygonal shapes)."""
+    import math
+
+    cx, cy = x + w / 2, y + h / 2
+    if shape == "diamond":
+        return [(cx, y + h), (x + w, cy), (cx, y), (x, cy)]
+    if shape == "triangle":
+        return [(cx, y + h), (x + w, y + h * 0.08), (x, y + h * 0.08)]
+    if shape == "hexagon":
+        return [(cx + w / 2 * math.cos(math.radians(a)), cy + h / 2 * math.sin(math.radians(a)))
+                for a in range(0, 360, 60)]
+    if shape == "star":
+        pts = []
+        for i in range(10):
+            r = 0.5 if i % 2 == 0 else 0.2
+            a = math.radians(90 + 36 * i)
+            pts.append((cx + w * r * math.cos(a), cy + h * r * math.sin(a) - h * 0.03))
+        return pts
+    return [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+
+
+def draw_shape(c, shape: str, x: float, y: float, w: float, h: float,
+               fill: tuple | None, stroke: tuple | None, stroke_width: float | None = None) -> None:
+    """Draw a named shape in a box; stroke width scales with the box unless given."""
+    do_fill = fill is not None
+    do_stroke = stroke is not None
+    if not (do_fill or do_stroke):
+        return
+    if do_fill:
+        _set_fill(c, fill)
+    if do_stroke:
+        _set_stroke(c, stroke)
+        c.setLineWidth(stroke_width if stroke_width is not None else min(w, h) * 0.07)
+    if shape == "circle":
+        c.ellipse(x, y, x + w, y + h, stroke=int(do_stroke), fill=int(do_fill))
+    elif shape == "rounded":
+        c.roundRect(x, y, w, h, min(w, h) * 0.2, stroke=int(do_stroke), fill=int(do_fill))
+    elif shape == "square":
+        c.rect(x, y, w, h, stroke=int(do_stroke), fill=int(do_fill))
+    else:
+        p = c.beginPath()
+        pts = shape_points(shape, x, y, w, h)
+        p.moveTo(*pts[0])
+        for pt in pts[1:]:
+            p.lineTo(*pt)
+        p.close()
+        c.drawPath(p, stroke=int(do_stroke), fill=int(do_fill))
+
+
+def _set_fill(c, rgb) -> None:
+    c.setFillColorRGB(*rgb)
+
+
+def _set_stroke(c, rgb) -> None:
+    c.setStrokeColorRGB(*rgb)
+
+
+# ---------------------------------------------------------------------------------------------
+# text fitting
+
+
+@dataclass(frozen=True)
+class TextFit:
+    size: float
+    lines: tuple[tuple[tuple[str, str], ...], ...]  # each line: pieces ('t', text) / ('i', icon)
+    widths: tuple[float, ...]  # line widths at `size`
+    fits: bool
+
+
+def _pieces(word: str) -> list[tuple[str, str]]:
+    out: list[tuple[str, str]] = []
+    pos = 0
+    for m in ICON_MARK.finditer(word):
+        if m.start() > pos:
+            out.append(("t", word[pos:m.start()]))
+        out.append(("i", m.group(1)))
+        pos = m.end()
+    if pos < len(word):
+        out.append(("t", word[pos:]))
+    return out
+
+
+ICON_EM = 1.08  # an inline icon is one em wide plus a little air
+
+
+@lru_cache(maxsize=32768)
+def fit_text(text: str, font: str, size: float, min_size: float, width: float, height: float,
+             leading: float, wrap: bool) -> TextFit:
+    """Largest size (0.25 pt steps) at which the words wrap inside width × height.
+
+    Cached on all inputs: a card printed many times, or the same text on many cards, is laid out
+    once; each word is measured once per font (fonts.text_width_1000).
+    """
+    space = fonts.text_width_1000(" ", font)
+    paragraphs = []
+    for para in text.split("\n"):
+        words = []
+        for w in para.split():
+            pieces = _pieces(w) if "{" in w else [("t", w)]
+            w1000 = sum(fonts.text_width_1000(v, font) if k == "t" else 1000 * ICON_EM
+                        for k, v in pieces)
+            words.append((pieces, w1000))
+        paragraphs.append(words)
+
+    def layout(s: float):
+        limit = width * 1000.0 / s + 1e-6
+        lines, widths = [], []
+        for words in paragraphs:
+            if not words:
+                lines.append(())
+                widths.append(0.0)
+                continue
+            cur: list = []
+            cur_w = 0.0
+            for pieces, w in words:
+                if cur and wrap and cur_w + space + w > limit:
+                    lines.append(tuple(cur))
+                    widths.append(cur_w)
+                    cur, cur_w = [], 0.0
+                if cur:
+                    cur.append(("t", " "))
+                    cur_w += space
+                cur.extend(pieces)
+                cur_w += w
+            lines.append(tuple(cur))
+            widths.append(cur_w)
+        ok = max(widths, default=0.0) <= limit and len(lines) * s * leading <= height + 0.01
+        return ok, lines, widths
+
+    s = size
+    while True:
+        ok, lines, widths = layout(s)
+        if ok or s <= min_size + 1e-9:
+            merged = tuple(_merge_text(line) for line in lines)
+            return TextFit(s, merged, tuple(w * s / 1000.0 for w in widths), ok)
+        s = max(min_size, s - 0.25 if s - 0.25 >= min_size else min_size)
+
+
+def _merge_text(line: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    out: list[tuple[str, str]] = []
+    for kind, value in line:
+        if kind == "t" and out and out[-1][0] == "t":
+            out[-1] = ("t", out[-1][1] + value)
+        else:
+            out.append((kind, value))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------------------------
+# elements
+
+
+@dataclass
+class DrawContext:
+    """What an element needs besides the canvas: the card's jinja context and where files live."""
+
+    ctx: Mapping[str, Any]
+    icons: Mapping[str, Icon]
+    game_root: Path
+    bleed: float
+    card_w: float
+    card_h: float
+
+
+class Element:
+    """Base for drawable elements; geometry in points, y measured up from the trim's bottom."""
+
+    kind = "element"
+
+    def __init__(self, eid: str, data: Mapping[str, Any], origin: Position,
+                 card_w: float, card_h: float):
+        self.id = eid
+        self.origin = origin
+        self.what = f"element '{eid}'"
+        self.when = None
+        if "when" in data:
+            src = str(data["when"])
+            self.when = ENV.compile_expression(src.strip().removeprefix("{{").removesuffix("}}"))
+            self.when_fields = _fields_used(ENV.parse("{{ " + src.strip().removeprefix("{{")
+                                                      .removesuffix("}}") + " }}"))
+
+    def visible(self, dc: DrawContext) -> bool:
+        if self.when is None:
+            return True
+        try:
+            return bool(self.when(**dc.ctx))
+        except jinja2.UndefinedError as exc:
+            raise ElementError(R_UNDEFINED, f"{self.what} when: {exc.message}",
+                               "guard with 'card.FIELD is defined'",
+                               self.when_fields[0] if self.when_fields else None) from None
+        except SecurityError as exc:
+            raise ElementError(R_SANDBOX, f"{self.what} when: not allowed: {exc}") from None
+        except Exception as exc:
+            raise ElementError(R_TEMPLATE_ERROR, f"{self.what} when: {exc}") from None
+
+    def draw(self, c, dc: DrawContext) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+class BoxElement(Element):
+    def __init__(self, eid, data, origin, card_w, card_h):
+        super().__init__(eid, data, origin, card_w, card_h)
+        self.x = Prop("x", data.get("x", 0), _length)
+        self.y = Prop("y", data.get("y", 0), _length)
+        self.width = Prop("width", data.get("width", f"{card_w}pt"), _length)
+        self.height = Prop("height", data.get("height", f"{card_h}pt"), _length)
+        self.bleed = bool(data.get("bleed", False))
+        self.card_h = card_h
+        self.card_w = card_w
+
+    def box(self, dc: DrawContext) -> tuple[float, float, float, float]:
+        """(x, y, w, h) in PDF orientation; a `bleed: true` box grows past the trim edges it touches."""
+        x, y = self.x.get(dc.ctx, self.what), self.y.get(dc.ctx, self.what)
+        w, h = self.width.get(dc.ctx, self.what), self.height.get(dc.ctx, self.what)
+        py = self.card_h - y - h
+        if self.bleed and dc.bleed:
+            b, eps = dc.bleed, 0.01
+            left = b if x <= eps else 0.0
+            right = b if x + w >= self.card_w - eps else 0.0
+            bottom = b if py <= eps else 0.0
+            top = b if y <= eps else 0.0
+            return (x - left, py - bottom, w + left + right, h + bottom + top)
+        return (x, py, w, h)
+
+    def static_box(self) -> tuple[float, float, float, float] | None:
+        if all(p.is_const for p in (self.x, self.y, self.width, self.height)):
+            return (self.x.const, self.y.const, self.width.const, self.height.const)
+        return None
+
+
+class ShapeElement(BoxElement):
+    def __init__(self, eid, data, origin, card_w, card_h):
+        super().__init__(eid, data, origin, card_w, card_h)
+        self.kind = data["type"]
+        self.fill = Prop("fill", data.get("fill"), parse_color)
+        self.stroke = Prop("stroke", data.get("stroke"), parse_color)
+        self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), _length)
+        self.radius = Prop("radius", data.get("radius", "3mm"), _length)
+
+    def draw(self, c, dc):
+        x, y, w, h = self.box(dc)
+        fill = self.fill.get(dc.ctx, self.what)
+        stroke = self.stroke.get(dc.ctx, self.what)
+        if fill is None and stroke is None:
+            return
+        if fill is not None:
+            _set_fill(c, fill)
+        if stroke is not None:
+            _set_stroke(c, stroke)
+            c.setLineWidth(self.stroke_width.get(dc.ctx, self.what))
+        s, f = int(stroke is not None), int(fill is not None)
+        if self.kind == "rect":
+            c.rect(x, y, w, h, stroke=s, fill=f)
+        elif self.kind == "rounded_rect":
+            c.roundRect(x, y, w, h, self.radius.get(dc.ctx, self.what), stroke=s, fill=f)
+        else:  # circle (an ellipse when the box is not square)
+            c.ellipse(x, y, x + w, y + h, stroke=s, fill=f)
+
+
+class LineElement(Element):
+    kind = "line"
+
+    def __init__(self, eid, data, origin, card_w, card_h):
+        super().__init__(eid, data, origin, card_w, card_h)
+        self.card_h = card_h
+        self.pts = [Prop(k, data.get(k, 0), _length) for k in ("x", "y", "x2", "y2")]
+        self.stroke = Prop("stroke", data.get("stroke", "black"), parse_color)
+        self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), _length)
+        self.dash = [parse_length(d) for d in data.get("dash", [])]
+
+    def draw(self, c, dc):
+        x1, y1, x2, y2 = (p.get(dc.ctx, self.what) for p in self.pts)
+        stroke = self.stroke.get(dc.ctx, self.what)
+        if stroke is None:
+            return
+        _set_stroke(c, stroke)
+        c.setLineWidth(self.stroke_width.get(dc.ctx, self.what))
+        if self.dash:
+            c.setDash(self.dash)
+        c.line(x1, self.card_h - y1, x2, self.card_h - y2)
+        if self.dash:
+            c.setDash()
+
+
+class TextElement(BoxElement):
+    kind = "text"
+
+    def __init__(self, eid, data, origin, card_w, card_h):
+        super().__init__(eid, data, origin, card_w, card_h)
+        self.text = Prop("text", data.get("text", ""), _text)
+        self.font = fonts.resolve_font(data.get("font"))
+        self.size = parse_length(data.get("size", "10pt"))
+        self.min_size = parse_length(data["min_size"]) if "min_size" in data else min(
+            self.size, parse_length("6pt"))
+        self.color = Prop("color", data.get("color", "black"), parse_color)
+        self.align = data.get("align", "left")
+        self.valign = data.get("valign", "top")
+        self.leading = float(data.get("leading", 1.2))
+        self.wrap = bool(data.get("wrap", True))
+        self.ascent, self.descent = fonts.ascent_descent(self.font)
+
+    def draw(self, c, dc):
+        text = self.text.get(dc.ctx, self.what)
+        if not text.strip():
+            return
+        x, y, w, h = self.box(dc)
+        fit = fit_text(text, self.font, self.size, self.min_size, w, h, self.leading, self.wrap)
+        if not fit.fits:
+            field = self.text.fields[0] if self.text.fields else None
+            raise ElementError(
+                R_OVERFLOW,
+                f"{self.what}: text{f' of field {field!r}' if field else ''} does not fit its "
+                f"{w / 2.8346:.1f}×{h / 2.8346:.1f} mm box even at {self.min_size:g} pt "
+                f"(“{text[:40]}{'…' if len(text) > 40 else ''}”)",
+                "shorten the text, enlarge the box, or lower min_size", field)
+        for line in fit.lines:
+            for kind, name in line:
+                if kind == "i" and name not in dc.icons:
+                    raise ElementError(R_UNKNOWN_ICON, f"{self.what}: unknown icon {{{name}}}",
+                                       f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
+                                       self.text.fields[0] if self.text.fields else None)
+        s = fit.size
+        step = s * self.leading
+        n = len(fit.lines)
+        block = (n - 1) * step + s * (self.ascent - self.descent)
+        if self.valign == "middle":
+            top = y + h / 2 + block / 2
+        elif self.valign == "bottom":
+            top = y + block
+        else:
+            top = y + h
+        base = top - s * self.ascent
+        color = self.color.get(dc.ctx, self.what)
+        if color is None:
+            return
+        _set_fill(c, color)
+        t = c.beginText()
+        t.setFont(self.font, s)
+        icons_to_draw = []
+        for line, lw in zip(fit.lines, fit.widths, strict=True):
+            if self.align == "center":
+                lx = x + (w - lw) / 2
+            elif self.align == "right":
+                lx = x + w - lw
+            else:
+                lx = x
+            if len(line) == 1 and line[0][0] == "t":
+                t.setTextOrigin(lx, base)
+                t.textOut(line[0][1])
+            else:
+                cx = lx
+                for kind, value in line:
+                    if kind == "t":
+                        t.setTextOrigin(cx, base)
+                        t.textOut(value)
+                        cx += fonts.string_width(value, self.font, s)
+                    else:
+                        icons_to_draw.append((dc.icons[value], cx + s * (ICON_EM - 1) / 2,
+                                              base - s * 0.14))
+                        cx += s * ICON_EM
+            base -= step
+        c.drawText(t)
+        for icon, ix, iy in icons_to_draw:
+            c.saveState()
+            icon.draw(c, ix, iy, s)
+            c.restoreState()
+
+
+def safe_path(root: Path, relative: str) -> Path | None:
+    """`relative` resolved under `root`, or None when it escapes (.., absolute, symlink out)."""
+    if not relative or os.path.isabs(relative) or relative.startswith("~"):
+        return None
+    target = (root / relative).resolve()
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return target
+
+
+@lru_cache(maxsize=1024)
+def _image_size(path: str) -> tuple[int, int]:
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(path).getSize()
+
+
+class ImageElement(BoxElement):
+    kind = "image"
+
+    def __init__(self, eid, data, origin, card_w, card_h):
+        super().__init__(eid, data, origin, card_w, card_h)
+        self.file = Prop("file", data.get("file", ""), _text)
+        self.fit = data.get("fit", "contain")
+
+    def resolve(self, dc: DrawContext) -> Path:
+        rel = self.file.get(dc.ctx, self.what).strip()
+        field = self.file.fields[0] if self.file.fields else None
+        path = safe_path(dc.game_root, rel)
+        if path is None:
+            raise ElementError(R_IMAGE_ESCAPES,
+                               f"{self.what}: image path {rel!r} leaves the game folder",
+                               "use a path relative to the game folder, without '..'", field)
+        if path.suffix.lower() not in RASTER_EXTENSIONS:
+            raise ElementError(R_IMAGE_FORMAT,
+                               f"{self.what}: {rel!r} is not a PNG or JPG image",
+                               "SVG needs svglib, which is not installed: export the SVG as PNG",
+                               field)
+        if not path.is_file():
+            raise ElementError(R_MISSING_IMAGE, f"{self.what}: image {rel!r} not found",
+                               f"looked for {path}", field)
+        return path
+
+    def draw(self, c, dc):
+        path = self.resolve(dc)
+        x, y, w, h = self.box(dc)
+        try:
+            iw, ih = _image_size(str(path))
+        except Exception as exc:  # PIL raises many kinds for a broken file
+            raise ElementError(R_IMAGE_FORMAT, f"{self.what}: cannot read image {path.name}: {exc}",
+                               "", self.file.fields[0] if self.file.fields else None) from None
+        if self.fit == "stretch":
+            c.drawImage(str(path), x, y, w, h, mask="auto")
+        elif self.fit == "cover":
+            scale = max(w / iw, h / ih)
+            dw, dh = iw * scale, ih * scale
+            c.saveState()
+            p = c.beginPath()
+            p.rect(x, y, w, h)
+            c.clipPath(p, stroke=0, fill=0)
+            c.drawImage(str(path), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+            c.restoreState()
+        else:
+            c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
+
+
+class IconElement(BoxElement):
+    kind = "icon"
+
+    def __init__(self, eid, data, origin, card_w, card_h):
+        super().__init__(eid, data, origin, card_w, card_h)
+        self.icon = Prop("icon", data.get("icon", ""), _text)
+
+    def draw(self, c, dc):
+        name = self.icon.get(dc.ctx, self.what).strip()
+        if not name:
+            return
+        icon = dc.icons.get(name)
+        if icon is None:
+            raise ElementError(R_UNKNOWN_ICON, f"{self.what}: unknown icon {name!r}",
+                               f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
+                               self.icon.fields[0] if self.icon.fields else None)
+        x, y, w, h = self.box(dc)
+        s = min(w, h)
+        c.saveState()
+        icon.draw(c, x + (w - s) / 2, y + (h - s) / 2, s)
+        c.restoreState()
+
+
+ELEMENT_TYPES: dict[str, type[Element]] = {
+    "text": TextElement,
+    "rect": ShapeElement,
+    "rounded_rect": ShapeElement,
+    "circle": ShapeElement,
+    "line": LineElement,
+    "image": ImageElement,
+    "icon": IconElement,
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# layouts
+
+
+@dataclass
+class CardLayout:
+    """A compiled layout: draws one card face with its lower-left trim corner at (0, 0)."""
+
+    id: str
+    size: tuple[float, float]
+    background: Prop | None
+    elements: list[Element]
+    origin: Position | None
+    icons: Mapping[str, Icon]
+    game_root: Path
+    max_bleed: float = 9.0  # 1/8 in: how far art may extend past the trim
+
+    def draw(self, c, ctx: Mapping[str, Any], bleed: float) -> list[ElementError]:
+        """Draw every element; errors are returned (one per failing element), drawing goes on."""
+        w, h = self.size
+        bleed = min(bleed, self.max_bleed)
+        dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h)
+        errors: list[ElementError] = []
+        if self.background is not None:
+            try:
+                bg = self.background.get(ctx, f"layout '{self.id}'")
+            except ElementError as err:
+                errors.append(err)
+                bg = None
+            if bg is not None:
+                _set_fill(c, bg)
+                c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+        for el in self.elements:
+            try:
+                if el.visible(dc):
+                    el.draw(c, dc)
+            except ElementError as err:
+                errors.append(err)
+        return errors
+
+
+@dataclass
+class _Source:
+    """One layout definition as written, with the document it came from."""
+
+    id: str
+    data: Mapping[str, Any]
+    doc: Any
+    path: tuple
+    root: Path  # the folder its relative paths may not leave
+
+    def pos(self, *sub) -> Position:
+        return self.doc.pos(self.path + tuple(sub))
+
+
+@dataclass
+class LayoutLibrary:
+    """Every layout and icon one game can use: shared templates/ first, the game's own on top."""
+
+    game_root: Path
+    sources: dict[str, _Source] = field(default_factory=dict)
+    icons: dict[str, Icon] = field(default_factory=dict)
+    _compiled: dict[tuple, tuple[CardLayout | None, list[Diagnostic]]] = field(
+        default_factory=dict)
+
+    def add_document(self, doc, root: Path, diags: list[Diagnostic]) -> None:
+        data = doc.data if isinstance(doc.data, Mapping) else {}
+        seen: set[str] = set()
+        for name, spec in (data.get("fonts") or {}).items():
+            font_path = safe_path(Path(doc.path).parent, str(spec.get("file", "")))
+            if font_path is None or not font_path.is_file():
+                diags.append(Diagnostic.at(doc.pos(("fonts", name)), ERROR, R_FONT,
+                                           f"font {name!r}: file {spec.get('file')!r} not found "
+                                           "inside the layout's folder"))
+                continue
+            try:
+                fonts.register_ttf(name, font_path)
+            except fonts.FontError as exc:
+                diags.append(Diagnostic.at(doc.pos(("fonts", name)), ERROR, R_FONT, str(exc)))
+        for name, spec in (data.get("icons") or {}).items():
+            icon = self._icon(name, spec, doc, Path(doc.path).parent, diags)
+            if icon is not None:
+                self.icons[name] = icon
+        for i, spec in enumerate(data.get("layouts") or []):
+            lid = spec.get("id")
+            if not isinstance(lid, str):
+                continue
+            if lid in seen:
+                diags.append(Diagnostic.at(doc.pos(("layouts", i, "id")), ERROR, R_DUPLICATE,
+                                           f"layout {lid!r} is defined twice in this file"))
+                continue
+            seen.add(lid)
+            self.sources[lid] = _Source(lid, spec, doc, ("layouts", i), root)
+        self._compiled.clear()
+
+    def _icon(self, name, spec, doc, base: Path, diags) -> Icon | None:
+        where = doc.pos(("icons", name))
+        if "file" in spec:
+            path = safe_path(base, str(spec["file"]))
+            if path is None:
+                diags.append(Diagnostic.at(where, ERROR, R_IMAGE_ESCAPES,
+                                           f"icon {name!r}: path {spec['file']!r} leaves {base}"))
+                return None
+            if path.suffix.lower() not in RASTER_EXTENSIONS:
+                diags.append(Diagnostic.at(where, ERROR, R_IMAGE_FORMAT,
+                                           f"icon {name!r}: {spec['file']!r} is not PNG or JPG",
+                                           "SVG needs svglib, which is not installed"))
+                return None
+            if not path.is_file():
+                diags.append(Diagnostic.at(where, ERROR, R_MISSING_IMAGE,
+                                           f"icon {name!r}: file {spec['file']!r} not found"))
+                return None
+            return Icon(name, file=path, origin=where)
+        try:
+            return Icon(name, shape=spec.get("shape", "circle"),
+                        fill=parse_color(spec.get("fill", "black")),
+                        stroke=parse_color(spec.get("stroke")),
+                        label=str(spec.get("label", "")),
+                        label_color=parse_color(spec.get("label_color", "white")), origin=where)
+        except ValueError as exc:
+            diags.append(Diagnostic.at(where, ERROR, R_COLOR, f"icon {name!r}: {exc}"))
+            return None
+
+    def resolve(self, layout_id: str) -> tuple[dict, dict[str, Position], list[Diagnostic]]:
+        """Follow `extends`: the merged layout data and where each element property came from."""
+        chain: list[_Source] = []
+        seen: set[str] = set()
+        lid: str | None = layout_id
+        diags: list[Diagnostic] = []
+        while lid is not None:
+            src = self.sources.get(lid)
+            if src is None:
+                where = chain[-1].pos("extends") if chain else None
+                diags.append(Diagnostic.at(where, ERROR, R_EXTENDS if chain else R_UNKNOWN_LAYOUT,
+                                           f"unknown layout {lid!r}",
+                                           f"known layouts: {', '.join(sorted(self.sources))}"))
+                return {}, {}, diags
+            if lid in seen:
+                diags.append(Diagnostic.at(src.pos("extends"), ERROR, R_EXTENDS,
+                                           f"layout {layout_id!r} extends itself through {lid!r}"))
+                return {}, {}, diags
+            seen.add(lid)
+            chain.append(src)
+            lid = src.data.get("extends")
+        merged: dict[str, Any] = {}
+        elements: list[dict] = []
+        origins: dict[str, Position] = {}
+        for src in reversed(chain):
+            for k, v in src.data.items():
+                if k not in ("elements", "extends"):
+                    merged[k] = v
+                    origins[f"layout.{k}"] = src.pos(k)
+            for i, el in enumerate(src.data.get("elements") or []):
+                eid = el.get("id")
+                pos = src.pos("elements", i)
+                existing = next((e for e in elements if eid is not None and e.get("id") == eid),
+                                None)
+                if existing is not None:
+                    if el.get("remove"):
+                        elements.remove(existing)
+                        continue
+                    existing.update(el)
+                    origins[f"el.{eid}"] = pos
+                else:
+                    elements.append(dict(el))
+                    origins[f"el.{eid if eid is not None else f'#{len(elements) - 1}'}"] = pos
+        merged["elements"] = elements
+        merged["id"] = layout_id
+        return merged, origins, diags
+
+    def compile(self, layout_id: str, size: tuple[float, float]) -> tuple[
+            CardLayout | None, list[Diagnostic]]:
+        """A drawable layout for cards of `size` (cached), plus compile-time diagnostics."""
+        key = (layout_id, size_key(size))
+        if key not in self._compiled:
+            self._compiled[key] = self._compile(layout_id, size)
+        return self._compiled[key]
+
+    def _compile(self, layout_id, size):
+        data, origins, diags = self.resolve(layout_id)
+        if not data:
+            return None, diags
+        src = self.sources[layout_id]
+        w, h = size
+        where = src.pos()
+        if "size" in data:
+            try:
+                own = card_size(data["size"])
+            except GeometryError as exc:
+                diags.append(Diagnostic.at(origins.get("layout.size"), ERROR, R_SIZE, str(exc)))
+            else:
+                if size_key(own) != size_key(size):
+                    diags.append(Diagnostic.at(
+                        origins.get("layout.size"), WARNING, R_SIZE_MISMATCH,
+                        f"layout {layout_id!r} is designed for {own[0] / 2.8346:.1f}×"
+                        f"{own[1] / 2.8346:.1f} mm but used for {w / 2.8346:.1f}×"
+                        f"{h / 2.8346:.1f} mm cards", "elements keep their positions"))
+        background = None
+        if data.get("background") is not None:
+            try:
+                background = Prop("background", data["background"], parse_color)
+            except ValueError as exc:
+                diags.append(Diagnostic.at(origins.get("layout.background"), ERROR, R_COLOR,
+                                           str(exc)))
+            except jinja2.TemplateSyntaxError as exc:
+                diags.append(_syntax_diag(origins.get("layout.background"), "background", exc))
+        max_bleed = 9.0
+        if "bleed" in data:
+            try:
+                max_bleed = parse_length(data["bleed"])
+            except GeometryError as exc:
+                diags.append(Diagnostic.at(origins.get("layout.bleed"), ERROR, R_LENGTH, str(exc)))
+        safe = None
+        if "safe" in data:
+            try:
+                safe = parse_length(data["safe"])
+            except GeometryError as exc:
+                diags.append(Diagnostic.at(origins.get("layout.safe"), ERROR, R_LENGTH, str(exc)))
+        elements: list[Element] = []
+        for i, el in enumerate(data["elements"]):
+            eid = str(el.get("id", f"#{i + 1}"))
+            pos = origins.get(f"el.{el.get('id')}" if "id" in el else f"el.#{i}", where)
+            cls = ELEMENT_TYPES.get(el.get("type", ""))
+            if cls is None:
+                diags.append(Diagnostic.at(pos, ERROR, R_SCHEMA,
+                                           f"element '{eid}': unknown type {el.get('type')!r}",
+                                           f"use one of {', '.join(ELEMENT_TYPES)}"))
+                continue
+            try:
+                element = cls(eid, el, pos, w, h)
+            except jinja2.TemplateSyntaxError as exc:
+                diags.append(_syntax_diag(pos, f"element '{eid}'", exc))
+                continue
+            except fonts.FontError as exc:
+                diags.append(Diagnostic.at(pos, ERROR, R_FONT, f"element '{eid}': {exc}"))
+                continue
+            except (ValueError, GeometryError) as exc:
+                code = R_COLOR if "colour" in str(exc) else R_LENGTH
+                diags.append(Diagnostic.at(pos, ERROR, code, f"element '{eid}': {exc}"))
+                continue
+            if safe is not None and isinstance(element, TextElement | IconElement):
+                box = element.static_box()
+                if box and (box[0] < safe - 0.01 or box[1] < safe - 0.01
+                            or box[0] + box[2] > w - safe + 0.01
+                            or box[1] + box[3] > h - safe + 0.01):
+                    diags.append(Diagnostic.at(
+                        pos, WARNING, R_OUTSIDE_SAFE,
+                        f"layout {layout_id!r} element '{eid}' reaches outside the "
+                        f"{safe / 2.8346:.1f} mm safe area", "a cutting error may clip it"))
+            elements.append(element)
+        if any(d.severity == ERROR for d in diags):
+            return None, diags
+        return CardLayout(layout_id, size, background, elements, where, self.icons,
+                          self.game_root, max_bleed), diags
+
+
+def _syntax_diag(pos: Position | None, what: str, exc: jinja2.TemplateSyntaxError) -> Diagnostic:
+    return Diagnostic.at(pos, ERROR, R_TEMPLATE_SYNTAX,
+                         f"{what}: template syntax error: {exc.message}",
+                         "jinja2 syntax: {{ card.field }}, {% if ... %}...{% endif %}")
+
+
+_shared_cache: dict[tuple, tuple[list, list[Diagnostic]]] = {}
+
+
+def _shared_documents(folder: Path) -> tuple[list, list[Diagnostic]]:
+    """templates/*.yaml, loaded and checked once per process (keyed by their mtimes)."""
+    files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
+    key = (str(folder),) + tuple((f.name, f.stat().st_mtime_ns) for f in files)
+    if key not in _shared_cache:
+        docs, diags = [], []
+        for f in files:
+            doc, d = load_layout_file(f)
+            diags.extend(d)
+            if doc is not None:
+                docs.append(doc)
+        _shared_cache.clear()
+        _shared_cache[key] = (docs, diags)
+    return _shared_cache[key]
+
+
+def load_library(game=None, extra_files: Sequence[Path] = (),
+                 templates_dir: Path | None = None) -> tuple[LayoutLibrary, list[Diagnostic]]:
+    """Shared layouts and icons from templates/, then the game's own layout documents on top."""
+    templates_dir = templates_dir or paths.TEMPLATES
+    game_root = Path(game.folder) if game is not None else templates_dir
+    lib = LayoutLibrary(game_root=game_root)
+    docs, diags = _shared_documents(templates_dir)
+    diags = list(diags)
+    for doc in docs:
+        lib.add_document(doc, templates_dir, diags)
+    for doc in getattr(game, "layout_documents", ()) or ():
+        lib.add_document(doc, game_root, diags)
+    for f in extra_files:
+        doc, d = load_layout_file(Path(f))
+        diags.extend(d)
+        if doc is not None:
+            lib.add_document(doc, game_root, diags)
+    return lib, diags

@@ -1,0 +1,74 @@
+"""Deterministic canvases and atomic file writes shared by every renderer.
+
+Identical input must give byte-identical PDFs (so builds can be diffed and cached), and a build
+that fails half-way must leave the previous file untouched (so a printer queue never gets half a
+PDF). Every renderer creates its canvas and writes its file through here.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp import __version__
+from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
+
+T = TypeVar("T")
+
+
+def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas:
+    """A canvas with a fixed date and ID (invariant), an embedded initial font, PrintScaling None."""
+    ensure_fonts()
+    c = Canvas(target, pagesize=pagesize, invariant=1, initialFontName=DEFAULT_FONT,
+               initialFontSize=10)
+    c.setViewerPreference("PrintScaling", "None")
+    c.setTitle(title or "pnp")
+    c.setAuthor("pnp")
+    c.setCreator(f"pnp {__version__}")
+    c.setSubject("print-and-play components")
+    return c
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
+    """Write to a temp file in the same folder, then os.replace: readers see old or new, never half."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    return path
+
+
+def pdf_bytes(draw: Callable[[Canvas], T], pagesize: tuple[float, float],
+              title: str = "") -> tuple[bytes, T]:
+    """Run `draw` on a fresh deterministic canvas in memory; returns the PDF and draw's result."""
+    buf = io.BytesIO()
+    c = new_canvas(buf, pagesize, title)
+    result = draw(c)
+    c.save()
+    return buf.getvalue(), result
+
+
+def write_pdf(path: str | os.PathLike, draw: Callable[[Canvas], T],
+              pagesize: tuple[float, float], title: str = "") -> T:
+    """Render in memory, then replace `path` atomically; if `draw` raises, `path` is untouched."""
+    data, result = pdf_bytes(draw, pagesize, title)
+    atomic_write_bytes(path, data)
+    return result

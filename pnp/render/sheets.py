@@ -1,0 +1,517 @@
+"""Card sheets: home-printing sheets with crop marks and duplex backs, print-shop pages.
+
+The public verb is `render_deck_sheets`; it turns decks into card copies (faces bound to compiled
+layouts), imposes them, and writes each PDF atomically. The renderer knows no game rules: it only
+reads deck, card and layout data.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
+from pnp.render import fonts
+from pnp.render.geometry import (
+    DUPLEX_MODES,
+    GeometryError,
+    Grid,
+    Rect,
+    back_cell,
+    calibration_label,
+    card_size,
+    crop_marks,
+    impose_grid,
+    mm,
+    parse_length,
+    parse_paper,
+    size_key,
+)
+from pnp.render.layout import (
+    R_SIZE,
+    R_UNKNOWN_LAYOUT,
+    CardLayout,
+    ElementError,
+    LayoutLibrary,
+    load_library,
+)
+from pnp.render.pdfwrite import atomic_write_bytes, pdf_bytes
+
+R_WRITE = "PNP-R050"  # the output file could not be written
+R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
+
+Progress = Callable[[int, int], None]
+
+HOME_BLEED = mm(3)
+HOME_MARGIN = mm(3)
+PRINT_SHOP_BLEED = 0.125 * 72  # 1/8 in, what most print shops ask for
+MARK_WIDTH = 0.3
+
+
+@dataclass(frozen=True)
+class Face:
+    """One side of one card bound to its compiled layout and jinja context."""
+
+    layout: CardLayout
+    ctx: Mapping[str, Any]
+    deck: Any
+    card: Any
+    side: str  # 'front' or 'back'
+
+    @property
+    def key(self) -> tuple:
+        return (self.layout.id, self.deck.id, self.card.id, self.side)
+
+
+@dataclass(frozen=True)
+class CardCopy:
+    """One printed card: its size and faces (the back may be missing)."""
+
+    size: tuple[float, float]
+    front: Face
+    back: Face | None
+
+
+def card_context(game: Any, deck: Any, card: Any) -> dict[str, Any]:
+    """The jinja context: card fields plus id/name/count, the deck and the game (plain values)."""
+    fields = dict(card.fields)
+    fields.setdefault("name", card.name)
+    fields["id"] = card.id
+    fields["count"] = card.count
+    size = deck.size if isinstance(deck.size, str) else dict(deck.size)
+    return {
+        "card": fields,
+        "deck": {"id": deck.id, "name": deck.name, "prototype": bool(deck.prototype),
+                 "size": size},
+        "game": {"id": getattr(game, "id", ""), "name": getattr(game, "name", "")},
+    }
+
+
+def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
+                  library: LayoutLibrary | None = None,
+                  ) -> tuple[list[CardCopy], list[Diagnostic]]:
+    """Every card copy of the chosen decks, in deck order, with compiled faces."""
+    diags: list[Diagnostic] = []
+    if library is None:
+        library, d = load_library(game)
+        diags.extend(d)
+    decks = list(game.decks.values())
+    if deck_ids:
+        known = {d.id for d in decks}
+        for did in deck_ids:
+            if did not in known:
+                diags.append(Diagnostic(ERROR, R_OPTION, f"game {game.id!r} has no deck {did!r}",
+                                        hint=f"decks: {', '.join(sorted(known))}"))
+        decks = [d for d in decks if d.id in set(deck_ids)]
+    copies: list[CardCopy] = []
+    for deck in decks:
+        try:
+            size = card_size(deck.size)
+        except GeometryError as exc:
+            diags.append(Diagnostic.at(deck.origin, ERROR, R_SIZE, f"deck '{deck.id}': {exc}"))
+            continue
+        front = _layout(library, deck, deck.front, size, diags)
+        back = _layout(library, deck, deck.back, size, diags) if deck.back else None
+        if front is None or (deck.back and back is None):
+            continue
+        for card in deck.cards:
+            ctx = card_context(game, deck, card)
+            f = Face(front, ctx, deck, card, "front")
+            b = Face(back, ctx, deck, card, "back") if back is not None else None
+            copies.extend(CardCopy(size, f, b) for _ in range(max(0, int(card.count))))
+    return copies, diags
+
+
+def _layout(library: LayoutLibrary, deck, layout_id: str, size, diags) -> CardLayout | None:
+    if layout_id not in library.sources:
+        diags.append(Diagnostic.at(deck.origin, ERROR, R_UNKNOWN_LAYOUT,
+                                   f"deck '{deck.id}' uses unknown layout {layout_id!r}",
+                                   f"known layouts: {', '.join(sorted(library.sources))}"))
+        return None
+    layout, d = library.compile(layout_id, size)
+    for diag in d:
+        if diag not in diags:
+            diags.append(diag)
+    return layout
+
+
+class Build:
+    """State shared by every output of one build: diagnostics (each once) and progress."""
+
+    def __init__(self, progress: Progress | None = None, total: int = 0):
+        self.diags: list[Diagnostic] = []
+        self.progress = progress
+        self.total = total
+        self.done = 0
+        self._seen: set = set()
+
+    def tick(self) -> None:
+        self.done += 1
+        if self.progress is not None:
+            self.progress(self.done, self.total)
+
+    def report(self, face: Face, err: ElementError) -> None:
+        key = (face.key, err.code, err.message)
+        if key not in self._seen:
+            self._seen.add(key)
+            self.diags.append(face_diagnostic(face, err))
+
+    def drawer(self, c, copies: Iterable[CardCopy]) -> FaceDrawer:
+        return FaceDrawer(c, copies, self)
+
+
+class FaceDrawer:
+    """Places card faces on a canvas, drawing each repeated face once as a form XObject.
+
+    Layout errors become Diagnostics naming the deck, the card and its YAML position, reported
+    once per face however often it is printed.
+    """
+
+    def __init__(self, c, copies: Iterable[CardCopy], build: Build | None = None):
+        self.c = c
+        self.build = build if build is not None else Build()
+        self._forms: dict[tuple, str] = {}
+        counts: dict[tuple, int] = {}
+        for cp in copies:
+            for face in (cp.front, cp.back):
+                if face is not None:
+                    counts[face.key] = counts.get(face.key, 0) + 1
+        self._repeated = {k for k, n in counts.items() if n > 1}
+
+    @property
+    def diags(self) -> list[Diagnostic]:
+        return self.build.diags
+
+    def place(self, face: Face, x: float, y: float, clip: Rect, bleed: float) -> None:
+        """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
+        c = self.c
+        c.saveState()
+        p = c.beginPath()
+        p.rect(clip.x, clip.y, clip.width, clip.height)
+        c.clipPath(p, stroke=0, fill=0)
+        c.translate(x, y)
+        key = face.key + (round(bleed, 3),)
+        if face.key in self._repeated:
+            name = self._forms.get(key)
+            if name is None:
+                name = f"pnpface{len(self._forms)}"
+                w, h = face.layout.size
+                c.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
+                self._report(face, face.layout.draw(c, face.ctx, bleed))
+                c.endForm()
+                self._forms[key] = name
+            c.doForm(name)
+        else:
+            self._report(face, face.layout.draw(c, face.ctx, bleed))
+        c.restoreState()
+        self.build.tick()
+
+    def _report(self, face: Face, errors: list[ElementError]) -> None:
+        for err in errors:
+            self.build.report(face, err)
+
+
+def face_diagnostic(face: Face, err: ElementError) -> Diagnostic:
+    """A layout error as a Diagnostic at the card (or the failing field) in the deck's YAML."""
+    card, deck = face.card, face.deck
+    origins = getattr(card, "field_origins", None) or {}
+    pos: Position | None = origins.get(err.field) if err.field else None
+    pos = pos or getattr(card, "origin", None)
+    field = f", field '{err.field}'" if err.field else ""
+    return Diagnostic.at(pos, err.severity, err.code,
+                         f"deck '{deck.id}', card '{card.id}'{field} ({face.side} layout "
+                         f"'{face.layout.id}'): {err.message}", err.hint)
+
+
+def size_groups(copies: Sequence[CardCopy]) -> list[list[CardCopy]]:
+    """Copies grouped by card size, in order of first appearance: each group gets its own pages."""
+    groups: dict[tuple, list[CardCopy]] = {}
+    for cp in copies:
+        groups.setdefault(size_key(cp.size), []).append(cp)
+    return list(groups.values())
+
+
+def draw_crop_marks(c, grid: Grid) -> None:
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(MARK_WIDTH)
+    p = c.beginPath()
+    for x1, y1, x2, y2 in crop_marks(grid):
+        p.moveTo(x1, y1)
+        p.lineTo(x2, y2)
+    c.drawPath(p, stroke=1, fill=0)
+
+
+def _page_label(c, grid: Grid, text: str) -> None:
+    """A small grey label in the bottom margin, centred on the first column (between marks)."""
+    below = grid.y0 - grid.bleed
+    if below < mm(7):
+        return
+    c.setFillColorRGB(0.45, 0.45, 0.45)
+    c.setFont(fonts.DEFAULT_FONT, 6)
+    c.drawCentredString(grid.x0 + grid.card[0] / 2, below / 2 - 2, text)
+
+
+def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
+                     drawer: FaceDrawer, duplex: str | None = None,
+                     offset: tuple[float, float] = (0.0, 0.0), title: str = "",
+                     bleed: float = HOME_BLEED, margin: float = HOME_MARGIN) -> int:
+    """Cards butted in a centred grid, crop marks in the margin; with duplex, a mirrored back
+    page after each front page, shifted by `offset` (points). Returns the number of pages."""
+    pages = 0
+    groups = size_groups(copies)
+    for gi, group in enumerate(groups):
+        grid = impose_grid(paper, group[0].size, bleed, margin)
+        n_sheets = (len(group) + grid.per_page - 1) // grid.per_page
+        has_backs = duplex is not None and any(cp.back for cp in group)
+        for sheet in range(n_sheets):
+            chunk = group[sheet * grid.per_page:(sheet + 1) * grid.per_page]
+            c.setPageSize(paper)
+            for i, cp in enumerate(chunk):
+                col, row = grid.cell(i)
+                r = grid.trim_rect(col, row)
+                drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row), bleed)
+            draw_crop_marks(c, grid)
+            label = f"{title} · sheet {sheet + 1}/{n_sheets}"
+            if len(groups) > 1:
+                label += f" · size {gi + 1}/{len(groups)}"
+            _page_label(c, grid, label + (" · fronts" if has_backs else ""))
+            c.showPage()
+            pages += 1
+            if not has_backs:
+                continue
+            c.setPageSize(paper)
+            c.saveState()
+            c.translate(*offset)
+            for i, cp in enumerate(chunk):
+                if cp.back is None:
+                    continue
+                col, row = back_cell(grid, *grid.cell(i), duplex)
+                r = grid.trim_rect(col, row)
+                drawer.place(cp.back, r.x, r.y, grid.art_rect(col, row), bleed)
+            draw_crop_marks(c, grid)
+            c.restoreState()
+            _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
+                                 f"({duplex}-edge flip)")
+            c.showPage()
+            pages += 1
+    return pages
+
+
+def draw_print_shop(c, copies: Sequence[CardCopy], drawer: FaceDrawer,
+                    bleed: float = PRINT_SHOP_BLEED) -> int:
+    """One card side per page, page = trim + bleed, TrimBox and BleedBox set on every page."""
+    pages = 0
+    for cp in copies:
+        w, h = cp.size
+        page = (w + 2 * bleed, h + 2 * bleed)
+        for face in (cp.front, cp.back):
+            if face is None:
+                continue
+            c.setPageSize(page)
+            c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
+            c.setBleedBox((0, 0, page[0], page[1]))
+            drawer.place(face, bleed, bleed, Rect(0, 0, *page), bleed)
+            c.showPage()
+            pages += 1
+    c.setTrimBox(None)
+    c.setBleedBox(None)
+    return pages
+
+
+def draw_calibration(c, paper: tuple[float, float], duplex: str) -> None:
+    """Two pages: rulers on the front, a cross on the back. Printed double-sided and held
+    against the light, the number under the back's line is the offset to enter."""
+    pw, ph = paper
+    cx, cy = pw / 2, ph / 2
+    span = 10  # mm each side of the centre
+    # front
+    c.setPageSize(paper)
+    c.setFillColorRGB(0, 0, 0)
+    c.setFont("Vera-Bold", 14)
+    c.drawCentredString(cx, ph - mm(25), "Duplex calibration")
+    c.setFont("Vera", 9)
+    lines = [
+        f"Print this page double-sided at 100 % (no 'fit to page'), flipping on the {duplex} edge.",
+        "Hold the sheet against a light and look at this side.",
+        "Read the number under the back's thick line on each ruler:",
+        "those two numbers are the offset: --offset X,Y (in mm).",
+    ]
+    for i, t in enumerate(lines):
+        c.drawCentredString(cx, ph - mm(35) - i * 12, t)
+    c.setStrokeColorRGB(0.6, 0.6, 0.6)
+    c.setLineWidth(0.25)
+    c.line(cx, cy - mm(span + 20), cx, cy + mm(span + 20))
+    c.line(cx - mm(span + 20), cy, cx + mm(span + 20), cy)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setFont("Vera", 6)
+    for k in range(-2 * span, 2 * span + 1):  # half-millimetre ticks
+        p = k / 2
+        long_tick = k % 2 == 0
+        tick = mm(4 if k % 10 == 0 else 2.5 if long_tick else 1.5)
+        c.setLineWidth(0.4 if long_tick else 0.2)
+        # X ruler above the horizontal centre line, read against the back's vertical line
+        x = cx + mm(p)
+        c.line(x, cy + mm(12), x, cy + mm(12) + tick)
+        # Y ruler right of the vertical centre line, read against the back's horizontal line
+        y = cy + mm(p)
+        c.line(cx + mm(12), y, cx + mm(12) + tick, y)
+        if long_tick and k % 4 == 0:
+            c.drawCentredString(x, cy + mm(18), f"{calibration_label(p, 'x', duplex):+g}"
+                                if p else "0")
+            c.drawString(cx + mm(18), y - 2, f"{calibration_label(p, 'y', duplex):+g}"
+                         if p else "0")
+    c.setFont("Vera-Bold", 8)
+    c.drawCentredString(cx, cy + mm(24), "X offset (mm)")
+    c.drawString(cx + mm(26), cy + mm(11), "Y offset (mm)")
+    c.setFont("Vera", 7)
+    c.drawCentredString(cx, mm(15), "pnp duplex calibration · front · "
+                        f"{pw / mm(1):.0f}×{ph / mm(1):.0f} mm · {duplex}-edge flip")
+    c.showPage()
+    # back: thick cross through the page centre, in back-page coordinates
+    c.setPageSize(paper)
+    c.setStrokeColorRGB(0, 0, 0)
+    c.setLineWidth(1.2)
+    c.line(cx, cy - mm(span + 20), cx, cy + mm(span + 20))
+    c.line(cx - mm(span + 20), cy, cx + mm(span + 20), cy)
+    c.setFont("Vera", 7)
+    c.setFillColorRGB(0, 0, 0)
+    c.drawCentredString(cx, mm(15), "pnp duplex calibration · back")
+    c.showPage()
+
+
+def _parse_offset(offset) -> tuple[float, float]:
+    """(x, y) in millimetres (numbers) or lengths with units -> points."""
+    out = []
+    for v in offset:
+        out.append(mm(float(v)) if isinstance(v, int | float) else parse_length(v))
+    if len(out) != 2:
+        raise GeometryError("offset needs two values: x, y")
+    return (out[0], out[1])
+
+
+def _write(path: Path, data: bytes, diags: list[Diagnostic]) -> Path | None:
+    try:
+        return atomic_write_bytes(path, data)
+    except OSError as exc:
+        diags.append(Diagnostic(ERROR, R_WRITE, f"cannot write {path}: {exc.strerror or exc}",
+                                str(path), hint="check the output folder exists and is writable"))
+        return None
+
+
+def render_deck_sheets(
+    game: Any,
+    deck_ids: Sequence[str] | None = None,
+    paper: str = "a4",
+    out_dir: str | os.PathLike = "output",
+    duplex: str | None = None,
+    offset: tuple[float | str, float | str] = (0, 0),
+    print_shop: bool = False,
+    png: bool = False,
+    tts: bool = False,
+    progress: Progress | None = None,
+    library: LayoutLibrary | None = None,
+) -> tuple[list[Path], list[Diagnostic]]:
+    """Render the game's decks; returns the files written and every diagnostic.
+
+    Writes `<game>-cards.pdf` (home sheets; with `duplex` a mirrored back page follows each
+    front page), `<game>-cards-printshop.pdf` with `print_shop`, per-card PNGs with `png` and
+    Tabletop Simulator sheets with `tts`. When any error is found nothing is written, so the
+    previous files stay as they were.
+    """
+    diags: list[Diagnostic] = []
+    try:
+        paper_size = parse_paper(paper)
+    except GeometryError as exc:
+        return [], [Diagnostic(ERROR, R_OPTION, str(exc))]
+    if duplex is not None and duplex not in DUPLEX_MODES:
+        return [], [Diagnostic(ERROR, R_OPTION, f"duplex must be long, short or none, "
+                                                f"not {duplex!r}")]
+    try:
+        off = _parse_offset(offset)
+    except (GeometryError, ValueError, TypeError) as exc:
+        return [], [Diagnostic(ERROR, R_OPTION, f"bad offset {offset!r}: {exc}")]
+    copies, d = prepare_cards(game, deck_ids, library)
+    diags.extend(d)
+    if has_errors(diags):
+        return [], diags
+    for group in size_groups(copies):
+        try:
+            impose_grid(paper_size, group[0].size, HOME_BLEED, HOME_MARGIN)
+        except GeometryError as exc:
+            deck = group[0].front.deck
+            diags.append(Diagnostic.at(deck.origin, ERROR, R_SIZE, f"deck '{deck.id}': {exc}"))
+    if has_errors(diags):
+        return [], diags
+    out = Path(out_dir)
+    stem = f"{game.id}-cards" if not deck_ids else f"{game.id}-{'-'.join(deck_ids)}"
+    sides = sum(1 + (cp.back is not None and duplex is not None) for cp in copies)
+    total = sides
+    if print_shop:
+        total += sum(1 + (cp.back is not None) for cp in copies)
+    unique = _unique(copies)
+    if png:
+        total += sum(1 + (cp.back is not None) for cp in unique)
+    if tts:
+        from pnp.render.exports import tts_face_count
+
+        total += tts_face_count(copies)
+    build = Build(progress, total)
+    title = f"{game.name} — cards"
+    outputs: list[tuple[Path, bytes]] = []
+
+    def home(c):
+        draw_home_sheets(c, copies, paper_size, build.drawer(c, copies), duplex, off, game.name)
+
+    outputs.append((out / f"{stem}.pdf", pdf_bytes(home, paper_size, title)[0]))
+    if print_shop:
+        def shop(c):
+            draw_print_shop(c, copies, build.drawer(c, copies))
+
+        outputs.append((out / f"{stem}-printshop.pdf", pdf_bytes(shop, paper_size, title)[0]))
+    if png or tts:
+        from pnp.render import exports
+
+        if png:
+            outputs.extend(exports.card_pngs(unique, out / f"{stem}-png", build, diags))
+        if tts:
+            outputs.extend(exports.tts_sheets(copies, out / f"{stem}-tts", build, diags))
+    diags.extend(build.diags)
+    if has_errors(diags):
+        return [], diags
+    written = []
+    for path, blob in outputs:
+        p = _write(path, blob, diags)
+        if p is not None:
+            written.append(p)
+    return written, diags
+
+
+def _unique(copies: Sequence[CardCopy]) -> list[CardCopy]:
+    """One copy per distinct card (PNG export needs each face once)."""
+    seen, out = set(), []
+    for cp in copies:
+        if cp.front.key not in seen:
+            seen.add(cp.front.key)
+            out.append(cp)
+    return out
+
+
+def render_calibration(out_dir: str | os.PathLike = "output", paper: str = "a4",
+                       duplex: str = "long") -> tuple[list[Path], list[Diagnostic]]:
+    """Write `calibration-<paper>-<duplex>.pdf`: print it double-sided to find the offset."""
+    try:
+        paper_size = parse_paper(paper)
+    except GeometryError as exc:
+        return [], [Diagnostic(ERROR, R_OPTION, str(exc))]
+    if duplex not in DUPLEX_MODES:
+        return [], [Diagnostic(ERROR, R_OPTION, f"duplex must be long or short, not {duplex!r}")]
+    data, _ = pdf_bytes(lambda c: draw_calibration(c, paper_size, duplex), paper_size,
+                        "pnp duplex calibration")
+    diags: list[Diagnostic] = []
+    name = paper.lower().replace(" ", "") if paper.lower() in ("a4", "a3", "a2", "letter",
+                                                               "tabloid") else "custom"
+    p = _write(Path(out_dir) / f"calibration-{name}-{duplex}.pdf", data, diags)
+    return ([p] if p else []), diags

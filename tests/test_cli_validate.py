@@ -1,0 +1,121 @@
+"""The CLI contract for list/validate/show, and the edits a designer makes by mistake."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp import __version__
+from pnp.cli import main
+from pnp.paths import CARDS
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def game_copy(tmp_path: Path) -> Path:
+    """A copy of Ancient Civilizations with schema lines still pointing at this checkout."""
+    dest = tmp_path / "ancient-civilizations"
+    shutil.copytree(CARDS / "ancient-civilizations", dest)
+    schemas = (CARDS.parent / "schemas").resolve()
+    for f in dest.glob("*.yaml"):
+        text = f.read_text(encoding="utf-8")
+        f.write_text(text.replace("../../schemas", str(schemas)), encoding="utf-8")
+    return dest
+
+
+def edit(path: Path, old: str, new: str) -> int:
+    """Replace the first `old` in the file; returns the 1-based line of the edit."""
+    text = path.read_text(encoding="utf-8")
+    at = text.index(old)
+    path.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    return text[:at].count("\n") + 1
+
+
+def test_version():
+    assert run("--version").output.strip() == f"pnp, version {__version__}"
+
+
+def test_list_names_the_bundled_games():
+    assert "ancient-civilizations" in run("list").output.split()
+
+
+def test_validate_bundled_games_is_clean():
+    result = run("validate", "--strict")
+    assert result.exit_code == 0, result.output
+
+
+def test_validate_json_is_a_stable_document():
+    result = run("validate", "ancient-civilizations", "--format", "json")
+    doc = json.loads(result.output)
+    assert doc["schema_version"] == 1 and doc["ok"] is True and doc["diagnostics"] == []
+    assert doc["games"][0]["checked"]["tracks"] == 13
+
+
+def test_unknown_game_is_a_usage_error():
+    result = run("validate", "ancient-civilisations")
+    assert result.exit_code == 2
+    assert "did you mean ancient-civilizations" in result.output
+
+
+@pytest.mark.parametrize(
+    "file, old, new, code",
+    [
+        ("tracks.yaml", 'effect: "F+1"}', 'effect: "Fod+1"}', "PNP-E002"),  # unknown stat
+        ("stats.yaml", "    abbreviation: VP\n", "    abbreviation: VP\n    abbreviation: V\n", "PNP-Y002"),
+        ("charts.yaml", "die: 1D6\n", "die: [1D6\n", "PNP-Y001"),  # broken YAML syntax
+        ("tables.yaml", "{cost: 2, buys", '{cost: "two", buys', "PNP-S004"),  # string for a number
+        ("game.yaml", "track: leader}", "track: leaders}", "PNP-L003"),  # unknown track
+        ("game.yaml", "chart: city,", "chart: cty,", "PNP-L003"),  # unknown chart
+        ("game.yaml", '"roll conquest M-1D6"', '"roll conquests M-1D6"', "PNP-E003"),
+    ],
+)
+def test_a_broken_edit_names_the_file_and_line(game_copy, file, old, new, code):
+    line = edit(game_copy / file, old, new)
+    if old.endswith("\n") and new.count("\n") > old.count("\n"):
+        line += 1  # the duplicate is the added line
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 1
+    assert re.search(rf"{re.escape(file)}:{line}:\d+: error {code}", result.output), result.output
+
+
+def test_did_you_mean_for_an_unknown_stat(game_copy):
+    edit(game_copy / "tracks.yaml", 'effect: "F+1"}', 'effect: "Fod+1"}')
+    result = run("validate", str(game_copy), "--format", "json")
+    diag = json.loads(result.output)["diagnostics"][0]
+    assert "did you mean" in diag["message"] and "F" in diag["message"]
+
+
+def test_warnings_fail_only_with_strict(game_copy):
+    edit(game_copy / "game.yaml", "count: 13, counts: tracks", "count: 14, counts: tracks")
+    assert run("validate", str(game_copy)).exit_code == 0
+    strict = run("validate", str(game_copy), "--strict")
+    assert strict.exit_code == 1 and "PNP-L004" in strict.output
+
+
+def test_show_prints_the_whole_resolved_game():
+    result = run("show", "ancient-civilizations", "--format", "json")
+    assert result.exit_code == 0
+    doc = json.loads(result.output)
+    assert doc["schema_version"] == 1
+    assert len(doc["tracks"]) == 13 and len(doc["phases"]) == 16 and len(doc["stats"]) == 14
+    arch = next(s for s in doc["tracks"]["pre-history"]["spaces"] if s["name"] == "The Arch")
+    assert arch["effect"]["source"] == "I+1" and arch["effect"]["canonical"] == "Infra+1"
+    assert arch["origin"].startswith("cards/ancient-civilizations/tracks.yaml:")
+
+
+def test_show_yaml_and_variant():
+    result = run("show", "ancient-civilizations", "--format", "yaml", "--variant", "arch-ideas")
+    assert result.exit_code == 0 and "canonical: Idea+1" in result.output
+
+
+def test_show_unknown_variant_fails_with_hint():
+    result = run("show", "ancient-civilizations", "--variant", "arch-idea")
+    assert result.exit_code == 1 and "did you mean arch-ideas" in result.output
