@@ -681,6 +681,14 @@ class _Load:
 
     def report_syntax(self, error: yaml.YAMLError, tab_lines: set[int]) -> None:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+        opened = getattr(error, "context_mark", None)
+        context_words = getattr(error, "context", None) or ""
+        if (opened is not None and mark is not None and opened.line < mark.line
+                and ("flow" in context_words or "quoted scalar" in context_words)):
+            noticed = mark.line + 1
+            mark = opened  # an unclosed bracket or quote: the mistake is where it was opened
+        else:
+            noticed = 0
         line, col = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
         if line in tab_lines:
             return  # the tab report already explains this error
@@ -693,6 +701,8 @@ class _Load:
             if cm is not None and (cm.line, cm.column) != (line - 1, col - 1):
                 where = f" that starts at line {cm.line + 1}, column {cm.column + 1}"
             message += f" ({context}{where})"
+        if noticed:
+            message += f"; opened here, still open at line {noticed}"
         words = f"{problem} {context or ''}"
         hint = next((h for key, h in _SYNTAX_HINTS if key in words), _DEFAULT_SYNTAX_HINT)
         self.report("PNP-Y001", message, line, col, hint)

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import reportlab
 from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont, TTFError
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 VERA_DIR = Path(reportlab.__file__).resolve().parent / "fonts"
 

@@ -162,12 +162,21 @@ class Grid:
         w, h = self.card
         return Rect(self.x0 + col * w, self.y0 + (self.rows - 1 - row) * h, w, h)
 
-    def art_rect(self, col: int, row: int) -> Rect:
-        """The trim box grown by the bleed on the sides that lie on the block's outer edge."""
+    def art_rect(self, col: int, row: int, filled: int | None = None) -> Rect:
+        """The trim box grown by the bleed on each side with no card next to it.
+
+        `filled` is how many cells of the page hold a card (default: all), so the last, partly
+        filled page still gets bleed where its neighbour is empty.
+        """
         b = self.bleed
+        n = self.per_page if filled is None else filled
+
+        def empty(c: int, r: int) -> bool:
+            return not (0 <= c < self.cols and 0 <= r < self.rows) or r * self.cols + c >= n
+
         return self.trim_rect(col, row).grow(
-            b if col == 0 else 0, b if row == self.rows - 1 else 0,
-            b if col == self.cols - 1 else 0, b if row == 0 else 0)
+            b if empty(col - 1, row) else 0, b if empty(col, row + 1) else 0,
+            b if empty(col + 1, row) else 0, b if empty(col, row - 1) else 0)
 
     @property
     def cut_xs(self) -> list[float]:

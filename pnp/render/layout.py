@@ -297,7 +297,7 @@ class Icon:
             c.drawImage(str(self.file), x, y, size, size, mask="auto",
                         preserveAspectRatio=True, anchor="c")
             return
-        draw_shape(c, self.shape or "circle", x, y, size, self.fill, self.stroke)
+        draw_shape(c, self.shape or "circle", x, y, size, size, self.fill, self.stroke)
         if self.label:
             font = "Vera-Bold"
             s = size * 0.62

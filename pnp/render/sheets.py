@@ -272,7 +272,7 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
             for i, cp in enumerate(chunk):
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
-                drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row), bleed)
+                drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
             draw_crop_marks(c, grid)
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
@@ -288,9 +288,19 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
             for i, cp in enumerate(chunk):
                 if cp.back is None:
                     continue
-                col, row = back_cell(grid, *grid.cell(i), duplex)
+                front_col, front_row = grid.cell(i)
+                col, row = back_cell(grid, front_col, front_row, duplex)
                 r = grid.trim_rect(col, row)
-                drawer.place(cp.back, r.x, r.y, grid.art_rect(col, row), bleed)
+                # bleed where the front has an empty neighbour, mirrored like the card itself
+                fa = grid.art_rect(front_col, front_row, len(chunk))
+                ft = grid.trim_rect(front_col, front_row)
+                left, right = ft.x - fa.x, fa.x1 - ft.x1
+                bottom, top = ft.y - fa.y, fa.y1 - ft.y1
+                if duplex == "long":
+                    left, right = right, left
+                else:
+                    bottom, top = top, bottom
+                drawer.place(cp.back, r.x, r.y, r.grow(left, bottom, right, top), bleed)
             draw_crop_marks(c, grid)
             c.restoreState()
             _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
@@ -327,45 +337,49 @@ def draw_calibration(c, paper: tuple[float, float], duplex: str) -> None:
     pw, ph = paper
     cx, cy = pw / 2, ph / 2
     span = 10  # mm each side of the centre
+    reach = mm(span + 25)  # half-length of the back's cross
     # front
     c.setPageSize(paper)
     c.setFillColorRGB(0, 0, 0)
-    c.setFont("Vera-Bold", 14)
-    c.drawCentredString(cx, ph - mm(25), "Duplex calibration")
-    c.setFont("Vera", 9)
+    c.setFont("Vera-Bold", 16)
+    c.drawCentredString(cx, ph - mm(30), "Duplex calibration")
+    c.setFont("Vera", 10)
     lines = [
-        f"Print this page double-sided at 100 % (no 'fit to page'), flipping on the {duplex} edge.",
-        "Hold the sheet against a light and look at this side.",
-        "Read the number under the back's thick line on each ruler:",
-        "those two numbers are the offset: --offset X,Y (in mm).",
+        f"1. Print both pages double-sided at 100 % (no 'fit to page'), {duplex}-edge flip.",
+        "2. Hold the sheet against a light, this side towards you.",
+        "3. Read where the back's thick vertical line crosses the X ruler,",
+        "    and where its thick horizontal line crosses the Y ruler (estimate halves).",
+        f"4. Render with those numbers: --duplex {duplex} --offset X,Y (millimetres).",
+        "    0,0 means your printer needs no correction.",
     ]
     for i, t in enumerate(lines):
-        c.drawCentredString(cx, ph - mm(35) - i * 12, t)
-    c.setStrokeColorRGB(0.6, 0.6, 0.6)
+        c.drawString(cx - mm(75), ph - mm(45) - i * 14, t)
+    c.setStrokeColorRGB(0.7, 0.7, 0.7)
     c.setLineWidth(0.25)
-    c.line(cx, cy - mm(span + 20), cx, cy + mm(span + 20))
-    c.line(cx - mm(span + 20), cy, cx + mm(span + 20), cy)
+    c.setDash(2, 2)
+    c.line(cx, cy - reach, cx, cy + reach)
+    c.line(cx - reach, cy, cx + reach, cy)
+    c.setDash()
     c.setStrokeColorRGB(0, 0, 0)
-    c.setFont("Vera", 6)
+    x_base, y_base = cy + mm(15), cx + mm(15)  # X ruler above the centre, Y ruler right of it
     for k in range(-2 * span, 2 * span + 1):  # half-millimetre ticks
         p = k / 2
-        long_tick = k % 2 == 0
-        tick = mm(4 if k % 10 == 0 else 2.5 if long_tick else 1.5)
-        c.setLineWidth(0.4 if long_tick else 0.2)
-        # X ruler above the horizontal centre line, read against the back's vertical line
-        x = cx + mm(p)
-        c.line(x, cy + mm(12), x, cy + mm(12) + tick)
-        # Y ruler right of the vertical centre line, read against the back's horizontal line
-        y = cy + mm(p)
-        c.line(cx + mm(12), y, cx + mm(12) + tick, y)
-        if long_tick and k % 4 == 0:
-            c.drawCentredString(x, cy + mm(18), f"{calibration_label(p, 'x', duplex):+g}"
-                                if p else "0")
-            c.drawString(cx + mm(18), y - 2, f"{calibration_label(p, 'y', duplex):+g}"
-                         if p else "0")
-    c.setFont("Vera-Bold", 8)
-    c.drawCentredString(cx, cy + mm(24), "X offset (mm)")
-    c.drawString(cx + mm(26), cy + mm(11), "Y offset (mm)")
+        tick = mm(5 if k % 10 == 0 else 3 if k % 2 == 0 else 1.5)
+        c.setLineWidth(0.5 if k % 2 == 0 else 0.25)
+        c.line(cx + mm(p), x_base, cx + mm(p), x_base + tick)
+        c.line(y_base, cy + mm(p), y_base + tick, cy + mm(p))
+    c.setLineWidth(0.5)
+    c.line(cx - mm(span), x_base, cx + mm(span), x_base)
+    c.line(y_base, cy - mm(span), y_base, cy + mm(span))
+    c.setFont("Vera", 7)
+    for p in range(-span, span + 1, 5):
+        lx = calibration_label(p, "x", duplex)
+        ly = calibration_label(p, "y", duplex)
+        c.drawCentredString(cx + mm(p), x_base + mm(6.5), f"{lx:+g}" if p else "0")
+        c.drawString(y_base + mm(6.5), cy + mm(p) - 2.5, f"{ly:+g}" if p else "0")
+    c.setFont("Vera-Bold", 9)
+    c.drawCentredString(cx, x_base + mm(11), "X offset (mm)")
+    c.drawString(y_base, cy + mm(span + 4), "Y offset (mm)")
     c.setFont("Vera", 7)
     c.drawCentredString(cx, mm(15), "pnp duplex calibration · front · "
                         f"{pw / mm(1):.0f}×{ph / mm(1):.0f} mm · {duplex}-edge flip")
@@ -373,9 +387,9 @@ def draw_calibration(c, paper: tuple[float, float], duplex: str) -> None:
     # back: thick cross through the page centre, in back-page coordinates
     c.setPageSize(paper)
     c.setStrokeColorRGB(0, 0, 0)
-    c.setLineWidth(1.2)
-    c.line(cx, cy - mm(span + 20), cx, cy + mm(span + 20))
-    c.line(cx - mm(span + 20), cy, cx + mm(span + 20), cy)
+    c.setLineWidth(1.5)
+    c.line(cx, cy - reach, cx, cy + reach)
+    c.line(cx - reach, cy, cx + reach, cy)
     c.setFont("Vera", 7)
     c.setFillColorRGB(0, 0, 0)
     c.drawCentredString(cx, mm(15), "pnp duplex calibration · back")

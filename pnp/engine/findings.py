@@ -1,0 +1,296 @@
+"""Findings: what a designer should look at, in plain words, each with a severity and a code.
+
+Every threshold is a named constant below, so a reader can see why something fired (or did
+not) and tune it. Findings read the simulate document (rates, intervals, tables) plus the
+per-game columns kept by the aggregate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from pnp.diagnostics import ERROR, INFO, WARNING
+from pnp.engine import stats as st
+
+# --- thresholds -------------------------------------------------------------------------------
+#: eliminations before this turn count as early
+EARLY_ELIMINATION_TURN = 6
+#: share of games with an early elimination that makes a warning
+EARLY_ELIMINATION_RATE = 0.10
+#: share of games with any elimination worth an info line
+ELIMINATION_RATE_INFO = 0.25
+#: a seat's edge must exceed this (absolute win-rate points) as well as be significant
+SEAT_GAP_MIN = 0.03
+#: clips per game above which a cap or floor is reported (info), and warned about
+CAP_CLIPS_INFO = 1.0
+CAP_CLIPS_WARN = 3.0
+#: share of players ending at a stat's cap (warning) or floor (info) that makes it "pinned"
+PINNED_SHARE = 0.5
+#: a result this likely to have shown up by chance (1 - P(missed)) makes "never seen" a warning
+NEVER_SEEN_CONFIDENCE = 0.99
+#: median winning margin, as a share of the winner's score, that suggests a runaway leader
+RUNAWAY_SHARE = 0.4
+#: share of games ending in a tie for first worth an info line
+TIE_RATE_INFO = 0.10
+#: at most this many distinct invariant violations are listed one by one
+MAX_VIOLATION_FINDINGS = 10
+
+SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
+
+
+@dataclass(frozen=True)
+class Finding:
+    severity: str
+    code: str
+    message: str
+
+    def to_json(self) -> dict[str, str]:
+        return {"severity": self.severity, "code": self.code, "message": self.message}
+
+
+def pct(x: float) -> str:
+    """A rate as a short percentage: 41%, 0.4%, 0%."""
+    if 0 < abs(x) < 0.01:
+        return f"{x * 100:.1f}%"
+    return f"{x * 100:.0f}%"
+
+
+def points(x: float) -> str:
+    """A difference of rates in percentage points, signed: +4.2 pts."""
+    return f"{x * 100:+.1f} pts"
+
+
+def num(x: float) -> str:
+    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+
+
+def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
+    """Every finding for one simulate document, most severe first (then by code, message)."""
+    out: list[Finding] = []
+    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _caps, _pinned,
+                  _runaway, _ties, _skill):
+        out.extend(check(doc, game, agg))
+    return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
+
+
+def _name(table: Any, key: str) -> str:
+    item = (table or {}).get(key)
+    return getattr(item, "name", None) or key
+
+
+def _violations(doc, game, agg) -> list[Finding]:
+    n = doc["games"]
+    out = []
+    violations = doc["violations"]
+    for v in violations[:MAX_VIOLATION_FINDINGS]:
+        out.append(Finding(ERROR, "PNP-B001",
+                           f"Invariant broken in {v['games']} of {n} games: {v['message']} "
+                           f"(first in game {v['first_game']}, seed {v['first_seed']})"))
+    if len(violations) > MAX_VIOLATION_FINDINGS:
+        rest = violations[MAX_VIOLATION_FINDINGS:]
+        out.append(Finding(ERROR, "PNP-B001",
+                           f"{len(rest)} more distinct invariant violations in "
+                           f"{sum(v['games'] for v in rest)} game reports (see the JSON output)"))
+    return out
+
+
+def _timeouts(doc, game, agg) -> list[Finding]:
+    o, n = doc["outcomes"], doc["games"]
+    if not o["timeouts"]:
+        return []
+    cap = f" of {doc['max_turns']} turns" if doc.get("max_turns") else ""
+    return [Finding(WARNING, "PNP-B002",
+                    f"{pct(o['timeout_rate'])} of games ({o['timeouts']} of {n}) hit the turn cap"
+                    f"{cap} before the game ended: the end condition may be out of reach")]
+
+
+def _eliminations(doc, game, agg) -> list[Finding]:
+    o, n = doc["outcomes"], doc["games"]
+    out = []
+    causes = o["elimination_causes"]
+    total = sum(causes.values())
+    top = max(causes, key=lambda k: (causes[k], k)) if causes else ""
+    cause = f" (most often by {top}: {pct(causes[top] / total)} of eliminations)" if total else ""
+    firsts = getattr(agg, "first_elimination_turns", None) or []
+    early = sum(1 for t in firsts if t < EARLY_ELIMINATION_TURN)
+    if n and early / n >= EARLY_ELIMINATION_RATE:
+        out.append(Finding(WARNING, "PNP-B003",
+                           f"{pct(early / n)} of games have a player eliminated before turn "
+                           f"{EARLY_ELIMINATION_TURN}{cause}"))
+    elif n and o["elimination_rate"] >= ELIMINATION_RATE_INFO:
+        out.append(Finding(INFO, "PNP-B003",
+                           f"{pct(o['elimination_rate'])} of games see a player eliminated{cause}"))
+    if o.get("all_eliminated"):
+        out.append(Finding(WARNING, "PNP-B004",
+                           f"{pct(o['all_eliminated'] / n)} of games ({o['all_eliminated']} of {n}) "
+                           f"end with every player eliminated and no winner"))
+    return out
+
+
+def _seats(doc, game, agg) -> list[Finding]:
+    fair = doc["fair_share"]
+    out = []
+    for s in doc["seats"]:
+        gap = s["win_rate"] - fair
+        if st.excludes(s["ci95"], fair) and abs(gap) >= SEAT_GAP_MIN:
+            lo, hi = s["ci95"]
+            side = "above" if gap > 0 else "below"
+            out.append(Finding(WARNING, "PNP-B005",
+                               f"Seat {s['seat']} wins {pct(s['win_rate'])} of games "
+                               f"(95% CI {pct(lo)}–{pct(hi)}), {side} the fair share of {pct(fair)}"))
+    return out
+
+
+def _chart_odds(chart: Any) -> dict[int, float]:
+    """Probability of each total for the chart's dice (e.g. 2D6 is not uniform)."""
+    die = getattr(chart, "die", None)
+    count, sides = (getattr(die, "count", 1), getattr(die, "sides", 6)) if die else (1, 6)
+    dist = {0: 1.0}
+    for _ in range(count):
+        nxt: dict[int, float] = {}
+        for total, p in dist.items():
+            for face in range(1, sides + 1):
+                nxt[total + face] = nxt.get(total + face, 0.0) + p / sides
+        dist = nxt
+    return dist
+
+
+def _never_seen(doc, game, agg) -> list[Finding]:
+    n = doc["games"]
+    out = []
+    tracks = getattr(game, "tracks", {}) or {}
+    missing: dict[str, list[str]] = {}
+    for s in doc["never_seen"]["spaces"]:
+        missing.setdefault(s["track"], []).append(s["name"] or s["space"])
+    for track, names in missing.items():
+        landings = sum(doc["spaces"].get(track, {}).values())
+        what = "never landed on" if landings else "never landed on (the track was never used)"
+        out.append(Finding(WARNING, "PNP-B006",
+                           f"{_name(tracks, track)} track: {len(names)} "
+                           f"space{'s' if len(names) > 1 else ''} {what} in {n} games: "
+                           f"{', '.join(names)}"))
+    charts = getattr(game, "charts", {}) or {}
+    rows_missing: dict[str, list[dict]] = {}
+    for r in doc["never_seen"]["chart_results"]:
+        rows_missing.setdefault(r["chart"], []).append(r)
+    for chart_id, rows in rows_missing.items():
+        rolls = sum(doc["charts"].get(chart_id, {}).values())
+        name = _name(charts, chart_id)
+        if rolls == 0:
+            out.append(Finding(WARNING, "PNP-B008", f"The {name} chart was never rolled in {n} games"))
+            continue
+        chart = charts.get(chart_id)
+        odds = _chart_odds(chart) if chart is not None else {}
+        sure, unsure = [], []
+        for r in rows:
+            row = next((x for x in chart.rows if x.roll_label == r["roll"]), None) if chart else None
+            p = sum(odds.get(t, 0.0) for t in range(row.low, row.high + 1)) if row else 0.0
+            (sure if 1 - (1 - p) ** rolls >= NEVER_SEEN_CONFIDENCE else unsure).append(
+                f"{r['roll']} ({r['result']})")
+        if sure:
+            out.append(Finding(WARNING, "PNP-B009",
+                               f"{name} chart: {', '.join(sure)} never came up in {rolls} rolls, "
+                               f"though the dice should have shown "
+                               f"{'it' if len(sure) == 1 else 'them'}: check the rule that rolls it"))
+        if unsure:
+            out.append(Finding(INFO, "PNP-B009",
+                               f"{name} chart: {', '.join(unsure)} never came up, but the chart was "
+                               f"rolled only {rolls} times in {n} games"))
+    return out
+
+
+def _bounds(stat: Any) -> str:
+    parts = []
+    if stat is not None and getattr(stat, "min", None) is not None:
+        parts.append(f"floor {stat.min}")
+    if stat is not None and getattr(stat, "cap", None) is not None:
+        parts.append(f"cap {stat.cap}")
+    return ", ".join(parts)
+
+
+def _caps(doc, game, agg) -> list[Finding]:
+    stats = getattr(game, "stats", {}) or {}
+    out = []
+    for stat_id, c in doc["cap_clips"].items():
+        per_game = c["per_game"]
+        if per_game < CAP_CLIPS_INFO:
+            continue
+        severity = WARNING if per_game >= CAP_CLIPS_WARN else INFO
+        bounds = _bounds(stats.get(stat_id))
+        out.append(Finding(severity, "PNP-B010",
+                           f"{_name(stats, stat_id)} was clipped at a bound"
+                           f"{f' ({bounds})' if bounds else ''} {num(per_game)} times a game: "
+                           f"gains above a cap or losses below a floor are lost"))
+    return out
+
+
+def _pinned(doc, game, agg) -> list[Finding]:
+    stats = getattr(game, "stats", {}) or {}
+    values = getattr(agg, "stat_values", None) or {}
+    out = []
+    for stat_id, summary in doc["stats"].items():
+        name = _name(stats, stat_id)
+        if summary["min"] == summary["max"]:
+            out.append(Finding(WARNING, "PNP-B012",
+                               f"{name} ends every game at {num(summary['min'])} for every player: "
+                               f"nothing in play seems to change it"))
+            continue
+        stat = stats.get(stat_id)
+        vals = values.get(stat_id) or []
+        if stat is None or not vals:
+            continue
+        cap, floor = getattr(stat, "cap", None), getattr(stat, "min", None)
+        if cap is not None:
+            share = sum(1 for v in vals if v >= cap) / len(vals)
+            if share >= PINNED_SHARE:
+                out.append(Finding(WARNING, "PNP-B011",
+                                   f"{name} ends the game at its cap ({cap}) for {pct(share)} of "
+                                   f"players: the cap binds, so more {name} is wasted"))
+        if floor is not None:
+            share = sum(1 for v in vals if v <= floor) / len(vals)
+            if share >= PINNED_SHARE:
+                out.append(Finding(INFO, "PNP-B011",
+                                   f"{name} ends the game at its floor ({floor}) for {pct(share)} "
+                                   f"of players"))
+    return out
+
+
+def _runaway(doc, game, agg) -> list[Finding]:
+    m = doc["margin"]
+    share = m.get("share_of_winning_score_p50", 0.0)
+    if share >= RUNAWAY_SHARE and doc["games"]:
+        return [Finding(WARNING, "PNP-B013",
+                        f"The winner's typical lead is {num(m['p50'])} points, {pct(share)} of the "
+                        f"winning score (p95 {num(m['p95'])}): games tend to run away from the "
+                        f"others")]
+    return []
+
+
+def _ties(doc, game, agg) -> list[Finding]:
+    m, n = doc["margin"], doc["games"]
+    if n and m["tie_rate"] >= TIE_RATE_INFO:
+        return [Finding(INFO, "PNP-B014",
+                        f"{pct(m['tie_rate'])} of games end in a tie for first place "
+                        f"(tied winners share the win)")]
+    return []
+
+
+def _skill(doc, game, agg) -> list[Finding]:
+    bots = [b for b in doc["bots"] if b["seat_games"]]
+    if len(bots) < 2:
+        return []
+    best = max(bots, key=lambda b: (b["win_rate"], b["bot"]))
+    worst = min(bots, key=lambda b: (b["win_rate"], b["bot"]))
+    d, lo, hi = st.diff_proportions(worst["wins"], worst["seat_games"],
+                                    best["wins"], best["seat_games"])
+    if lo > 0:
+        return [Finding(INFO, "PNP-B015",
+                        f"The {best['bot']} bot wins {pct(best['win_rate'])} of its seats, the "
+                        f"{worst['bot']} bot {pct(worst['win_rate'])} ({points(d)}, 95% CI "
+                        f"{points(lo)} to {points(hi)}): better play pays")]
+    return [Finding(INFO, "PNP-B015",
+                    f"The {best['bot']} bot wins no more often than the {worst['bot']} bot "
+                    f"({pct(best['win_rate'])} vs {pct(worst['win_rate'])}, 95% CI of the "
+                    f"difference {points(lo)} to {points(hi)}): choices may matter little")]

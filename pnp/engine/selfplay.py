@@ -1,0 +1,521 @@
+"""Self-play harness: play N seeded games (optionally on worker processes) and aggregate them.
+
+Each game's seed is derived from the base seed and the game's index, and its bots are rotated
+by index, so a game is fully determined by (base seed, index). Results are folded in index
+order, so the report is identical for any number of workers.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import multiprocessing
+import traceback
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from pnp.engine import stats as st
+from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, GameResult
+
+if TYPE_CHECKING:
+    from pnp.data.model import GameDef
+
+#: a rules engine entry point: play_game(game, players, seed, bots, *, invariants, log, max_turns)
+PlayFn = Callable[..., GameResult]
+#: called with the number of games finished so far
+ProgressFn = Callable[[int], None]
+
+#: what GameResult.ended holds when the engine raised: reported as an invariant violation
+CRASHED = "crashed"
+#: bots used when none are named: every bot of a balance run sits in every seat
+DEFAULT_BOTS = ("random", "greedy")
+#: at most this many games per chunk sent to a worker (small enough for a smooth progress bar)
+MAX_CHUNK = 25
+#: invariant-check modes passed through to the engine
+INVARIANT_MODES = ("all", "sample", "none")
+
+
+@dataclass(frozen=True)
+class SimConfig:
+    """What to play: the same config and game always give the same games."""
+
+    games: int
+    players: int
+    seed: int = 1
+    bots: tuple[str, ...] = DEFAULT_BOTS
+    variant: str | None = None
+    invariants: str = "sample"
+    max_turns: int | None = None
+    workers: int = 1
+    log_games: int = 0  # event logs are kept for games with index < log_games
+
+
+def game_seed(base: int, index: int) -> int:
+    """The seed of game `index`: a hash of (base, index), stable across Python versions and W."""
+    digest = hashlib.blake2b(f"pnp-selfplay:{base}:{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") & ((1 << 63) - 1)
+
+
+def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
+    """Bot per seat for game `index`: rotated by one each game, so every bot sits in every seat.
+
+    Over any run of len(bots) consecutive games each seat sees each bot exactly once.
+    """
+    k = len(bots)
+    return tuple(bots[(index + seat) % k] for seat in range(players))
+
+
+# --------------------------------------------------------------------------- playing
+
+
+@dataclass
+class PlayedGame:
+    """One finished game as the harness keeps it: its index, result and (maybe) its event log."""
+
+    index: int
+    result: GameResult
+    log: list | None = None
+
+
+def play_one(game: GameDef, config: SimConfig, index: int, play: PlayFn) -> PlayedGame:
+    """Play game `index`; an engine exception becomes a crashed result, never a lost run."""
+    seed = game_seed(config.seed, index)
+    bots = seating(config.bots, config.players, index)
+    log: list | None = [] if index < config.log_games else None
+    try:
+        result = play(game, config.players, seed, bots, invariants=config.invariants, log=log,
+                      max_turns=config.max_turns)
+    except Exception as exc:  # a rules bug must be reported with its seed, not abort the run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        result = GameResult(
+            game=getattr(game, "id", "?"), seed=seed, players=config.players, bots=bots,
+            variant=config.variant, ended=CRASHED,
+            violations=[f"engine raised {type(exc).__name__}: {exc} "
+                        f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"])
+    return PlayedGame(index, result, log)
+
+
+_worker: dict[str, Any] = {}
+
+
+def _init_worker(game: GameDef, config: SimConfig, play: PlayFn) -> None:
+    """Runs once in each worker process: the game is unpickled once, not once per chunk."""
+    _worker.update(game=game, config=config, play=play)
+
+
+def _play_chunk(bounds: tuple[int, int]) -> list[PlayedGame]:
+    start, stop = bounds
+    return [play_one(_worker["game"], _worker["config"], i, _worker["play"])
+            for i in range(start, stop)]
+
+
+def chunks(games: int, workers: int) -> list[tuple[int, int]]:
+    """Index ranges sent to workers: about 8 per worker (load balance), at most MAX_CHUNK long."""
+    size = max(1, min(MAX_CHUNK, games // max(1, workers * 8)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def default_play() -> PlayFn:
+    """The real rules engine, imported late so tests and `--help` never need it."""
+    from pnp.engine.play import play_game
+
+    return play_game
+
+
+def known_bots() -> list[str]:
+    """Bot names the engine offers (for validating --bots)."""
+    from pnp.engine.bots import BOTS
+
+    return sorted(BOTS)
+
+
+def play_games(game: GameDef, config: SimConfig, play: PlayFn | None = None,
+               progress: ProgressFn | None = None) -> Iterator[PlayedGame]:
+    """Yield every game in index order, played here (W=1) or on W spawned worker processes."""
+    play = play or default_play()
+    ranges = chunks(config.games, config.workers)
+    workers = min(config.workers, len(ranges))
+    done = 0
+    if workers <= 1:
+        for start, stop in ranges:
+            for i in range(start, stop):
+                yield play_one(game, config, i, play)
+            done += stop - start
+            if progress:
+                progress(done)
+        return
+    ctx = multiprocessing.get_context("spawn")  # spawn: same behaviour on every OS, no forked locks
+    with ctx.Pool(workers, initializer=_init_worker, initargs=(game, config, play)) as pool:
+        for batch in pool.imap(_play_chunk, ranges):  # imap keeps chunk order: merge by index
+            yield from batch
+            done += len(batch)
+            if progress:
+                progress(done)
+
+
+# --------------------------------------------------------------------------- aggregating
+
+
+@dataclass
+class Aggregate:
+    """Everything a report needs, folded one game at a time in index order.
+
+    Per-game columns are kept (a few numbers a game) so `compare` can build intervals for
+    differences; counters are summed.
+    """
+
+    players: int
+    games: int = 0
+    turns: list[int] = field(default_factory=list)
+    ended: Counter = field(default_factory=Counter)
+    completed: list[int] = field(default_factory=list)  # 1/0 per game
+    timed_out: list[int] = field(default_factory=list)
+    eliminated: list[int] = field(default_factory=list)  # a player went out in this game
+    elimination_causes: Counter = field(default_factory=Counter)
+    eliminated_players: int = 0
+    first_elimination_turns: list[int] = field(default_factory=list)
+    seat_wins: list[float] = field(default_factory=list)  # shared-win credit per seat
+    seat_win_columns: list[list[float]] = field(default_factory=list)  # per seat, credit per game
+    bot_wins: Counter = field(default_factory=Counter)
+    bot_seats: Counter = field(default_factory=Counter)  # seat-games each bot played
+    margins: list[int] = field(default_factory=list)
+    margin_shares: list[float] = field(default_factory=list)  # margin / winner's score
+    ties: int = 0
+    no_winner: int = 0
+    stat_values: dict[str, list[int]] = field(default_factory=dict)  # every seat's final value
+    stat_game_means: dict[str, list[float]] = field(default_factory=dict)  # per game: seats' mean
+    space_counts: Counter = field(default_factory=Counter)
+    chart_counts: Counter = field(default_factory=Counter)
+    cap_clips: Counter = field(default_factory=Counter)
+    events: Counter = field(default_factory=Counter)
+    event_columns: dict[str, list[int]] = field(default_factory=dict)  # per game counts
+    violations: dict[str, dict] = field(default_factory=dict)  # message -> games, first game/seed
+    decisions: int = 0
+    rolls: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.seat_wins:
+            self.seat_wins = [0.0] * self.players
+            self.seat_win_columns = [[] for _ in range(self.players)]
+
+    def add(self, index: int, r: GameResult) -> None:
+        """Fold one game in; callers must add games in index order (floats sum in that order)."""
+        g = self.games
+        self.games += 1
+        self.turns.append(r.turns)
+        self.ended[r.ended] += 1
+        self.completed.append(int(r.ended == COMPLETED))
+        self.timed_out.append(int(r.ended == TIMEOUT))
+        self.eliminated.append(int(bool(r.eliminations)))
+        if r.eliminations:
+            self.first_elimination_turns.append(min(e.turn for e in r.eliminations))
+        self.eliminated_players += len(r.eliminations)
+        for e in r.eliminations:
+            self.elimination_causes[e.cause or "unknown"] += 1
+        winners = tuple(w for w in r.winners if 0 <= w < self.players)
+        credit = 1.0 / len(winners) if winners else 0.0
+        for seat in range(self.players):
+            share = credit if seat in winners else 0.0
+            self.seat_wins[seat] += share
+            self.seat_win_columns[seat].append(share)
+            bot = r.bots[seat] if seat < len(r.bots) else "?"
+            self.bot_seats[bot] += 1
+            self.bot_wins[bot] += share
+        if not winners:
+            self.no_winner += 1
+        elif len(winners) > 1:
+            self.ties += 1
+        if winners:
+            self.margins.append(r.margin)
+            top = r.scores[winners[0]] if len(r.scores) > winners[0] else 0
+            if top > 0:
+                self.margin_shares.append(r.margin / top)
+        for seat_stats in r.final_stats:
+            for stat, value in seat_stats.items():
+                self.stat_values.setdefault(stat, []).append(value)
+        for stat in sorted({s for seat_stats in r.final_stats for s in seat_stats}):
+            vals = [s[stat] for s in r.final_stats if stat in s]
+            self.stat_game_means.setdefault(stat, []).append(st.mean(vals))
+        self.space_counts.update(r.space_counts)
+        self.chart_counts.update(r.chart_counts)
+        self.cap_clips.update(r.cap_clips)
+        self.events.update(r.events)
+        for name in set(self.event_columns) | set(r.events):
+            column = self.event_columns.setdefault(name, [0] * g)
+            column.append(r.events.get(name, 0))
+        for message in r.violations:
+            v = self.violations.setdefault(message, {"message": message, "games": 0,
+                                                     "first_game": index, "first_seed": r.seed})
+            v["games"] += 1
+        self.decisions += r.decisions
+        self.rolls += r.rolls
+
+
+@dataclass
+class Simulation:
+    """A finished run: its config, the aggregate, wall time and any event logs kept."""
+
+    game: Any
+    config: SimConfig
+    aggregate: Aggregate
+    seconds: float
+    logs: list[tuple[int, int, tuple[str, ...], list]] = field(default_factory=list)
+
+    @property
+    def broken(self) -> bool:
+        """True when any invariant broke (or the engine crashed): the command exits 1."""
+        return bool(self.aggregate.violations)
+
+
+def run_simulation(game: GameDef, config: SimConfig, play: PlayFn | None = None,
+                   progress: ProgressFn | None = None) -> Simulation:
+    """Play config.games games and fold them; `play` is injectable so tests can pass a fake."""
+    import time
+
+    started = time.perf_counter()
+    agg = Aggregate(players=config.players)
+    logs = []
+    for played in play_games(game, config, play, progress):
+        agg.add(played.index, played.result)
+        if played.log is not None:
+            logs.append((played.index, played.result.seed, played.result.bots, played.log))
+    return Simulation(game, config, agg, time.perf_counter() - started, logs)
+
+
+# --------------------------------------------------------------------------- the report document
+
+SCHEMA_VERSION = 1
+
+
+def _r(x: float, digits: int = 4) -> float:
+    """Round for the document: stable, readable JSON (and -0.0 shown as 0.0)."""
+    return round(x, digits) + 0.0
+
+
+def _histogram(values: Sequence[int]) -> dict[str, int]:
+    counts = Counter(values)
+    return {str(v): counts[v] for v in sorted(counts)}
+
+
+def _space_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
+    """{track: {space: landings}} in board order, every defined space listed (zeros included)."""
+    table: dict[str, dict[str, int]] = {}
+    tracks = getattr(game, "tracks", {}) or {}
+    for track_id, track in tracks.items():
+        by_index = {s.index: s.id for s in track.spaces}
+        row = {s.id: 0 for s in track.spaces}
+        for (t, space), n in counts.items():
+            if t == track_id:
+                key = by_index.get(space, str(space)) if isinstance(space, int) else str(space)
+                row[key] = row.get(key, 0) + n
+        table[track_id] = row
+    for (t, space), n in sorted(counts.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+        if t not in tracks:  # the engine reported a track the data does not define
+            table.setdefault(str(t), {})[str(space)] = table.get(str(t), {}).get(str(space), 0) + n
+    return table
+
+
+def _chart_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
+    """{chart: {roll label: results}} with every row listed; keys are (chart id, roll)."""
+    table: dict[str, dict[str, int]] = {}
+    charts = getattr(game, "charts", {}) or {}
+    for chart_id, chart in charts.items():
+        row = {r.roll_label: 0 for r in chart.rows}
+        for (c, roll), n in counts.items():
+            if c == chart_id:
+                match = next((r for r in chart.rows if r.low <= roll <= r.high), None) \
+                    if isinstance(roll, int) else None
+                key = match.roll_label if match else str(roll)
+                row[key] = row.get(key, 0) + n
+        table[chart_id] = row
+    for (c, roll), n in sorted(counts.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+        if c not in charts:
+            table.setdefault(str(c), {})[str(roll)] = table.get(str(c), {}).get(str(roll), 0) + n
+    return table
+
+
+def _never_seen(game: Any, spaces: dict, charts: dict) -> dict[str, list[dict]]:
+    missing_spaces = []
+    for track_id, track in (getattr(game, "tracks", {}) or {}).items():
+        for s in track.spaces:
+            if spaces.get(track_id, {}).get(s.id, 0) == 0:
+                missing_spaces.append({"track": track_id, "space": s.id, "name": s.name})
+    missing_rows = []
+    for chart_id, chart in (getattr(game, "charts", {}) or {}).items():
+        for r in chart.rows:
+            if charts.get(chart_id, {}).get(r.roll_label, 0) == 0:
+                missing_rows.append({"chart": chart_id, "roll": r.roll_label,
+                                     "result": r.result_label})
+    return {"spaces": missing_spaces, "chart_results": missing_rows}
+
+
+def summarize(sim: Simulation) -> dict[str, Any]:
+    """The simulate JSON document (without findings): identical for identical inputs and any W,
+    apart from `seconds` and `games_per_second`."""
+    a, c, game = sim.aggregate, sim.config, sim.game
+    n = a.games
+    fair = (sum(a.seat_wins) / (n * c.players)) if n else 0.0
+    seats = [{"seat": s + 1, "wins": _r(a.seat_wins[s]),
+              "win_rate": _r(a.seat_wins[s] / n) if n else 0.0,
+              "ci95": [_r(x) for x in st.wilson(a.seat_wins[s], n)]} for s in range(c.players)]
+    bots = []
+    for bot in dict.fromkeys(c.bots):
+        seat_games = a.bot_seats.get(bot, 0)
+        wins = a.bot_wins.get(bot, 0.0)
+        bots.append({"bot": bot, "seat_games": seat_games, "wins": _r(wins),
+                     "win_rate": _r(wins / seat_games) if seat_games else 0.0,
+                     "ci95": [_r(x) for x in st.wilson(wins, seat_games)]})
+    stats_doc = {}
+    bounds = getattr(game, "stats", {}) or {}
+    for stat in list(bounds) + sorted(set(a.stat_values) - set(bounds)):
+        values = a.stat_values.get(stat)
+        if not values:
+            continue
+        stats_doc[stat] = {"p5": _r(st.quantile(values, 0.05)), "p50": _r(st.quantile(values, 0.5)),
+                           "p95": _r(st.quantile(values, 0.95)), "mean": _r(st.mean(values)),
+                           "min": min(values), "max": max(values)}
+    spaces = _space_table(game, a.space_counts)
+    charts = _chart_table(game, a.chart_counts)
+    completed, timeouts, eliminations = sum(a.completed), sum(a.timed_out), sum(a.eliminated)
+    turns = {k: _r(v) for k, v in st.describe(a.turns).items()}
+    turns["min"] = min(a.turns) if a.turns else 0
+    turns["histogram"] = _histogram(a.turns)
+    margin = {k: _r(v) for k, v in st.describe(a.margins).items()}
+    margin.update(histogram=_histogram(a.margins), ties=a.ties,
+                  tie_rate=_r(a.ties / n) if n else 0.0, no_winner=a.no_winner,
+                  share_of_winning_score_p50=_r(st.quantile(a.margin_shares, 0.5)))
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "game": getattr(game, "id", str(game)),
+        "variant": c.variant,
+        "games": n,
+        "players": c.players,
+        "seed": c.seed,
+        "invariants": c.invariants,
+        "max_turns": c.max_turns,
+        "seconds": round(sim.seconds, 3),
+        "games_per_second": round(n / sim.seconds, 1) if sim.seconds > 0 else 0.0,
+        "turns": turns,
+        "outcomes": {
+            "completed": completed, "timeouts": timeouts, "eliminations": eliminations,
+            "all_eliminated": a.ended.get(ALL_OUT, 0), "crashed": a.ended.get(CRASHED, 0),
+            "completion_rate": _r(completed / n) if n else 0.0,
+            "timeout_rate": _r(timeouts / n) if n else 0.0,
+            "elimination_rate": _r(eliminations / n) if n else 0.0,
+            "eliminated_players": a.eliminated_players,
+            "elimination_causes": dict(sorted(a.elimination_causes.items())),
+            "first_elimination_turn": {k: _r(v) for k, v in
+                                       st.describe(a.first_elimination_turns).items()},
+        },
+        "fair_share": _r(fair),
+        "seats": seats,
+        "bots": bots,
+        "margin": margin,
+        "stats": stats_doc,
+        "spaces": spaces,
+        "charts": charts,
+        "never_seen": _never_seen(game, spaces, charts),
+        "cap_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}
+                      for stat, k in sorted(a.cap_clips.items())},
+        "events": {name: {"total": a.events[name], "per_game": _r(a.events[name] / n),
+                          "games": sum(1 for v in a.event_columns[name] if v)}
+                   for name in sorted(a.events)},
+        "decisions_per_game": _r(a.decisions / n, 2) if n else 0.0,
+        "rolls_per_game": _r(a.rolls / n, 2) if n else 0.0,
+        "violations": sorted(a.violations.values(), key=lambda v: (v["first_game"], v["message"])),
+        "findings": [],
+    }
+
+
+def report_document(sim: Simulation) -> dict[str, Any]:
+    """summarize() plus the findings, most severe first."""
+    from pnp.engine.findings import find
+
+    doc = summarize(sim)
+    doc["findings"] = [f.to_json() for f in find(doc, sim.game, sim.aggregate)]
+    return doc
+
+
+# --------------------------------------------------------------------------- comparing variants
+
+
+def _metric(label: str, kind: str, a: float, b: float, d: tuple[float, float, float]) -> dict:
+    diff, lo, hi = d
+    return {"metric": label, "kind": kind, "a": _r(a), "b": _r(b), "diff": _r(diff),
+            "ci95": [_r(lo), _r(hi)], "significant": bool(lo > 0 or hi < 0)}
+
+
+def compare_document(first: Simulation, second: Simulation) -> dict[str, Any]:
+    """B minus A for every headline figure, with 95% CIs; `significant` when the CI excludes 0.
+
+    Both runs use the same per-game seeds and seatings; the intervals treat them as independent
+    samples (conservative when the seeds make results move together).
+    """
+    a, b = first.aggregate, second.aggregate
+    na, nb = a.games, b.games
+    metrics = [_metric("turns (mean)", "mean", st.mean(a.turns), st.mean(b.turns),
+                       st.diff_means(a.turns, b.turns))]
+    for label, col_a, col_b in (("completion rate", a.completed, b.completed),
+                                ("timeout rate", a.timed_out, b.timed_out),
+                                ("elimination rate", a.eliminated, b.eliminated)):
+        metrics.append(_metric(label, "rate", sum(col_a) / na, sum(col_b) / nb,
+                               st.diff_proportions(sum(col_a), na, sum(col_b), nb)))
+    metrics.append(_metric("winning margin (mean)", "mean", st.mean(a.margins), st.mean(b.margins),
+                           st.diff_means(a.margins, b.margins)))
+    for seat in range(min(a.players, b.players)):
+        wa, wb = a.seat_wins[seat], b.seat_wins[seat]
+        metrics.append(_metric(f"seat {seat + 1} win rate", "rate", wa / na, wb / nb,
+                               st.diff_proportions(wa, na, wb, nb)))
+    stats = getattr(first.game, "stats", {}) or {}
+    order = list(stats) + sorted((set(a.stat_game_means) | set(b.stat_game_means)) - set(stats))
+    for stat in order:
+        ca, cb = a.stat_game_means.get(stat), b.stat_game_means.get(stat)
+        if not ca or not cb:
+            continue
+        metrics.append(_metric(f"{stat} at game end (mean)", "mean", st.mean(ca), st.mean(cb),
+                               st.diff_means(ca, cb)))
+    for name in sorted(set(a.events) | set(b.events)):
+        ca = a.event_columns.get(name) or [0] * na
+        cb = b.event_columns.get(name) or [0] * nb
+        metrics.append(_metric(f"{name} per game", "mean", st.mean(ca), st.mean(cb),
+                               st.diff_means(ca, cb)))
+    c = first.config
+    label_a, label_b = first.config.variant or "base", second.config.variant or "base"
+    seconds = first.seconds + second.seconds
+    violations = [dict(v, variant=label_a) for v in summarize(first)["violations"]] + \
+                 [dict(v, variant=label_b) for v in summarize(second)["violations"]]
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "game": getattr(first.game, "id", str(first.game)),
+        "a": label_a,
+        "b": label_b,
+        "games": na,
+        "players": c.players,
+        "seed": c.seed,
+        "bots": list(c.bots),
+        "seconds": round(seconds, 3),
+        "games_per_second": round((na + nb) / seconds, 1) if seconds > 0 else 0.0,
+        "metrics": metrics,
+        "violations": violations,
+        "findings": [f.to_json() for f in _compare_findings(label_a, label_b, metrics, violations)],
+    }
+
+
+def _compare_findings(label_a: str, label_b: str, metrics: list[dict], violations: list[dict]):
+    from pnp.engine.findings import ERROR, INFO, Finding, num, pct, points
+
+    out = [Finding(ERROR, "PNP-B001", f"{v['variant']}: invariant broken in {v['games']} games: "
+                   f"{v['message']} (first in game {v['first_game']}, seed {v['first_seed']})")
+           for v in violations]
+    for m in metrics:
+        if not m["significant"]:
+            continue
+        if m["kind"] == "rate":
+            what = (f"{pct(m['a'])} → {pct(m['b'])} ({points(m['diff'])}, 95% CI "
+                    f"{points(m['ci95'][0])} to {points(m['ci95'][1])})")
+        else:
+            what = (f"{num(m['a'])} → {num(m['b'])} ({m['diff']:+.2f}, 95% CI "
+                    f"{m['ci95'][0]:+.2f} to {m['ci95'][1]:+.2f})")
+        out.append(Finding(INFO, "PNP-B020", f"{m['metric']}: {what} from {label_a} to {label_b}"))
+    return out

@@ -1,0 +1,144 @@
+"""Cross-reference checks on small games written for each case."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnp.data.game import load_game
+from pnp.paths import SCHEMAS
+
+S = SCHEMAS.resolve()
+
+BASE = {
+    "game.yaml": """id: mini
+name: Mini
+players: {min: 2, max: 4}
+components:
+  - {id: tracks, name: Tracks, count: 1, counts: tracks}
+phases:
+  - {id: move, name: Move Phase, track: road}
+  - {id: fight, name: Fight Phase, chart: battle}
+""",
+    "stats.yaml": """stats:
+  - {id: gold, name: Gold, abbreviation: G}
+  - {id: food, name: Food, abbreviation: F, aliases: [Grain]}
+""",
+    "tracks.yaml": """tracks:
+  - id: road
+    name: Road
+    spaces:
+      - {name: Home, start: true}
+      - {name: Farm, effect: F+1}
+      - {name: Mine, effect: G+1}
+""",
+    "charts.yaml": """charts:
+  - id: battle
+    name: Battle
+    die: 1D6
+    rows:
+      - {roll: [1, 3], effect: G-1}
+      - {roll: [4, 6], effect: F+1}
+""",
+}
+
+
+def make_game(tmp_path: Path, name: str = "mini", **changes: str) -> Path:
+    folder = tmp_path / name
+    folder.mkdir()
+    files = {**BASE, **{k.replace("_", "-").replace("-yaml", ".yaml"): v for k, v in changes.items()}}
+    for file, body in files.items():
+        if body is None:
+            continue
+        kind = {"game.yaml": "game"}.get(file, file.split(".")[0].rstrip("0123456789-"))
+        (folder / file).write_text(f"# yaml-language-server: $schema={S}/{kind}.schema.json\n{body}")
+    return folder
+
+
+# Expected lines below count the schema line that make_game writes first.
+def codes(folder: Path, variant: str | None = None) -> list[tuple[str, str, int]]:
+    result = load_game(folder, variant)
+    return [(d.code, Path(d.file).name, d.line) for d in result.diagnostics]
+
+
+def test_the_mini_game_is_clean(tmp_path):
+    assert codes(make_game(tmp_path)) == []
+
+
+def test_duplicate_track_id_across_files(tmp_path):
+    folder = make_game(tmp_path)
+    (folder / "tracks2.yaml").write_text(
+        f"# yaml-language-server: $schema={S}/tracks.schema.json\n" + BASE["tracks.yaml"])
+    assert ("PNP-L002", "tracks2.yaml", 3) in codes(folder)
+
+
+def test_phase_naming_a_missing_chart(tmp_path):
+    game = BASE["game.yaml"].replace("chart: battle", "chart: batle")
+    found = codes(make_game(tmp_path, game_yaml=game))
+    assert ("PNP-L003", "game.yaml", 9) in found
+
+
+def test_unknown_stat_in_an_effect_via_alias_is_fine_but_typo_is_not(tmp_path):
+    tracks = BASE["tracks.yaml"].replace("effect: F+1", "effect: Grain+1").replace("G+1", "Glod+1")
+    found = codes(make_game(tmp_path, tracks_yaml=tracks))
+    assert found == [("PNP-E002", "tracks.yaml", 8)]
+
+
+def test_declared_count_differs_from_data_is_a_warning(tmp_path):
+    game = BASE["game.yaml"].replace("count: 1, counts", "count: 3, counts")
+    result = load_game(make_game(tmp_path, game_yaml=game))
+    assert result.ok
+    assert [(d.severity, d.code) for d in result.diagnostics] == [("warning", "PNP-L004")]
+
+
+def test_unused_chart_and_stat_are_warnings(tmp_path):
+    stats = BASE["stats.yaml"] + "  - {id: faith, name: Faith}\n"
+    charts = BASE["charts.yaml"] + BASE["charts.yaml"].replace("charts:\n", "").replace("battle", "omen")
+    found = codes(make_game(tmp_path, stats_yaml=stats, charts_yaml=charts))
+    assert ("PNP-L005", "stats.yaml", 5) in found
+    assert ("PNP-L005", "charts.yaml", 9) in found
+
+
+def test_one_spelling_for_two_stats_is_an_error(tmp_path):
+    stats = BASE["stats.yaml"].replace("aliases: [Grain]", "aliases: [G]")
+    assert ("PNP-L006", "stats.yaml", 4) in codes(make_game(tmp_path, stats_yaml=stats))
+
+
+def test_game_id_must_match_the_folder(tmp_path):
+    assert ("PNP-L007", "game.yaml", 2) in codes(make_game(tmp_path, name="other"))
+
+
+def test_chart_rows_must_cover_the_die_once(tmp_path):
+    charts = BASE["charts.yaml"].replace("roll: [4, 6]", "roll: [3, 5]")
+    found = load_game(make_game(tmp_path, charts_yaml=charts)).diagnostics
+    assert found[0].code == "PNP-L014" and "missing [6]" in found[0].message and "twice [3]" in found[0].message
+
+
+def test_track_needs_exactly_one_start(tmp_path):
+    tracks = BASE["tracks.yaml"].replace("{name: Home, start: true}", "{name: Home}")
+    assert ("PNP-L013", "tracks.yaml", 6) in codes(make_game(tmp_path, tracks_yaml=tracks))
+
+
+def test_missing_schema_line(tmp_path):
+    folder = make_game(tmp_path)
+    (folder / "extra.yaml").write_text("tracks: []\n")
+    assert ("PNP-L001", "extra.yaml", 1) in codes(folder)
+
+
+def test_variant_with_a_path_that_matches_nothing(tmp_path):
+    game = BASE["game.yaml"] + "variants:\n  - id: rich\n    overrides:\n      tracks/road/spaces/mime/effect: G+2\n"
+    assert ("PNP-L015", "game.yaml", 11) in codes(make_game(tmp_path, game_yaml=game))
+
+
+def test_variant_overrides_the_data(tmp_path):
+    game = BASE["game.yaml"] + "variants:\n  - id: rich\n    overrides:\n      tracks/road/spaces/mine/effect: G+2\n"
+    folder = make_game(tmp_path, game_yaml=game)
+    mine = load_game(folder, "rich").game.tracks["road"].space("mine")
+    assert mine.effect.choices[0][0].amount.const == 2
+
+
+@pytest.mark.parametrize("missing", ["game.yaml"])
+def test_a_folder_without_a_manifest(tmp_path, missing):
+    folder = make_game(tmp_path, game_yaml=None)
+    assert codes(folder)[0][0] == "PNP-L012"
