@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
 
+from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import __version__
@@ -60,9 +61,14 @@ def pdf_bytes(draw: Callable[[Canvas], T], pagesize: tuple[float, float],
               title: str = "") -> tuple[bytes, T]:
     """Run `draw` on a fresh deterministic canvas in memory; returns the PDF and draw's result."""
     buf = io.BytesIO()
-    c = new_canvas(buf, pagesize, title)
-    result = draw(c)
-    c.save()
+    saved = rl_config.useA85
+    rl_config.useA85 = 0  # binary streams: smaller files, and ASCII85 is slow pure Python
+    try:
+        c = new_canvas(buf, pagesize, title)
+        result = draw(c)
+        c.save()
+    finally:
+        rl_config.useA85 = saved
     return buf.getvalue(), result
 
 

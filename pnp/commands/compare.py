@@ -1,0 +1,40 @@
+"""`pnp compare`: the same seeds under two rule variants; differences with 95% intervals."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK
+from pnp.commands.simulate import check_players, game_options, load_variant, parse_bots
+from pnp.engine import selfplay
+from pnp.engine.selfplay import SimConfig
+
+
+@click.command("compare")
+@click.argument("game")
+@click.option("--variant", "variants", multiple=True,
+              help="Give twice (A then B); given once, it is compared with the base rules.")
+@game_options
+def command(game: str, variants: tuple[str, ...], games: int, players: int | None, seed: int,
+            workers: int, bots: str | None, invariants: str, max_turns: int | None,
+            fmt: str) -> None:
+    """Play the same seeds under variants A and B and report B − A with 95% CIs."""
+    if not variants or len(variants) > 2:
+        raise click.UsageError("give --variant once (compared with base) or twice (A, B)")
+    labels = ("base", variants[0]) if len(variants) == 1 else variants
+    (game_a, var_a), (game_b, var_b) = (load_variant(game, v) for v in labels)
+    bot_names = parse_bots(bots)
+    players = check_players(game_a, players)
+    sims = []
+    for gamedef, variant in ((game_a, var_a), (game_b, var_b)):
+        config = SimConfig(games=games, players=players, seed=seed, bots=bot_names,
+                           variant=variant, invariants=invariants, max_turns=max_turns,
+                           workers=workers)
+        sims.append(selfplay.run_simulation(gamedef, config))
+    doc = selfplay.compare_document(*sims)
+    from pnp.engine import report
+
+    click.echo(report.render_json(doc) if fmt == "json" else report.render_compare_text(doc))
+    sys.exit(EXIT_ERRORS if any(s.broken for s in sims) else EXIT_OK)

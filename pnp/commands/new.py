@@ -1,0 +1,31 @@
+"""`pnp new DIR`: scaffold a small working game."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK
+from pnp.data.game import load_game
+from pnp.diagnostics import render_text
+from pnp.scaffold import scaffold
+
+
+@click.command("new")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--name", default=None, help="The game's title (default: from the folder name).")
+def command(folder: Path, name: str | None) -> None:
+    """Create FOLDER with a starter game (manifest, stats, a track, a 54-card deck, a board, a record sheet)."""
+    if folder.exists() and any(folder.iterdir()):
+        raise click.UsageError(f"{folder} exists and is not empty; choose a new folder")
+    for path in scaffold(folder, name):
+        click.echo(f"wrote {path}")
+    result = load_game(folder)
+    if result.diagnostics:
+        click.echo(render_text(result.diagnostics), err=True)
+    if not result.ok:
+        sys.exit(EXIT_ERRORS)
+    click.echo(f"\nNext: pnp validate {folder}   then   pnp build {folder}", err=True)
+    sys.exit(EXIT_OK)

@@ -1,0 +1,134 @@
+"""`pnp simulate`: self-play a game many times; balance figures, findings, optional PDF report."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit
+from pnp.engine import selfplay
+from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
+
+
+def parse_bots(value: str | None) -> tuple[str, ...]:
+    """'random,greedy' -> ('random', 'greedy'); unknown names are a usage error (exit 2)."""
+    names = tuple(b.strip() for b in (value or "").split(",") if b.strip())
+    known = selfplay.known_bots()
+    if not names:
+        names = tuple(b for b in selfplay.DEFAULT_BOTS if b in known) or tuple(known[:1])
+    unknown = [b for b in names if b not in known]
+    if unknown:
+        raise click.BadParameter(f"unknown bot {', '.join(map(repr, unknown))} "
+                                 f"(known: {', '.join(known)})", param_hint="--bots")
+    return names
+
+
+def load_variant(name: str, variant: str | None):
+    """Load GAME (exit 2 when unknown) under `variant` ('base' or None = no variant)."""
+    variant = None if variant in (None, "", "base") else variant
+    base = load_or_exit(name).game
+    if variant is not None and variant not in base.variants:
+        known = ", ".join(base.variants) or "(none)"
+        raise click.BadParameter(f"no variant '{variant}' in {base.id} (known: base, {known})",
+                                 param_hint="--variant")
+    return (load_or_exit(name, variant).game if variant else base), variant
+
+
+def check_players(game, players: int | None) -> int:
+    players = players or game.recommended_players or game.players_min
+    if not game.players_min <= players <= game.players_max:
+        raise click.BadParameter(f"{game.name} takes {game.players_min} to {game.players_max} "
+                                 f"players", param_hint="--players")
+    return players
+
+
+@contextmanager
+def progress_bar(total: int, label: str):
+    """A click progress bar on stderr when it is a terminal; otherwise no output at all."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    with click.progressbar(length=total, label=label, file=sys.stderr) as bar:
+        seen = [0]
+
+        def update(done: int) -> None:
+            bar.update(done - seen[0])
+            seen[0] = done
+
+        yield update
+
+
+def write_logs(path: Path, sim: selfplay.Simulation) -> None:
+    """One JSON object a line: a header per logged game, then its events as the engine logged them."""
+    lines = []
+    for index, seed, bots, events in sim.logs:
+        lines.append(json.dumps({"log": "game", "game": getattr(sim.game, "id", ""), "index": index,
+                                 "seed": seed, "players": sim.config.players, "bots": list(bots),
+                                 "variant": sim.config.variant}, sort_keys=True))
+        lines.extend(json.dumps(e, sort_keys=True, default=str) for e in events)
+    from pnp.render.pdfwrite import atomic_write_bytes
+
+    atomic_write_bytes(path, ("\n".join(lines) + "\n").encode())
+
+
+def game_options(f):
+    """Options shared by simulate and compare."""
+    for option in reversed([
+        click.option("--games", "-n", type=click.IntRange(1), default=200, show_default=True,
+                     help="Games to play."),
+        click.option("--players", "-p", type=int, default=None,
+                     help="Players per game (default: the game's recommended count)."),
+        click.option("--seed", "-s", type=int, default=1, show_default=True,
+                     help="Base seed; game i uses a seed derived from (seed, i)."),
+        click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+                     help="Worker processes; the output is the same for any number."),
+        click.option("--bots", default=None,
+                     help="Comma-separated bots, rotated through the seats (default random,greedy)."),
+        click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
+                     show_default=True, help="Check invariants at every step, a sample, or none."),
+        click.option("--max-turns", type=click.IntRange(1), default=None,
+                     help="Turn cap (default: the game's own)."),
+        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+                     show_default=True),
+    ]):
+        f = option(f)
+    return f
+
+
+@click.command("simulate")
+@click.argument("game")
+@game_options
+@click.option("--variant", default=None, help="A rule variant from the game's data ('base' = none).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write a PDF report with charts.")
+@click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write the event log of the first game(s) as JSON lines.")
+@click.option("--log-games", type=click.IntRange(1), default=1, show_default=True,
+              help="How many games --log records.")
+def command(game: str, games: int, players: int | None, seed: int, workers: int, bots: str | None,
+            invariants: str, max_turns: int | None, fmt: str, variant: str | None,
+            report_path: Path | None, log_path: Path | None, log_games: int) -> None:
+    """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
+    gamedef, variant = load_variant(game, variant)
+    config = SimConfig(games=games, players=check_players(gamedef, players), seed=seed,
+                       bots=parse_bots(bots), variant=variant, invariants=invariants,
+                       max_turns=max_turns, workers=workers,
+                       log_games=min(log_games, games) if log_path else 0)
+    with progress_bar(games, f"{gamedef.id}") as update:
+        sim = selfplay.run_simulation(gamedef, config, progress=update)
+    doc = selfplay.report_document(sim)
+    from pnp.engine import report
+
+    click.echo(report.render_json(doc) if fmt == "json" else report.render_text(doc))
+    if report_path:
+        report.write_report_pdf(report_path, doc, gamedef)
+        click.echo(f"wrote {report_path}", err=True)
+    if log_path:
+        write_logs(log_path, sim)
+        click.echo(f"wrote {log_path} ({len(sim.logs)} game{'s' if len(sim.logs) > 1 else ''})",
+                   err=True)
+    sys.exit(EXIT_ERRORS if sim.broken else EXIT_OK)

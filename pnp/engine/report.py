@@ -1,0 +1,525 @@
+"""Reports of a self-play run: short text, the JSON document, and a PDF with charts.
+
+Everything here draws from the simulate (or compare) document alone, so a saved JSON file can be
+turned into the same text or PDF later. The PDF uses the embedded Vera fonts, a deterministic
+canvas and an atomic write (pnp.render.pdfwrite).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.engine.findings import num, pct, points
+from pnp.render.fonts import string_width
+from pnp.render.pdfwrite import write_pdf
+
+SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
+
+
+# --------------------------------------------------------------------------- text and JSON
+
+
+def render_json(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"{pct(ci[0])}–{pct(ci[1])}"
+
+
+def _findings_text(findings: Sequence[Mapping[str, str]]) -> list[str]:
+    if not findings:
+        return ["Findings: none"]
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
+    head = ", ".join(f"{n} {s}{'s' if n > 1 and s != 'info' else ''}" for s, n in counts.items())
+    lines = [f"Findings ({head}):"]
+    for f in findings:
+        lines.append(f"  {f['severity']:<7} {f['code']}  {f['message']}")
+    return lines
+
+
+def render_text(doc: Mapping[str, Any]) -> str:
+    """Header, key figures, then the findings most severe first."""
+    o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
+    bots = ",".join(b["bot"] for b in doc["bots"])
+    lines = [
+        f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
+        f"{doc['players']} players, seed {doc['seed']}, bots {bots}",
+        f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
+        f"invariants checked: {doc['invariants']}",
+        "",
+        f"Turns      mean {num(t['mean'])}, p50 {num(t['p50'])}, p95 {num(t['p95'])}, "
+        f"max {t['max']}",
+        f"Outcomes   completed {pct(o['completion_rate'])}, timeouts {pct(o['timeout_rate'])}, "
+        f"games with an elimination {pct(o['elimination_rate'])}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in o["elimination_causes"].items()) + ")"
+           if o["elimination_causes"] else ""),
+        "Seats      " + "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
+                                  for s in doc["seats"]) + f"   (fair {pct(doc['fair_share'])})",
+        "Bots       " + "  ".join(f"{b['bot']}: {pct(b['win_rate'])} [{_ci(b['ci95'])}]"
+                                  for b in doc["bots"]),
+        f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
+        f"ties {pct(m['tie_rate'])}",
+    ]
+    never = doc["never_seen"]
+    if never["spaces"] or never["chart_results"]:
+        lines.append(f"Never seen {len(never['spaces'])} spaces, "
+                     f"{len(never['chart_results'])} chart results")
+    if doc["violations"]:
+        lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
+                     f"reports ({len(doc['violations'])} distinct)")
+    lines.append("")
+    lines.extend(_findings_text(doc["findings"]))
+    return "\n".join(lines)
+
+
+def render_compare_text(doc: Mapping[str, Any]) -> str:
+    """Each figure under A and B, the difference B − A with its 95% CI; * marks a real change."""
+    lines = [
+        f"{doc['game']}: {doc['b']} vs {doc['a']}, {doc['games']} games each (same seeds), "
+        f"{doc['players']} players, seed {doc['seed']}, bots {','.join(doc['bots'])}",
+        f"  {doc['seconds']:.1f} s; * = the 95% CI of the difference excludes 0",
+        "",
+    ]
+    width = max([len(m["metric"]) for m in doc["metrics"]] + [6])
+    a_head, b_head = doc["a"][:14], doc["b"][:14]
+    lines.append(f"  {'':{width}}  {a_head:>14}  {b_head:>14}  {'B − A':>10}  95% CI")
+    for m in doc["metrics"]:
+        if m["kind"] == "rate":
+            a, b, d = pct(m["a"]), pct(m["b"]), points(m["diff"])
+            ci = f"{points(m['ci95'][0])} to {points(m['ci95'][1])}"
+        else:
+            a, b, d = f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['diff']:+.2f}"
+            ci = f"{m['ci95'][0]:+.2f} to {m['ci95'][1]:+.2f}"
+        mark = "*" if m["significant"] else " "
+        lines.append(f"{mark} {m['metric']:{width}}  {a:>14}  {b:>14}  {d:>10}  {ci}")
+    significant = sum(m["significant"] for m in doc["metrics"])
+    lines.append("")
+    lines.append(f"{significant} of {len(doc['metrics'])} figures differ (95% CI excludes 0).")
+    errors = [f for f in doc["findings"] if f["severity"] == "error"]
+    if errors:
+        lines.append("")
+        lines.extend(_findings_text(errors))
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- PDF
+
+PAGE_W, PAGE_H = A4
+MARGIN = 42.0
+BODY_W = PAGE_W - 2 * MARGIN
+FONT, BOLD = "Vera", "Vera-Bold"
+INK = colors.HexColor("#222222")
+GREY = colors.HexColor("#777777")
+LIGHT = colors.HexColor("#DDDDDD")
+BAR = colors.HexColor("#4A78B0")
+BAR_ALT = colors.HexColor("#7FA66A")
+FLAG = colors.HexColor("#C0392B")
+SEVERITY_COLOR = {"error": FLAG, "warning": colors.HexColor("#D68910"),
+                  "info": colors.HexColor("#2E86C1")}
+
+
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """Greedy word wrap by measured width; a word longer than the line is split by characters."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}" if line else word
+        if string_width(trial, font, size) <= width:
+            line = trial
+            continue
+        if line:
+            lines.append(line)
+        while string_width(word, font, size) > width:
+            cut = len(word)
+            while cut > 1 and string_width(word[:cut], font, size) > width:
+                cut -= 1
+            lines.append(word[:cut])
+            word = word[cut:]
+        line = word
+    if line:
+        lines.append(line)
+    return lines or [""]
+
+
+def fit(text: str, font: str, size: float, width: float) -> str:
+    """`text` shortened with an ellipsis so it fits `width`."""
+    if string_width(text, font, size) <= width:
+        return text
+    while text and string_width(text + "…", font, size) > width:
+        text = text[:-1]
+    return text + "…"
+
+
+class Pages:
+    """A top-down cursor over A4 pages: callers ask for room and get a new page when needed."""
+
+    def __init__(self, c: Canvas, title: str):
+        self.c = c
+        self.title = title
+        self.page = 0
+        self.y = 0.0
+        self.new_page()
+
+    def new_page(self) -> None:
+        if self.page:
+            self.c.showPage()
+        self.page += 1
+        self.c.setFont(FONT, 7.5)
+        self.c.setFillColor(GREY)
+        self.c.drawString(MARGIN, MARGIN / 2, self.title)
+        self.c.drawRightString(PAGE_W - MARGIN, MARGIN / 2, f"page {self.page}")
+        self.c.setFillColor(INK)
+        self.y = PAGE_H - MARGIN
+
+    def need(self, height: float) -> float:
+        """Make room for `height` points; returns the top y of the reserved block."""
+        if self.y - height < MARGIN:
+            self.new_page()
+        top = self.y
+        self.y -= height
+        return top
+
+    def heading(self, text: str, size: float = 13) -> None:
+        top = self.need(size + 10)
+        self.c.setFont(BOLD, size)
+        self.c.setFillColor(INK)
+        self.c.drawString(MARGIN, top - size, text)
+
+    def paragraph(self, text: str, size: float = 9, font: str = FONT, indent: float = 0,
+                  color=INK) -> None:
+        for line in wrap(text, font, size, BODY_W - indent):
+            top = self.need(size * 1.35)
+            self.c.setFont(font, size)
+            self.c.setFillColor(color)
+            self.c.drawString(MARGIN + indent, top - size, line)
+        self.c.setFillColor(INK)
+
+    def gap(self, height: float) -> None:
+        self.y -= height
+
+
+def _axis_ticks(top: float, count: int = 4) -> list[float]:
+    """Round tick values from 0 to at least `top`."""
+    if top <= 0:
+        return [0.0, 1.0]
+    raw = top / count
+    mag = 10 ** len(str(int(raw))) / 10 if raw >= 1 else 1
+    step = next(s * mag for s in (1, 2, 2.5, 5, 10) if s * mag >= raw) if raw >= 1 else (
+        next(s for s in (0.05, 0.1, 0.2, 0.25, 0.5, 1.0) if s >= raw))
+    ticks, v = [], 0.0
+    while v < top + step * 0.999:
+        ticks.append(v)
+        v += step
+    return ticks
+
+
+def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[str, int],
+              title: str, xlabel: str) -> None:
+    """Vertical bars of counts at integer values; labels thinned so they never overlap."""
+    c.setFont(BOLD, 10)
+    c.drawString(x, y + h + 6, title)
+    left, bottom = x + 34, y + 26
+    pw, ph = w - 40, h - 30
+    values = sorted(int(k) for k in hist)
+    if not values:
+        c.setFont(FONT, 9)
+        c.drawString(left, bottom + ph / 2, "no data")
+        return
+    lo, hi = min(values), max(values)
+    slots = hi - lo + 1
+    top = max(hist.values())
+    ticks = _axis_ticks(top)
+    scale = ph / ticks[-1]
+    c.setFont(FONT, 7)
+    c.setStrokeColor(LIGHT)
+    for t in ticks:
+        c.line(left, bottom + t * scale, left + pw, bottom + t * scale)
+        c.setFillColor(GREY)
+        c.drawRightString(left - 4, bottom + t * scale - 2.5, num(t))
+    slot = pw / slots
+    c.setFillColor(BAR)
+    for k, n in hist.items():
+        i = int(k) - lo
+        c.rect(left + i * slot + slot * 0.08, bottom, slot * 0.84, n * scale, stroke=0, fill=1)
+    label_w = max(string_width(str(v), FONT, 7) for v in (lo, hi)) + 4
+    every = max(1, int(label_w // slot) + 1)
+    c.setFillColor(GREY)
+    for i in range(0, slots, every):
+        c.drawCentredString(left + (i + 0.5) * slot, bottom - 10, str(lo + i))
+    c.setFont(FONT, 8)
+    c.drawCentredString(left + pw / 2, y + 2, xlabel)
+    c.setStrokeColor(INK)
+    c.line(left, bottom, left + pw, bottom)
+    c.setFillColor(INK)
+
+
+def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
+              items: Sequence[tuple[str, float, float, float]], title: str,
+              fair: float | None = None) -> None:
+    """Win rates as bars with 95% error bars, and the fair share as a dashed line."""
+    c.setFont(BOLD, 10)
+    c.drawString(x, y + h + 6, title)
+    left, bottom = x + 34, y + 18
+    pw, ph = w - 40, h - 22
+    if not items:
+        return
+    top = max(max(hi for _, _, _, hi in items), fair or 0.0)
+    ticks = _axis_ticks(max(top, 0.05))
+    scale = ph / ticks[-1]
+    c.setFont(FONT, 7)
+    c.setStrokeColor(LIGHT)
+    for t in ticks:
+        c.line(left, bottom + t * scale, left + pw, bottom + t * scale)
+        c.setFillColor(GREY)
+        c.drawRightString(left - 4, bottom + t * scale - 2.5, pct(t))
+    slot = pw / len(items)
+    for i, (label, rate, lo, hi) in enumerate(items):
+        cx = left + (i + 0.5) * slot
+        bw = min(slot * 0.6, 48)
+        c.setFillColor(BAR if i % 2 == 0 or len(items) > 8 else BAR_ALT)
+        c.rect(cx - bw / 2, bottom, bw, rate * scale, stroke=0, fill=1)
+        c.setStrokeColor(INK)
+        c.setLineWidth(0.8)
+        c.line(cx, bottom + lo * scale, cx, bottom + hi * scale)
+        c.line(cx - 4, bottom + lo * scale, cx + 4, bottom + lo * scale)
+        c.line(cx - 4, bottom + hi * scale, cx + 4, bottom + hi * scale)
+        c.setFillColor(INK)
+        c.setFont(FONT, 7)
+        c.drawCentredString(cx, bottom + hi * scale + 3, pct(rate))
+        c.setFont(FONT, 8)
+        c.drawCentredString(cx, bottom - 11, fit(label, FONT, 8, slot - 2))
+    if fair is not None:
+        c.setStrokeColor(FLAG)
+        c.setDash(3, 2)
+        c.line(left, bottom + fair * scale, left + pw, bottom + fair * scale)
+        c.setDash()
+        c.setFont(FONT, 7)
+        c.setFillColor(FLAG)
+        c.drawRightString(left + pw, bottom + fair * scale + 2, f"fair {pct(fair)}")
+    c.setStrokeColor(INK)
+    c.setLineWidth(1)
+    c.line(left, bottom, left + pw, bottom)
+    c.setFillColor(INK)
+
+
+def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str]) -> None:
+    """One row per stat: the p5–p95 range as a bar, p50 as a tick, on the stat's own 0..max scale."""
+    row_h = 17.0
+    label_w = 110.0
+    left = MARGIN + label_w
+    pw = BODY_W - label_w - 120
+    c = pages.c
+    for stat, s in doc["stats"].items():
+        top = pages.need(row_h)
+        base = top - row_h + 5
+        hi = max(s["max"], 1)
+        lo = min(s["min"], 0)
+        span = hi - lo or 1
+
+        def at(v: float, lo=lo, span=span) -> float:
+            return left + (v - lo) / span * pw
+
+        c.setFont(FONT, 8.5)
+        c.setFillColor(INK)
+        c.drawString(MARGIN, base + 1, fit(names.get(stat, stat), FONT, 8.5, label_w - 6))
+        c.setStrokeColor(LIGHT)
+        c.setLineWidth(3)
+        c.line(left, base + 4, left + pw, base + 4)
+        c.setStrokeColor(BAR)
+        c.setLineWidth(7)
+        x0, x1 = at(s["p5"]), at(s["p95"])
+        if x1 - x0 < 2:
+            x0, x1 = x0 - 1, x1 + 1
+        c.line(x0, base + 4, x1, base + 4)
+        c.setStrokeColor(INK)
+        c.setLineWidth(1.5)
+        c.line(at(s["p50"]), base - 1, at(s["p50"]), base + 9)
+        c.setLineWidth(1)
+        c.setFont(FONT, 7.5)
+        c.setFillColor(GREY)
+        c.drawString(left + pw + 8, base + 1,
+                     f"{num(s['p5'])} / {num(s['p50'])} / {num(s['p95'])}   (max {num(s['max'])})")
+    c.setFillColor(INK)
+
+
+def frequency_block(c: Canvas, x: float, top: float, w: float, title: str,
+                    rows: Sequence[tuple[str, int, bool]], row_h: float = 10.5) -> float:
+    """Horizontal bars of how often each item came up; never-seen rows in red. Returns height."""
+    c.setFont(BOLD, 9)
+    c.setFillColor(INK)
+    c.drawString(x, top - 10, fit(title, BOLD, 9, w))
+    label_w = w * 0.42
+    bar_w = w - label_w - 36
+    most = max((n for _, n, _ in rows), default=0) or 1
+    y = top - 16
+    for label, n, flagged in rows:
+        y -= row_h
+        c.setFont(FONT, 7)
+        c.setFillColor(FLAG if flagged else INK)
+        c.drawString(x, y + 2, fit(label, FONT, 7, label_w - 4))
+        if n:
+            c.setFillColor(BAR)
+            c.rect(x + label_w, y + 1.5, max(0.8, n / most * bar_w), row_h - 4, stroke=0, fill=1)
+            c.setFillColor(GREY)
+            c.drawString(x + label_w + n / most * bar_w + 3, y + 2, str(n))
+        else:
+            c.setFillColor(FLAG)
+            c.drawString(x + label_w, y + 2, "never seen")
+    c.setFillColor(INK)
+    return top - y + 8
+
+
+def columns(pages: Pages, blocks: Sequence[tuple[str, list[tuple[str, int, bool]]]],
+            ncols: int = 2, row_h: float = 10.5) -> None:
+    """Lay frequency blocks out in columns, filling each row of blocks before the next."""
+    gap = 18.0
+    col_w = (BODY_W - gap * (ncols - 1)) / ncols
+    for i in range(0, len(blocks), ncols):
+        group = blocks[i:i + ncols]
+        height = max(16 + row_h * len(rows) + 10 for _, rows in group)
+        top = pages.need(height)
+        for j, (title, rows) in enumerate(group):
+            frequency_block(pages.c, MARGIN + j * (col_w + gap), top, col_w, title, rows, row_h)
+
+
+def _names(game: Any, attr: str) -> dict[str, str]:
+    return {k: getattr(v, "name", k) for k, v in (getattr(game, attr, {}) or {}).items()}
+
+
+def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
+    """Every page of the simulate report; returns the page count."""
+    title = getattr(game, "name", None) or doc["game"]
+    pages = Pages(c, f"pnp simulate: {title}" + (f" ({doc['variant']})" if doc["variant"] else ""))
+    o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
+    pages.heading(f"Self-play report: {title}", 16)
+    pages.paragraph(
+        f"Variant: {doc['variant'] or 'base rules'}. {doc['games']} games, {doc['players']} "
+        f"players, seed {doc['seed']}, bots {', '.join(b['bot'] for b in doc['bots'])} "
+        f"(rotated so each bot sits in each seat). Invariants checked: {doc['invariants']}.",
+        color=GREY)
+    pages.gap(6)
+    figures = [
+        ("Turns", f"mean {num(t['mean'])}, p50 {num(t['p50'])}, p95 {num(t['p95'])}, max {t['max']}"),
+        ("Completed", f"{pct(o['completion_rate'])} ({o['completed']} games)"),
+        ("Timeouts", f"{pct(o['timeout_rate'])} ({o['timeouts']} games)"),
+        ("Eliminations", f"{pct(o['elimination_rate'])} of games"
+         + (" - " + ", ".join(f"{k}: {v}" for k, v in o["elimination_causes"].items())
+            if o["elimination_causes"] else "")),
+        ("Winning margin", f"mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}; "
+         f"ties {pct(m['tie_rate'])}"),
+        ("Win rate by seat", "   ".join(f"{s['seat']}: {pct(s['win_rate'])}" for s in doc["seats"])
+         + f"   (fair {pct(doc['fair_share'])})"),
+        ("Invariants", "no violations" if not doc["violations"] else
+         f"{len(doc['violations'])} distinct violations"),
+    ]
+    for label, value in figures:
+        lines = wrap(value, FONT, 9, BODY_W - 110)
+        top = pages.need(12 * len(lines) + 1)
+        c.setFont(BOLD, 9)
+        c.setFillColor(INK)
+        c.drawString(MARGIN, top - 9, label)
+        c.setFont(FONT, 9)
+        for i, line in enumerate(lines):
+            c.drawString(MARGIN + 110, top - 9 - 12 * i, line)
+    pages.gap(10)
+    pages.heading("Findings", 12)
+    if not doc["findings"]:
+        pages.paragraph("No findings: nothing crossed a threshold.")
+    for f in doc["findings"]:
+        lines = wrap(f["message"], FONT, 9, BODY_W - 110)
+        top = pages.need(12 * len(lines) + 4)
+        c.setFillColor(SEVERITY_COLOR.get(f["severity"], INK))
+        c.roundRect(MARGIN, top - 11, 46, 11, 2, stroke=0, fill=1)
+        c.setFillColor(colors.white)
+        c.setFont(BOLD, 7)
+        c.drawCentredString(MARGIN + 23, top - 8.5, SEVERITY_LABEL.get(f["severity"], f["severity"]))
+        c.setFillColor(GREY)
+        c.setFont(FONT, 7.5)
+        c.drawString(MARGIN + 52, top - 8.5, f["code"])
+        c.setFillColor(INK)
+        c.setFont(FONT, 9)
+        for i, line in enumerate(lines):
+            c.drawString(MARGIN + 110, top - 9 - 12 * i, line)
+
+    pages.new_page()
+    pages.heading("Game length and margins")
+    top = pages.need(190)
+    histogram(c, MARGIN, top - 180, BODY_W, 160, t["histogram"], "Turns per game", "turns")
+    top = pages.need(190)
+    histogram(c, MARGIN, top - 180, BODY_W, 160, m["histogram"],
+              "Winning margin (winner's score minus the next best; 0 = tie)", "points")
+    pages.heading("Who wins")
+    top = pages.need(180)
+    half = (BODY_W - 24) / 2
+    rate_bars(c, MARGIN, top - 168, half, 150,
+              [(f"seat {s['seat']}", s["win_rate"], *s["ci95"]) for s in doc["seats"]],
+              "Win rate by seat (95% CI)", doc["fair_share"])
+    rate_bars(c, MARGIN + half + 24, top - 168, half, 150,
+              [(b["bot"], b["win_rate"], *b["ci95"]) for b in doc["bots"]],
+              "Win rate by bot (95% CI)", doc["fair_share"])
+    pages.paragraph("Ties count as shared wins: with k tied winners each gets 1/k of a win.",
+                    size=8, color=GREY)
+
+    pages.new_page()
+    pages.heading("Stats at game end")
+    pages.paragraph("Bar: 5th to 95th percentile of every player's final value; tick: median. "
+                    "Numbers: p5 / p50 / p95.", size=8, color=GREY)
+    pages.gap(4)
+    stat_ranges(pages, doc, _names(game, "stats"))
+    if doc["cap_clips"]:
+        pages.gap(10)
+        pages.heading("Caps and floors clipped", 11)
+        stat_names = _names(game, "stats")
+        for stat, clip in doc["cap_clips"].items():
+            pages.paragraph(f"{stat_names.get(stat, stat)}: {clip['total']} times "
+                            f"({num(clip['per_game'])} a game)", size=8.5)
+    if o["elimination_causes"]:
+        pages.gap(10)
+        pages.heading("Elimination causes", 11)
+        for cause, n in o["elimination_causes"].items():
+            pages.paragraph(f"{cause}: {n} players", size=8.5)
+
+    pages.new_page()
+    pages.heading("How often each space came up")
+    pages.paragraph("Landings over all games; spaces never landed on are red.", size=8, color=GREY)
+    track_names = _names(game, "tracks")
+    space_names = {tid: {s.id: s.name for s in tr.spaces}
+                   for tid, tr in (getattr(game, "tracks", {}) or {}).items()}
+    blocks = [(track_names.get(tid, tid),
+               [(space_names.get(tid, {}).get(sid, sid), n, n == 0) for sid, n in row.items()])
+              for tid, row in doc["spaces"].items()]
+    columns(pages, blocks)
+    if doc["charts"]:
+        pages.heading("How often each chart result came up")
+        chart_rows = {cid: {r.roll_label: r.result_label for r in ch.rows}
+                      for cid, ch in (getattr(game, "charts", {}) or {}).items()}
+        chart_names = _names(game, "charts")
+        blocks = [(chart_names.get(cid, cid),
+                   [(f"{roll}: {chart_rows.get(cid, {}).get(roll, '')}".rstrip(": "), n, n == 0)
+                    for roll, n in row.items()])
+                  for cid, row in doc["charts"].items()]
+        columns(pages, blocks)
+    if doc["events"]:
+        pages.heading("Events", 11)
+        for name, e in doc["events"].items():
+            pages.paragraph(f"{name}: {num(e['per_game'])} a game, in {e['games']} of "
+                            f"{doc['games']} games", size=8.5)
+    return pages.page
+
+
+def write_report_pdf(path: str | os.PathLike, doc: Mapping[str, Any], game: Any = None) -> Path:
+    """Write the PDF report atomically (a failed render leaves any old file untouched)."""
+    title = f"pnp simulate {doc['game']}"
+    write_pdf(path, lambda c: draw_report(c, doc, game), A4, title)
+    return Path(path)
