@@ -7,7 +7,13 @@ import sys
 import click
 
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK
-from pnp.commands.simulate import check_players, game_options, load_variant, parse_bots
+from pnp.commands.simulate import (
+    check_players,
+    game_options,
+    load_variant,
+    parse_bots,
+    progress_bar,
+)
 from pnp.engine import selfplay
 from pnp.engine.selfplay import SimConfig
 
@@ -32,7 +38,8 @@ def command(game: str, variants: tuple[str, ...], games: int, players: int | Non
         config = SimConfig(games=games, players=players, seed=seed, bots=bot_names,
                            variant=variant, invariants=invariants, max_turns=max_turns,
                            workers=workers)
-        sims.append(selfplay.run_simulation(gamedef, config))
+        with progress_bar(games, variant or "base") as update:
+            sims.append(selfplay.run_simulation(gamedef, config, progress=update))
     doc = selfplay.compare_document(*sims)
     from pnp.engine import report
 

@@ -336,8 +336,9 @@ class Builder:
         for i, p in enumerate(gdoc.data["phases"]):
             path = ("phases", i)
             self.unique(seen, p["id"], gdoc.pos(path + ("id",)), "phase")
-            ref = lambda key, table, what: self.ref(  # noqa: E731
-                table, p.get(key), gdoc.pos(path + (key,)), what)
+            def ref(key, table, what, p=p, path=path):
+                return self.ref(table, p.get(key), gdoc.pos(path + (key,)), what)
+
             phases.append(m.Phase(
                 id=p["id"], name=p["name"], index=i,
                 track=ref("track", tracks, "track"), chart=ref("chart", charts, "chart"),

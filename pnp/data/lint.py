@@ -111,7 +111,7 @@ def _unused(game: GameDef) -> list[Diagnostic]:
             if ident not in used:
                 out.append(Diagnostic.at(item.origin, WARNING, "PNP-L005",
                                          f"{what} '{ident}' is never used",
-                                         f"refer to it from a phase, effect or board, or remove it"))
+                                         "refer to it from a phase, effect or board, or remove it"))
     return out
 
 

@@ -214,6 +214,14 @@ def trace_from_log(events: Iterable[dict[str, Any]]) -> list[int]:
 # --------------------------------------------------------------------------- context
 
 
+class RunawayGame(Exception):
+    """A game rolled more dice than any real game could: stopped instead of hanging."""
+
+
+#: a game drawing more dice than this is stuck in a loop (a rules bug)
+MAX_ROLLS = 2_000_000
+
+
 class StopRun(Exception):
     """Raised by a step hook to stop a run after a given step (scenarios)."""
 
@@ -236,6 +244,7 @@ class Context:
         self.rolls = 0
         self.decisions = 0
         self.violations: list[str] = []
+        self.max_rolls = MAX_ROLLS
         self._draw = dice.draw
         self._events = result.events
         self._trace_add = self.trace.append
@@ -246,9 +255,25 @@ class Context:
         value = self._draw(sides, why)
         self._trace_add(value)
         self.rolls += 1
+        if self.rolls > self.max_rolls:
+            raise RunawayGame(f"more than {self.max_rolls} dice rolled")
         if self.log is not None:
             self.log.append({"e": "roll", "seat": seat, "sides": sides, "value": value, "why": why})
         return value
+
+    def roll_each(self, sides: int, why: str, seats: Sequence[int]) -> list[int]:
+        """One die for each seat (turn order): `roll` for many at once, cheaper per die."""
+        draw = self._draw
+        values = [draw(sides, why) for _ in seats]
+        self.trace.extend(values)
+        self.rolls += len(values)
+        if self.rolls > self.max_rolls:
+            raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+        if self.log is not None:
+            for seat, value in zip(seats, values, strict=True):
+                self.log.append({"e": "roll", "seat": seat, "sides": sides, "value": value,
+                                 "why": why})
+        return values
 
     # decisions ---------------------------------------------------------------------------
     def choose(self, seat: int, options: Sequence[Any], why: str,

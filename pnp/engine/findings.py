@@ -130,17 +130,32 @@ def _eliminations(doc, game, agg) -> list[Finding]:
 
 
 def _seats(doc, game, agg) -> list[Finding]:
+    """Each favoured seat on its own line; the seats that lose out together on one line."""
     fair = doc["fair_share"]
-    out = []
+    out, below = [], []
     for s in doc["seats"]:
         gap = s["win_rate"] - fair
-        if st.excludes(s["ci95"], fair) and abs(gap) >= SEAT_GAP_MIN:
-            lo, hi = s["ci95"]
-            side = "above" if gap > 0 else "below"
+        if not (st.excludes(s["ci95"], fair) and abs(gap) >= SEAT_GAP_MIN):
+            continue
+        lo, hi = s["ci95"]
+        if gap > 0:
             out.append(Finding(WARNING, "PNP-B005",
                                f"Seat {s['seat']} wins {pct(s['win_rate'])} of games "
-                               f"(95% CI {pct(lo)}–{pct(hi)}), {side} the fair share of {pct(fair)}"))
+                               f"(95% CI {pct(lo)}–{pct(hi)}), above the fair share of {pct(fair)}"))
+        else:
+            below.append(s)
+    if below:
+        which = _and([str(s["seat"]) for s in below])
+        rates = ", ".join(f"{pct(s['win_rate'])} ({pct(s['ci95'][0])}–{pct(s['ci95'][1])})"
+                          for s in below)
+        out.append(Finding(WARNING, "PNP-B005",
+                           f"Seat{'s' if len(below) > 1 else ''} {which} win{'' if len(below) > 1 else 's'} "
+                           f"less than the fair share of {pct(fair)}: {rates} (95% CIs)"))
     return out
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _chart_odds(chart: Any) -> dict[int, float]:
@@ -232,16 +247,16 @@ def _pinned(doc, game, agg) -> list[Finding]:
     out = []
     for stat_id, summary in doc["stats"].items():
         name = _name(stats, stat_id)
-        if summary["min"] == summary["max"]:
+        stat = stats.get(stat_id)
+        cap, floor = getattr(stat, "cap", None), getattr(stat, "min", None)
+        if summary["min"] == summary["max"] and summary["min"] != cap:
             out.append(Finding(WARNING, "PNP-B012",
                                f"{name} ends every game at {num(summary['min'])} for every player: "
                                f"nothing in play seems to change it"))
             continue
-        stat = stats.get(stat_id)
         vals = values.get(stat_id) or []
         if stat is None or not vals:
             continue
-        cap, floor = getattr(stat, "cap", None), getattr(stat, "min", None)
         if cap is not None:
             share = sum(1 for v in vals if v >= cap) / len(vals)
             if share >= PINNED_SHARE:

@@ -35,6 +35,10 @@ def _ci(ci: Sequence[float]) -> str:
     return f"{pct(ci[0])}–{pct(ci[1])}"
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _findings_text(findings: Sequence[Mapping[str, str]]) -> list[str]:
     if not findings:
         return ["Findings: none"]
@@ -73,8 +77,8 @@ def render_text(doc: Mapping[str, Any]) -> str:
     ]
     never = doc["never_seen"]
     if never["spaces"] or never["chart_results"]:
-        lines.append(f"Never seen {len(never['spaces'])} spaces, "
-                     f"{len(never['chart_results'])} chart results")
+        lines.append(f"Never seen {_count(len(never['spaces']), 'space')}, "
+                     f"{_count(len(never['chart_results']), 'chart result')}")
     if doc["violations"]:
         lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
                      f"reports ({len(doc['violations'])} distinct)")
@@ -123,7 +127,6 @@ INK = colors.HexColor("#222222")
 GREY = colors.HexColor("#777777")
 LIGHT = colors.HexColor("#DDDDDD")
 BAR = colors.HexColor("#4A78B0")
-BAR_ALT = colors.HexColor("#7FA66A")
 FLAG = colors.HexColor("#C0392B")
 SEVERITY_COLOR = {"error": FLAG, "warning": colors.HexColor("#D68910"),
                   "info": colors.HexColor("#2E86C1")}
@@ -287,7 +290,7 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
     for i, (label, rate, lo, hi) in enumerate(items):
         cx = left + (i + 0.5) * slot
         bw = min(slot * 0.6, 48)
-        c.setFillColor(BAR if i % 2 == 0 or len(items) > 8 else BAR_ALT)
+        c.setFillColor(BAR)
         c.rect(cx - bw / 2, bottom, bw, rate * scale, stroke=0, fill=1)
         c.setStrokeColor(INK)
         c.setLineWidth(0.8)
@@ -313,8 +316,10 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
     c.setFillColor(INK)
 
 
-def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str]) -> None:
-    """One row per stat: the p5–p95 range as a bar, p50 as a tick, on the stat's own 0..max scale."""
+def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str],
+                caps: Mapping[str, int | None]) -> None:
+    """One row per stat: the p5–p95 range as a bar, p50 as a tick, on the stat's own 0..max scale;
+    a red tick marks the stat's cap."""
     row_h = 17.0
     label_w = 110.0
     left = MARGIN + label_w
@@ -323,7 +328,8 @@ def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str]) 
     for stat, s in doc["stats"].items():
         top = pages.need(row_h)
         base = top - row_h + 5
-        hi = max(s["max"], 1)
+        cap = caps.get(stat)
+        hi = max(s["max"], cap or 0, 1)
         lo = min(s["min"], 0)
         span = hi - lo or 1
 
@@ -345,11 +351,15 @@ def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str]) 
         c.setStrokeColor(INK)
         c.setLineWidth(1.5)
         c.line(at(s["p50"]), base - 1, at(s["p50"]), base + 9)
+        if cap is not None:
+            c.setStrokeColor(FLAG)
+            c.line(at(cap), base - 2, at(cap), base + 10)
         c.setLineWidth(1)
         c.setFont(FONT, 7.5)
         c.setFillColor(GREY)
+        extra = f"max {num(s['max'])}" + (f", cap {cap}" if cap is not None else "")
         c.drawString(left + pw + 8, base + 1,
-                     f"{num(s['p5'])} / {num(s['p50'])} / {num(s['p95'])}   (max {num(s['max'])})")
+                     f"{num(s['p5'])} / {num(s['p50'])} / {num(s['p95'])}   ({extra})")
     c.setFillColor(INK)
 
 
@@ -473,10 +483,11 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
 
     pages.new_page()
     pages.heading("Stats at game end")
-    pages.paragraph("Bar: 5th to 95th percentile of every player's final value; tick: median. "
-                    "Numbers: p5 / p50 / p95.", size=8, color=GREY)
+    pages.paragraph("Bar: 5th to 95th percentile of every player's final value; black tick: median; "
+                    "red tick: the stat's cap. Numbers: p5 / p50 / p95.", size=8, color=GREY)
     pages.gap(4)
-    stat_ranges(pages, doc, _names(game, "stats"))
+    caps = {k: getattr(v, "cap", None) for k, v in (getattr(game, "stats", {}) or {}).items()}
+    stat_ranges(pages, doc, _names(game, "stats"), caps)
     if doc["cap_clips"]:
         pages.gap(10)
         pages.heading("Caps and floors clipped", 11)

@@ -289,7 +289,9 @@ SCHEMA_VERSION = 1
 
 
 def _r(x: float, digits: int = 4) -> float:
-    """Round for the document: stable, readable JSON (and -0.0 shown as 0.0)."""
+    """Round for the document: stable, readable JSON (ints stay ints, -0.0 shows as 0.0)."""
+    if isinstance(x, int):
+        return x
     return round(x, digits) + 0.0
 
 

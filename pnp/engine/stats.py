@@ -61,7 +61,8 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     z2 = z * z
     centre = (p + z2 / (2 * n)) / (1 + z2 / n)
     half = z * math.sqrt(max(p * (1 - p) / n + z2 / (4 * n * n), 0.0)) / (1 + z2 / n)
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # clamp to [0, 1] and keep the observed rate inside despite rounding at 0 and n successes
+    return (max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half)))
 
 
 def t_quantile_975(df: float) -> float:

@@ -111,7 +111,8 @@ def tts_face_count(copies: Sequence[CardCopy]) -> int:
 
 def tts_sheets(copies: Sequence[CardCopy], folder: Path, build: Build,
                diags: list[Diagnostic]) -> list[tuple[Path, bytes]]:
-    """Per deck: `<deck>-<n>.png` sheets (≤ 69 faces, last cell the hidden face) and `<deck>-back.png`."""
+    """Per deck: `<deck>-<n>.png` sheets (≤ 69 faces, last cell the hidden face, at most
+    4096 px each way) and `<deck>-back.png`."""
     if not copies or not _need_pdfium(diags):
         return []
     by_deck: dict[str, list[CardCopy]] = {}
@@ -123,7 +124,9 @@ def tts_sheets(copies: Sequence[CardCopy], folder: Path, build: Build,
         w, h = deck_copies[0].size
         chunks = [deck_copies[i:i + per_sheet] for i in range(0, len(deck_copies), per_sheet)]
         layouts = [tts_grid(len(ch)) for ch in chunks]
-        cell_w = min(TTS_MAX_CELL_WIDTH, TTS_MAX_WIDTH // max(cols for cols, _ in layouts))
+        max_rows = max(rows for _, rows in layouts)
+        cell_w = min(TTS_MAX_CELL_WIDTH, TTS_MAX_WIDTH // max(cols for cols, _ in layouts),
+                     int(TTS_MAX_WIDTH / max_rows * w / h))  # keep the height within 4096 too
         cell_h = round(cell_w * h / w)
         hidden = deck_copies[0].back
 

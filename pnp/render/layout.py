@@ -55,63 +55,14 @@ RASTER_EXTENSIONS = {".png", ".jpg", ".jpeg"}
 
 
 # ---------------------------------------------------------------------------------------------
-# documents: the lead's loader and schema check when present, a small stand-in otherwise
-
-
-class _StandInDocument:
-    """Minimal Document (path, data, pos, kind) until pnp.data.loader exists."""
-
-    def __init__(self, path: Path, data: Any, positions: dict[tuple, Position], kind: str):
-        self.path = path
-        self.data = data
-        self._positions = positions
-        self.kind = kind
-
-    def pos(self, json_path: Sequence) -> Position:
-        key = tuple(json_path)
-        while key not in self._positions and key:
-            key = key[:-1]
-        return self._positions.get(key, Position(str(self.path), 1, 1))
-
-
-def _standin_load(path: Path) -> tuple[Any, list[Diagnostic]]:
-    import yaml
-
-    try:
-        text = path.read_text(encoding="utf-8")
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-    except (OSError, UnicodeDecodeError) as exc:
-        return None, [Diagnostic(ERROR, R_SCHEMA, f"cannot read {path}: {exc}", str(path))]
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        pos = Position(str(path), mark.line + 1, mark.column + 1) if mark else Position(str(path))
-        return None, [Diagnostic.at(pos, ERROR, R_SCHEMA, f"YAML error: {exc}")]
-    positions: dict[tuple, Position] = {}
-    scalars = yaml.SafeLoader("")
-
-    def build(n, where: tuple):
-        positions[where] = Position(str(path), n.start_mark.line + 1, n.start_mark.column + 1)
-        if isinstance(n, yaml.MappingNode):
-            out = {}
-            for k, v in n.value:
-                out[k.value] = build(v, where + (k.value,))
-            return out
-        if isinstance(n, yaml.SequenceNode):
-            return [build(v, where + (i,)) for i, v in enumerate(n.value)]
-        return scalars.construct_object(n, deep=True)
-
-    data = build(node, ()) if node is not None else None
-    return _StandInDocument(path, data, positions, "layout"), []
+# documents: loaded by pnp.data.loader (positions kept), checked against layout.schema.json
 
 
 def load_layout_file(path: Path):
     """Load one layout YAML file -> (Document | None, diagnostics), schema-checked."""
-    try:
-        from pnp.data.loader import load_file  # the lead's loader, once it exists
-    except ImportError:
-        doc, diags = _standin_load(path)
-    else:
-        doc, diags = load_file(path)
+    from pnp.data.loader import load_file
+
+    doc, diags = load_file(path)
     if doc is None:
         return None, diags
     return doc, diags + validate_layout_document(doc)
@@ -126,12 +77,11 @@ def _layout_validator():
 
 
 def validate_layout_document(doc) -> list[Diagnostic]:
-    """Schema-check a layout document; swap-in point for pnp.data.schema.validate_document."""
-    try:
-        from pnp.data.schema import validate_document
-    except ImportError:
-        pass
-    else:
+    """Schema-check a layout document: pnp.data.schema when the file names its schema (as
+    `pnp validate` does), else this schema directly, so a file without the line is checked too."""
+    from pnp.data.schema import validate_document
+
+    if getattr(doc, "kind", None) == "layout":
         return list(validate_document(doc))
     out = []
     for err in sorted(_layout_validator().iter_errors(doc.data), key=lambda e: list(e.absolute_path)):
@@ -194,17 +144,63 @@ class _Lookup:
 
 
 _MISSING = object()
+_SCOPES = ("card", "deck", "game")
+
+
+def _scope_refs(ast: jnodes.Template) -> tuple[tuple[str, str], ...] | None:
+    """Every (scope, key) a template reads when it only reads `scope.key` / `scope['key']`;
+    None when it uses a scope as a whole (then its output cannot be memoised by those keys)."""
+    refs: list[tuple[str, str]] = []
+    covered = 0
+    for n in ast.find_all((jnodes.Getattr, jnodes.Getitem)):
+        if isinstance(n.node, jnodes.Name) and n.node.name in _SCOPES:
+            if isinstance(n, jnodes.Getattr):
+                key = n.attr
+            elif isinstance(n.arg, jnodes.Const) and isinstance(n.arg.value, str):
+                key = n.arg.value
+            else:
+                return None
+            covered += 1
+            if (n.node.name, key) not in refs:
+                refs.append((n.node.name, key))
+    names = sum(1 for n in ast.find_all(jnodes.Name) if n.name in _SCOPES)
+    return tuple(refs) if names == covered else None
+
+
+class _Memo:
+    """A jinja2 template whose output is remembered per value of the keys it reads."""
+
+    __slots__ = ("template", "refs", "cache")
+
+    def __init__(self, template: jinja2.Template, refs: tuple[tuple[str, str], ...]):
+        self.template, self.refs, self.cache = template, refs, {}
+
+    def render(self, ctx: Mapping[str, Any]) -> str:
+        key = tuple(ctx[scope].get(k, _MISSING) for scope, k in self.refs)
+        try:
+            out = self.cache.get(key)
+        except TypeError:  # a list or dict value: not hashable, render every time
+            return self.template.render(ctx)
+        if out is None:
+            out = self.template.render(ctx)
+            if len(self.cache) > 4096:
+                self.cache.clear()
+            self.cache[key] = out
+        return out
 
 
 @lru_cache(maxsize=4096)
 def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
     """A template (or a fast lookup with identical behaviour) and the card fields it reads."""
-    fields = _fields_used(ENV.parse(source))
+    ast = ENV.parse(source)
+    fields = _fields_used(ast)
     m = _LOOKUP.match(source.strip())
     if m:
         default = m.group(3) if m.group(3) is not None else m.group(4)
         return _Lookup(m.group(1), m.group(2), default), fields
-    return ENV.from_string(source), fields
+    template = ENV.from_string(source)
+    refs = _scope_refs(ast)
+    return (_Memo(template, refs) if refs is not None else template), fields
 
 
 def compile_condition(source: str) -> Callable[..., Any]:
@@ -415,6 +411,57 @@ def _set_stroke(c, rgb) -> None:
     c.setStrokeColorRGB(*rgb)
 
 
+# Hot paths write PDF operators directly: reportlab's pure-Python number formatting and text
+# objects cost more than the card itself. Everything is wrapped in q/Q, so reportlab's own idea
+# of the graphics state stays true; 0.01 pt (0.0035 mm) precision is far below what prints.
+
+
+def _canvas_cache(c, name: str) -> dict:
+    cache = c.__dict__.get(name)
+    if cache is None:
+        cache = c.__dict__[name] = {}
+    return cache
+
+
+def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
+    """(subset font resource, escaped string) runs for `text`, cached per canvas and font."""
+    cache = _canvas_cache(c, "_pnp_text")
+    key = (font_name, text)
+    runs = cache.get(key)
+    if runs is None:
+        from reportlab.pdfbase import pdfmetrics
+
+        font = pdfmetrics.getFont(font_name)
+        doc = c._doc
+        runs = tuple((font.getSubsetInternalName(subset, doc), c._escape(chunk))
+                     for subset, chunk in font.splitString(text, doc))
+        cache[key] = runs
+    return runs
+
+
+def place_form(c, name: str, x: float, y: float, scale: float = 1.0) -> None:
+    """Draw the form XObject `name` with its origin at (x, y), scaled."""
+    c._code.append(f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm "
+                   f"/{c._doc.getXObjectName(name)} Do Q")
+    c._formsinuse.append(name)
+
+
+ICON_UNITS = 100.0  # icons are drawn once as a 100 × 100 form and scaled where used
+
+
+def icon_form(c, icon: Icon) -> str:
+    """The form holding `icon` on this canvas, drawn on first use."""
+    forms = _canvas_cache(c, "_pnp_icons")
+    name = forms.get(icon.name)
+    if name is None:
+        name = f"pnpicon{len(forms)}"
+        c.beginForm(name, 0, 0, ICON_UNITS, ICON_UNITS)
+        icon.draw(c, 0, 0, ICON_UNITS)
+        c.endForm()
+        forms[icon.name] = name
+    return name
+
+
 # ---------------------------------------------------------------------------------------------
 # text fitting
 
@@ -567,9 +614,20 @@ class BoxElement(Element):
         self.bleed = bool(data.get("bleed", False))
         self.card_h = card_h
         self.card_w = card_w
+        self._const_box = all(p.is_const for p in (self.x, self.y, self.width, self.height))
+        self._boxes: dict[float, tuple[float, float, float, float]] = {}
 
     def box(self, dc: DrawContext) -> tuple[float, float, float, float]:
         """(x, y, w, h) in PDF orientation; a `bleed: true` box grows past the trim edges it touches."""
+        cached = self._boxes.get(dc.bleed)
+        if cached is not None:
+            return cached
+        box = self._box(dc)
+        if self._const_box:
+            self._boxes[dc.bleed] = box
+        return box
+
+    def _box(self, dc: DrawContext) -> tuple[float, float, float, float]:
         x, y = self.x.get(dc.ctx, self.what), self.y.get(dc.ctx, self.what)
         w, h = self.width.get(dc.ctx, self.what), self.height.get(dc.ctx, self.what)
         py = self.card_h - y - h
@@ -602,6 +660,10 @@ class ShapeElement(BoxElement):
         fill = self.fill.get(dc.ctx, self.what)
         stroke = self.stroke.get(dc.ctx, self.what)
         if fill is None and stroke is None:
+            return
+        if self.kind == "rect" and stroke is None:  # the common case, as raw operators
+            c._code.append(f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
+                           f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
             return
         if fill is not None:
             _set_fill(c, fill)
@@ -663,7 +725,24 @@ class TextElement(BoxElement):
         text = self.text.get(dc.ctx, self.what)
         if not text.strip():
             return
-        x, y, w, h = self.box(dc)
+        box = self.box(dc)
+        color = self.color.get(dc.ctx, self.what)
+        if color is None:
+            return
+        # the same text in the same box gives the same operators: cached per canvas
+        cache = _canvas_cache(c, "_pnp_textops")
+        key = (self, text, box, color)
+        done = cache.get(key)
+        if done is None:
+            done = cache[key] = self._operators(c, dc, text, box, color)
+        ops, icons = done
+        c._code.append(ops)
+        for name, ix, iy, scale in icons:
+            place_form(c, name, ix, iy, scale)
+
+    def _operators(self, c, dc, text, box, color):
+        """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
+        x, y, w, h = box
         fit = fit_text(text, self.font, self.size, self.min_size, w, h, self.leading, self.wrap)
         if not fit.fits:
             field = self.text.fields[0] if self.text.fields else None
@@ -690,12 +769,9 @@ class TextElement(BoxElement):
         else:
             top = y + h
         base = top - s * self.ascent
-        color = self.color.get(dc.ctx, self.what)
-        if color is None:
-            return
-        _set_fill(c, color)
-        t = c.beginText()
-        t.setFont(self.font, s)
+        ops = [f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT"]
+        size_txt = f"{s:.2f}"
+        current = None
         icons_to_draw = []
         for line, lw in zip(fit.lines, fit.widths, strict=True):
             if self.align == "center":
@@ -704,26 +780,25 @@ class TextElement(BoxElement):
                 lx = x + w - lw
             else:
                 lx = x
-            if len(line) == 1 and line[0][0] == "t":
-                t.setTextOrigin(lx, base)
-                t.textOut(line[0][1])
-            else:
-                cx = lx
-                for kind, value in line:
-                    if kind == "t":
-                        t.setTextOrigin(cx, base)
-                        t.textOut(value)
+            cx = lx
+            for kind, value in line:
+                if kind == "t":
+                    ops.append(f"1 0 0 1 {cx:.2f} {base:.2f} Tm")
+                    for subset, chunk in encode_text(c, self.font, value):
+                        if subset != current:
+                            ops.append(f"{subset} {size_txt} Tf")
+                            current = subset
+                        ops.append(f"({chunk}) Tj")
+                    if len(line) > 1:
                         cx += fonts.string_width(value, self.font, s)
-                    else:
-                        icons_to_draw.append((dc.icons[value], cx + s * (ICON_EM - 1) / 2,
-                                              base - s * 0.14))
-                        cx += s * ICON_EM
+                else:
+                    icons_to_draw.append((dc.icons[value], cx + s * (ICON_EM - 1) / 2,
+                                          base - s * 0.14))
+                    cx += s * ICON_EM
             base -= step
-        c.drawText(t)
-        for icon, ix, iy in icons_to_draw:
-            c.saveState()
-            icon.draw(c, ix, iy, s)
-            c.restoreState()
+        ops.append("ET Q")
+        return " ".join(ops), [(icon_form(c, icon), ix, iy, s / ICON_UNITS)
+                               for icon, ix, iy in icons_to_draw]
 
 
 def safe_path(root: Path, relative: str) -> Path | None:
@@ -812,9 +887,65 @@ class IconElement(BoxElement):
                                self.icon.fields[0] if self.icon.fields else None)
         x, y, w, h = self.box(dc)
         s = min(w, h)
-        c.saveState()
-        icon.draw(c, x + (w - s) / 2, y + (h - s) / 2, s)
-        c.restoreState()
+        place_form(c, icon_form(c, icon), x + (w - s) / 2, y + (h - s) / 2, s / ICON_UNITS)
+
+
+class StaticRun(Element):
+    """Consecutive elements that read no card data: drawn once per canvas as a form."""
+
+    kind = "static"
+
+    def __init__(self, elements: list[Element], key: str):
+        self.elements = elements
+        self.key = key
+        self.when = None
+        self.what = "elements " + ", ".join(f"'{e.id}'" for e in elements)
+
+    def draw(self, c, dc):
+        forms = _canvas_cache(c, "_pnp_static")
+        key = (self.key, round(dc.bleed, 3))
+        name = forms.get(key)
+        if name is None:
+            name = f"pnpstatic{len(forms)}"
+            b = dc.bleed
+            c.beginForm(name, -b, -b, dc.card_w + b, dc.card_h + b)
+            errors = []
+            for el in self.elements:
+                try:
+                    el.draw(c, dc)
+                except ElementError as err:
+                    errors.append(err)
+            c.endForm()
+            forms[key] = name
+            if errors:  # reported with the first card that uses the layout
+                place_form(c, name, 0, 0)
+                raise errors[0]
+        place_form(c, name, 0, 0)
+
+
+def is_static(el: Element) -> bool:
+    """True when drawing `el` reads nothing from the card, deck or game."""
+    if el.when is not None:
+        return False
+    props = [v for v in vars(el).values() if isinstance(v, Prop)]
+    props += [p for v in vars(el).values() if isinstance(v, list) for p in v if isinstance(p, Prop)]
+    return all(p.is_const for p in props)
+
+
+def group_static(elements: list[Element], layout_id: str) -> list[Element]:
+    """Replace each run of static elements by one StaticRun (drawing order is kept)."""
+    out: list[Element] = []
+    run: list[Element] = []
+    for el in elements + [None]:
+        if el is not None and is_static(el):
+            run.append(el)
+            continue
+        if run:
+            out.append(StaticRun(run, f"{layout_id}#{len(out)}") if len(run) > 0 else run[0])
+            run = []
+        if el is not None:
+            out.append(el)
+    return out
 
 
 ELEMENT_TYPES: dict[str, type[Element]] = {
@@ -858,8 +989,8 @@ class CardLayout:
                 errors.append(err)
                 bg = None
             if bg is not None:
-                _set_fill(c, bg)
-                c.rect(-bleed, -bleed, w + 2 * bleed, h + 2 * bleed, stroke=0, fill=1)
+                c._code.append(f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
+                               f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
         for el in self.elements:
             try:
                 if el.visible(dc):
@@ -1080,8 +1211,8 @@ class LayoutLibrary:
             elements.append(element)
         if any(d.severity == ERROR for d in diags):
             return None, diags
-        return CardLayout(layout_id, size, background, elements, where, self.icons,
-                          self.game_root, max_bleed), diags
+        return CardLayout(layout_id, size, background, group_static(elements, layout_id), where,
+                          self.icons, self.game_root, max_bleed), diags
 
 
 def _syntax_diag(pos: Position | None, what: str, exc: jinja2.TemplateSyntaxError) -> Diagnostic:

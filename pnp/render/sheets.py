@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +37,7 @@ from pnp.render.layout import (
     ElementError,
     LayoutLibrary,
     load_library,
+    place_form,
 )
 from pnp.render.pdfwrite import atomic_write_bytes, pdf_bytes
 
@@ -132,7 +133,11 @@ def _layout(library: LayoutLibrary, deck, layout_id: str, size, diags) -> CardLa
                                    f"known layouts: {', '.join(sorted(library.sources))}"))
         return None
     layout, d = library.compile(layout_id, size)
+    first = deck.cards[0].id if deck.cards else None
     for diag in d:
+        if diag.is_error:  # name the deck and a card it breaks, as every render error does
+            diag = replace(diag, message=f"{diag.message} (layout '{layout_id}' of deck "
+                                         f"'{deck.id}'{f', card {first!r}' if first else ''})")
         if diag not in diags:
             diags.append(diag)
     return layout
@@ -188,11 +193,9 @@ class FaceDrawer:
     def place(self, face: Face, x: float, y: float, clip: Rect, bleed: float) -> None:
         """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
         c = self.c
-        c.saveState()
-        p = c.beginPath()
-        p.rect(clip.x, clip.y, clip.width, clip.height)
-        c.clipPath(p, stroke=0, fill=0)
-        c.translate(x, y)
+        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout.py)
+        c._code.append(f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} re W n "
+                       f"1 0 0 1 {x:.2f} {y:.2f} cm")
         key = face.key + (round(bleed, 3),)
         if face.key in self._repeated:
             name = self._forms.get(key)
@@ -203,10 +206,10 @@ class FaceDrawer:
                 self._report(face, face.layout.draw(c, face.ctx, bleed))
                 c.endForm()
                 self._forms[key] = name
-            c.doForm(name)
+            place_form(c, name, 0, 0)
         else:
             self._report(face, face.layout.draw(c, face.ctx, bleed))
-        c.restoreState()
+        c._code.append("Q")
         self.build.tick()
 
     def _report(self, face: Face, errors: list[ElementError]) -> None:
@@ -235,13 +238,11 @@ def size_groups(copies: Sequence[CardCopy]) -> list[list[CardCopy]]:
 
 
 def draw_crop_marks(c, grid: Grid) -> None:
-    c.setStrokeColorRGB(0, 0, 0)
-    c.setLineWidth(MARK_WIDTH)
-    p = c.beginPath()
-    for x1, y1, x2, y2 in crop_marks(grid):
-        p.moveTo(x1, y1)
-        p.lineTo(x2, y2)
-    c.drawPath(p, stroke=1, fill=0)
+    """Thin black marks continuing the cut lines (one path, written as raw operators)."""
+    ops = [f"q 0 0 0 RG {MARK_WIDTH} w []0 d"]
+    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l" for x1, y1, x2, y2 in crop_marks(grid))
+    ops.append("S Q")
+    c._code.append(" ".join(ops))
 
 
 def _page_label(c, grid: Grid, text: str) -> None:

@@ -1,0 +1,109 @@
+"""Bots: who answers `ctx.choose` in self-play. Each is seeded from the game seed and its seat.
+
+- random: uniform over the legal options.
+- greedy: scores each option by the expected stat changes the rules module says it yields
+  (`outcomes(option) -> {stat: change}`), weighted by the game's declared value of each stat
+  (GameMeta.bot_values), ignoring gains above a cap and penalising any drop towards a danger
+  floor (GameMeta.bot_floors: Food before famine, Military before defeat, Territory and
+  Population before elimination). Ties go to the earliest option, which rules modules make the
+  cautious one (keep, stay, stop, done, none). Without outcomes it takes the first option.
+- first: always the first option (deterministic; handy in scenarios).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pnp.engine.core import GameMeta, State
+
+Outcomes = Callable[[Any], dict[str, float]] | None
+
+#: how far above a danger floor the greedy bot starts to worry, and how much per point
+DANGER_MARGIN = 2
+DANGER_WEIGHT = 6.0
+_PLAIN = (1.0, None, None)
+
+
+class RandomBot:
+    """Uniform over the legal options, from its own stream (seeded by game seed and seat)."""
+
+    def __init__(self, seed: int, seat: int, meta: GameMeta | None = None):
+        self._random = random.Random(f"random:{seed}:{seat}").random
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Outcomes) -> int:
+        return int(self._random() * len(options))
+
+
+class FirstBot:
+    """Always the first legal option."""
+
+    def __init__(self, seed: int = 0, seat: int = 0, meta: GameMeta | None = None):
+        pass
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Outcomes) -> int:
+        return 0
+
+
+class GreedyBot:
+    """One-step greedy over expected stat changes (see the module docstring)."""
+
+    def __init__(self, seed: int, seat: int, meta: GameMeta):
+        #: stat -> (value of one point, cap or None, danger line or None)
+        self.info: dict[str, tuple[float, int | None, int | None]] = {}
+        caps = {s: b[1] for s, b in meta.stat_bounds.items()}
+        for stat in {*meta.bot_values, *caps, *meta.bot_floors}:
+            floor = meta.bot_floors.get(stat)
+            self.info[stat] = (meta.bot_values.get(stat, 1.0), caps.get(stat),
+                               None if floor is None else floor + DANGER_MARGIN)
+
+    def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
+        """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
+        total = 0.0
+        info = self.info
+        for stat, d in delta.items():
+            w, cap, line = info.get(stat, _PLAIN)
+            cur = stats.get(stat, 0)
+            if cap is not None and d > 0 and cur + d > cap:
+                d = cap - cur if cap > cur else 0
+            total += w * d
+            if line is not None:
+                after = cur + d
+                if after < line or cur < line:
+                    total -= DANGER_WEIGHT * (max(0.0, line - after) - max(0.0, line - cur))
+        return total
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Outcomes) -> int:
+        if outcomes is None:
+            return 0
+        stats = state.players[seat].stats
+        best, pick = None, 0
+        for i, option in enumerate(options):
+            s = self.score(stats, outcomes(option) or {})
+            if best is None or s > best + 1e-9:
+                best, pick = s, i
+        return pick
+
+
+#: bot name -> factory(seed, seat, meta)
+BOTS: dict[str, Callable[[int, int, GameMeta], Any]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "first": FirstBot,
+}
+
+
+def make_bots(names: Sequence[str], players: int, seed: int, meta: GameMeta) -> list[Any]:
+    """One bot per seat; a single name is used for every seat."""
+    if len(names) == 1:
+        names = list(names) * players
+    if len(names) != players:
+        raise ValueError(f"{len(names)} bots for {players} players")
+    unknown = [n for n in names if n not in BOTS]
+    if unknown:
+        raise ValueError(f"unknown bot {unknown[0]!r}; bots: {', '.join(sorted(BOTS))}")
+    return [BOTS[name](seed, seat, meta) for seat, name in enumerate(names)]

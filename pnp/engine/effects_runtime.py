@@ -1,0 +1,160 @@
+"""Applying effect ASTs (pnp.data.effects) to a player's stats.
+
+Effects are compiled once per game definition into flat tuples, so the hot path never walks
+dataclasses; every stat change goes through one StatBook, which clamps to the stat's bounds
+(the data's `min` and `cap`) and counts each clip for the balance report.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from pnp.data.effects import Ability, ChartRoll, Delta, Effect
+
+# Op kinds (the first field of every compiled op).
+DELTA, FORMULA, CHART, ABILITY = 0, 1, 2, 3
+
+#: A compiled op: (DELTA, stat, const, signed dice count, sides) | (FORMULA, stat, formula, sign)
+#: | (CHART, chart) | (ABILITY, name, args). An alternative is a tuple of ops.
+Op = tuple
+Ops = tuple[Op, ...]
+
+
+def compile_effect(effect: Effect | None) -> tuple[Ops, ...]:
+    """The effect's alternatives as tuples of ops; () for no effect."""
+    if effect is None:
+        return ()
+    out = []
+    for seq in effect.choices:
+        ops: list[Op] = []
+        for item in seq:
+            if isinstance(item, Delta):
+                a = item.amount
+                if a.formula is not None:
+                    ops.append((FORMULA, item.stat, a.formula, a.formula_sign))
+                else:
+                    ops.append((DELTA, item.stat, a.const, a.dice, a.sides))
+            elif isinstance(item, ChartRoll):
+                ops.append((CHART, item.chart))
+            elif isinstance(item, Ability):
+                ops.append((ABILITY, item.name, tuple(item.args)))
+        out.append(tuple(ops))
+    return tuple(out)
+
+
+def single(effect: Effect | None) -> Ops:
+    """The ops of an effect that offers no choice (its first and only alternative)."""
+    alts = compile_effect(effect)
+    return alts[0] if alts else ()
+
+
+def constant_deltas(ops: Ops) -> dict[str, int]:
+    """{stat: amount} of the fixed stat changes in ops (for costs such as 'R-2')."""
+    out: dict[str, int] = {}
+    for op in ops:
+        if op[0] == DELTA and not op[3]:
+            out[op[1]] = out.get(op[1], 0) + op[2]
+    return out
+
+
+class StatBook:
+    """Every stat change: clamped to [min, cap] from the data, clips counted per stat."""
+
+    __slots__ = ("lo", "hi", "clips")
+
+    def __init__(self, bounds: Mapping[str, tuple[int, int | None]], clips: Counter):
+        self.lo = {s: b[0] for s, b in bounds.items()}
+        self.hi = {s: b[1] for s, b in bounds.items()}
+        self.clips = clips
+
+    def add(self, stats: dict[str, int], stat: str, amount: int) -> int:
+        """Change one stat; returns the change actually made (after clamping)."""
+        old = stats[stat]
+        new = old + amount
+        hi = self.hi[stat]
+        if hi is not None and new > hi:
+            self.clips[stat] += 1
+            new = hi
+        elif new < self.lo[stat]:
+            self.clips[stat] += 1
+            new = self.lo[stat]
+        stats[stat] = new
+        return new - old
+
+    def can_pay(self, stats: dict[str, int], cost: Mapping[str, int]) -> bool:
+        """True when every negative amount in `cost` can be paid in full."""
+        lo = self.lo
+        for stat, amount in cost.items():
+            if amount < 0 and stats[stat] + amount < lo[stat]:
+                return False
+        return True
+
+
+class EffectRunner:
+    """Applies compiled ops; a rules module supplies dice, charts, abilities and formulas."""
+
+    book: StatBook
+
+    def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
+        raise NotImplementedError
+
+    def roll_chart(self, seat: int, chart: str) -> None:
+        raise NotImplementedError
+
+    def use_ability(self, seat: int, name: str, args: tuple, source: str) -> None:
+        raise NotImplementedError
+
+    def formula_value(self, seat: int, formula: str) -> int:
+        raise NotImplementedError
+
+    def stats_of(self, seat: int) -> dict[str, int]:
+        raise NotImplementedError
+
+    def apply(self, seat: int, ops: Ops, source: str = "") -> bool:
+        """Apply ops in order; True when some loss was larger than the stat held ("short")."""
+        short = False
+        stats = self.stats_of(seat)
+        add = self.book.add
+        for op in ops:
+            kind = op[0]
+            if kind == DELTA:
+                amount = op[2]
+                dice = op[3]
+                if dice:
+                    rolled = self.roll_amount(seat, dice if dice > 0 else -dice, op[4], op[1],
+                                              1 if dice > 0 else -1)
+                    amount += rolled if dice > 0 else -rolled
+                stat = op[1]
+                if amount < 0 and -amount > stats[stat] - self.book.lo[stat]:
+                    short = True
+                add(stats, stat, amount)
+            elif kind == FORMULA:
+                add(stats, op[1], op[3] * self.formula_value(seat, op[2]))
+            elif kind == CHART:
+                self.roll_chart(seat, op[1])
+            else:
+                self.use_ability(seat, op[1], op[2], source)
+        return short
+
+
+def mean_delta(ops: Ops, chart_means: Mapping[str, Mapping[str, float]] | None = None,
+               formula: Any = None) -> dict[str, float]:
+    """The expected stat changes of ops (dice at their mean), for the greedy bot's estimates.
+
+    `formula(fid) -> value` evaluates formula amounts; chart rolls add the chart's mean row.
+    """
+    out: dict[str, float] = {}
+    for op in ops:
+        kind = op[0]
+        if kind == DELTA:
+            dice = op[3]
+            amount = op[2] + dice * (op[4] + 1) / 2
+            out[op[1]] = out.get(op[1], 0.0) + amount
+        elif kind == FORMULA and formula is not None:
+            out[op[1]] = out.get(op[1], 0.0) + op[3] * formula(op[2])
+        elif kind == CHART and chart_means and op[1] in chart_means:
+            for stat, amount in chart_means[op[1]].items():
+                out[stat] = out.get(stat, 0.0) + amount
+    return out

@@ -1,0 +1,1127 @@
+"""Ancient Civilizations: the rulebook as straight-line procedures over the GameDef.
+
+Every number (caps, costs, thresholds, chart rows, war parameters, the setup bonus, the turn cap)
+comes from the data; every ambiguity follows game.yaml's `interpretations:` (the reading each
+procedure follows is named in its docstring), and each variant's override changes what runs.
+Dice go through `ctx.roll`, decisions through `ctx.choose`; nothing here draws randomness.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Callable
+from typing import Any
+
+from pnp.data.effects import PER_TURN, THIS_TURN, format_effect
+from pnp.data.model import Condition, GameDef
+from pnp.engine.core import MAIN, OVER, PREGAME, Context, GameMeta, PlayerState, State
+from pnp.engine.effects_runtime import (
+    ABILITY,
+    DELTA,
+    EffectRunner,
+    Ops,
+    StatBook,
+    compile_effect,
+    constant_deltas,
+    mean_delta,
+    single,
+)
+from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination
+
+ENGINE = "ancient-civilizations"
+
+# Decision option labels (what bots see, what logs and scenarios write).
+KEEP, REROLL, STAY, WAR, BEFORE, AFTER = "keep", "reroll", "stay", "war", "before", "after"
+MOVE, STOP, DONE, NONE = "move", "stop", "done", "none"
+EXTRA, NO = "extra-roll", "no"
+ACCEPT, DECLINE = "accept", "decline"
+
+#: greedy bot: an owned space (a wonder) is valued as this many turns of its per-turn bonus
+OWNED_WORTH = 5
+
+_OPS = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
+        "==": operator.eq, "!=": operator.ne}
+
+#: greedy bot: what one point of a stat is worth (a heuristic, not a rule; see docs/engine.md)
+BOT_VALUES = {"victory-points": 10.0, "territories": 6.0, "population": 3.0, "culture": 2.5,
+              "infrastructure": 1.5, "wonders": 4.0, "military": 1.2, "ideas": 1.0,
+              "stability": 1.0, "zeal": 0.8, "gold": 0.8, "resources": 0.8, "food": 0.6,
+              "power": 3.0}
+
+
+def _cond(c: Condition) -> tuple[str, Callable[[int, int], bool], int]:
+    return c.stat, _OPS[c.op], c.value
+
+
+# --------------------------------------------------------------------------- compiled rules
+
+
+class TrackTable:
+    """One track, precomputed: effects per space, landing keys, greedy estimates."""
+
+    def __init__(self, rules: Rules, track: Any):
+        self.id = track.id
+        self.n = len(track.spaces)
+        self.start = track.start_index
+        self.loop = track.shape == "loop"
+        self.ids = [s.id for s in track.spaces]
+        self.keys = [(track.id, s.id) for s in track.spaces]
+        self.owned_keys = [f"{track.id}/{s.id}" for s in track.spaces]
+        self.effects = [compile_effect(s.effect) for s in track.spaces]
+        self.timing = [s.effect.timing if s.effect is not None else None for s in track.spaces]
+        abbr = rules.abbr
+        self.alt_labels = [[format_effect(type(s.effect)((alt,)), abbr) for alt in s.effect.choices]
+                           if s.effect is not None and s.effect.is_choice else []
+                           for s in track.spaces]
+        self.why_move = f"move {track.id}"
+        self.why_start = f"start space {track.id}"
+        self.why_occupied = f"occupied space {track.id}"
+        self.why_alt = f"choose effect {track.id}"
+        self.why_marked = f"marked space {track.id}"
+        self.why_extra = f"extra roll {track.id}"
+        # expected stat changes of landing on each space (the greedy bot's view of a space)
+        self.expect = [rules.estimate(alts, timing) for alts, timing in
+                       zip(self.effects, self.timing, strict=True)]
+        self.expect[self.start] = {}
+        if track.id in rules.owned_tracks:  # an owned space pays every turn: worth several turns
+            self.expect = [{k: v * OWNED_WORTH for k, v in d.items()} for d in self.expect]
+        sides = rules.die_sides
+        self.move_expect = [_average([self.expect[self.advance(i, r)] for r in range(1, sides + 1)])
+                            for i in range(self.n)]
+
+    def advance(self, here: int, steps: int) -> int:
+        if self.loop:
+            return (here + steps) % self.n
+        return min(max(here + steps, 0), self.n - 1)  # interpretation pre-history-end: stop
+
+    def neighbour(self, here: int, side: str) -> int | None:
+        j = here - 1 if side == BEFORE else here + 1
+        if self.loop:
+            return j % self.n
+        return j if 0 <= j < self.n else None
+
+
+def _average(deltas: list[dict[str, float]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for d in deltas:
+        for k, v in d.items():
+            out[k] = out.get(k, 0.0) + v
+    n = len(deltas) or 1
+    return {k: v / n for k, v in out.items()}
+
+
+class ChartTable:
+    """One chart: row per roll value, with its ops, landing key and short-stat rule."""
+
+    def __init__(self, rules: Rules, chart: Any):
+        self.id = chart.id
+        self.count = chart.die.count
+        self.sides = chart.die.sides
+        self.rows: dict[int, tuple[tuple[str, int], Ops, str | None]] = {}
+        for value in range(self.count, self.count * self.sides + 1):
+            row = chart.row_for(value)
+            self.rows[value] = ((chart.id, row.low), single(row.effect), row.if_short)
+        self.why = f"chart {chart.id}"
+        self.reroll_event = f"{chart.id}-reroll"
+        self.row_expect = {v: mean_delta(ops) for v, (_, ops, _) in self.rows.items()}
+        self.mean = _average([self.row_expect[v] for v in _faces(self.count, self.sides)])
+
+
+def _faces(count: int, sides: int) -> list[int]:
+    """Every outcome of count dice, as sums, one entry per equally likely combination."""
+    sums = [0]
+    for _ in range(count):
+        sums = [s + f for s in sums for f in range(1, sides + 1)]
+    return sums
+
+
+class Rules:
+    """Everything the procedures need from a GameDef, precomputed once per definition."""
+
+    def __init__(self, game: GameDef):
+        self.game = game
+        self.stat_ids = [s.id for s in game.stats.values() if not s.derived]
+        self.derived = {s.id: game.formulas[s.derived] for s in game.stats.values()
+                        if s.derived and s.derived in game.formulas}
+        self.bounds = {s.id: (s.min, s.cap) for s in game.stats.values() if not s.derived}
+        self.abbr = {s.id: s.short for s in game.stats.values()}
+        self.formulas = game.formulas
+        move = game.rule("movement", default={})
+        die = move.get("die")
+        self.die_count, self.die_sides = (die.count, die.sides) if die else (1, 6)
+        start_rule = move.get("start_space", {})
+        self.start_benefit = bool(start_rule.get("benefit", False))
+        self.start_cost_ops = single(start_rule.get("reroll_cost"))
+        self.start_cost = constant_deltas(self.start_cost_ops)
+        self.start_reroll = bool(self.start_cost_ops)
+        occupied = move.get("occupied_space", {})
+        self.occupied_options = tuple(occupied.get("options", (BEFORE, AFTER, REROLL)))
+        self.start_shared = bool(occupied.get("start_space_shared", True))
+        self.markers_on = tuple(move.get("markers_on", ()))
+        self.built_blocks = move.get("built_wonder", "occupied") == "occupied"
+        pre = game.rule("pregame", default={}) or {}
+        self.pregame_track = game.rule("setup", "pregame") or pre.get("track")
+        self.marked_space = pre.get("marked_space", "move-to-any-unmarked")
+        self.setup_bonus = single(game.rule("setup", "bonus"))
+        group = game.rule("setup", "pawn_on_start_of_each")
+        self.main_tracks = tuple(game.track_groups.get(group, ())) if group else tuple(
+            t for t in game.tracks if t != self.pregame_track)
+        self.chart_means: dict[str, dict[str, float]] = {}
+        self.charts: dict[str, ChartTable] = {}
+        for cid, chart in game.charts.items():
+            table = ChartTable(self, chart)
+            self.charts[cid] = table
+            self.chart_means[cid] = table.mean
+        self.phases = game.phases
+        self.owned_tracks = tuple(dict.fromkeys(p.track for p in game.phases
+                                                if p.build_once and p.track))
+        self.tracks = {tid: TrackTable(self, t) for tid, t in game.tracks.items()}
+        # abilities that last (this turn / per turn) become powers, keyed "track/space"
+        self.powers: dict[str, tuple[str, tuple]] = {}
+        for t in game.tracks.values():
+            tt = self.tracks[t.id]
+            for i, alts in enumerate(tt.effects):
+                if tt.timing[i] in (THIS_TURN, PER_TURN):
+                    for op in (op for alt in alts for op in alt if op[0] == ABILITY):
+                        self.powers[tt.owned_keys[i]] = (op[1], op[2])
+        self.leader_track = next((p.track for p in game.phases if p.id == "leader"), None)
+        self.checks = {cid: (*_cond(c.when), single(c.effect)) for cid, c in game.checks.items()}
+        self.every_phase_checks = game.rule("check_timing") == "every-phase"
+        self.conversions = {
+            cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
+                  c.repeat, f"conversion {cid}")
+            for cid, c in game.conversions.items()}
+        self.phase_costs = {p.id: (single(p.cost), constant_deltas(single(p.cost)))
+                            for p in game.phases if p.cost is not None}
+        self.phase_on_roll = {p.id: single(p.on_roll) for p in game.phases if p.on_roll}
+        self.phase_why = {p.id: f"{p.id}: pay to move" for p in game.phases}
+        self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]]]] = {}
+        for tid, table in game.tables.items():
+            rows = []
+            for row in table.rows:
+                label = format_effect(row.buys, self.abbr)
+                while any(r[0] == label for r in rows):
+                    label += "'"
+                rows.append((label, row.cost, single(row.buys)))
+            self.tables[tid] = (table.pay or "", rows)
+        war = game.rule("options", "war", default={}) or {}
+        self.war_to_start = bool(war.get("aggressor_to_start", True))
+        self.war_loss = single(war.get("loss"))
+        wroll = war.get("roll")
+        self.war_count, self.war_sides = (wroll.count, wroll.sides) if wroll else (2, 6)
+        self.war_bonus = int(war.get("higher_military_bonus", 0))
+        self.war_steals = constant_deltas(single(war.get("winner_steals")))
+        self.war_aggressor_steals = constant_deltas(single(war.get("aggressor_win_steals")))
+        faces = _faces(self.war_count, self.war_sides)
+        self.war_odds = {}  # aggressor's roll bonus -> (P(aggressor wins), P(defender wins))
+        for bonus in (-self.war_bonus, 0, self.war_bonus):
+            diffs = [a - b + bonus for a in faces for b in faces]
+            self.war_odds[bonus] = (sum(d > 0 for d in diffs) / len(diffs),
+                                    sum(d < 0 for d in diffs) / len(diffs))
+        self.war_stat = next((op[1] for op in self.war_loss if op[0] == DELTA), "military")
+        trade = game.rule("options", "trade", default={}) or {}
+        self.trade_gain = single(trade.get("both_gain"))
+        self.trade_stats = tuple(s for s in trade.get("exchange", ()) if s)
+        self.trade_offers = self._trade_offers()
+        end = game.rule("end", default={}) or {}
+        ends = end.get("game_ends_when")
+        self.game_end = _cond(ends) if ends else None
+        self.eliminated_when = tuple(_cond(c) for c in end.get("eliminated_when", ()) if c)
+        self.eliminate_now = end.get("elimination_timing") == "immediate"
+        self.max_turns = int(end.get("max_turns", 100))
+        self.score_stat = self._stat_named(str(end.get("winner", "")).removeprefix("most ").strip())
+        self.why_order = "turn order"
+        self.why_amount = {s: f"amount {s}" for s in self.bounds}
+        self.why_power = "use a power on the roll"
+
+    def _stat_named(self, name: str) -> str:
+        low = name.lower()
+        for s in self.game.stats.values():
+            if low in {s.id.lower(), s.name.lower(), s.abbreviation.lower(),
+                       *(a.lower() for a in s.aliases)}:
+                return s.id
+        return self.stat_ids[0] if self.stat_ids else ""
+
+    def _trade_offers(self) -> list[tuple[str, str, int, str, int]]:
+        """The trade-option offers bots may make: give 1-3 of one stat for 1-3 of another."""
+        offers = []
+        for give in self.trade_stats:
+            for get in self.trade_stats:
+                if give == get:
+                    continue
+                for kg in (1, 2, 3):
+                    for kr in (1, 2, 3):
+                        label = f"{self.abbr[give]}-{kg} {self.abbr[get]}+{kr}"
+                        offers.append((label, give, kg, get, kr))
+        return offers
+
+    def estimate(self, alts: tuple[Ops, ...], timing: str | None) -> dict[str, float]:
+        """Greedy estimate of an effect: the best alternative's mean stat changes."""
+        best: dict[str, float] = {}
+        best_value = None
+        for alt in alts:
+            d = mean_delta(alt, self.chart_means, self._nominal_formula)
+            for op in alt:
+                if op[0] == ABILITY:
+                    d["power" if timing else op[1]] = d.get("power", 0.0) + 1.0
+            value = sum(BOT_VALUES.get(k, 1.0) * v for k, v in d.items())
+            if best_value is None or value > best_value:
+                best, best_value = d, value
+        return best
+
+    def _nominal_formula(self, fid: str) -> float:
+        f = self.formulas.get(fid)
+        if f is None:
+            return 0.0
+        base = self.game.stats[f.stat].start if f.stat in self.game.stats else 0
+        base += constant_deltas(self.setup_bonus).get(f.stat, 0)
+        return float(f.evaluate(base))
+
+    def meta(self) -> GameMeta:
+        floors: dict[str, int] = {}
+        for stat, op, value in [*(c[:3] for c in self.checks.values()), *self.eliminated_when]:
+            if op in (operator.lt, operator.le):
+                floors[stat] = max(floors.get(stat, value), value if op is operator.lt else value + 1)
+        g = self.game
+        return GameMeta(
+            game=g.id, players_min=g.players_min, players_max=g.players_max,
+            max_turns=self.max_turns, stat_bounds=dict(self.bounds), has_chance=True,
+            phases=tuple(p.id for p in g.phases),
+            track_starts={t: tt.start for t, tt in self.tracks.items()},
+            exclusive_tracks=tuple(self.tracks), owned_tracks=self.owned_tracks,
+            score_stat=self.score_stat, derived_stats=tuple(self.derived),
+            bot_values=dict(BOT_VALUES), bot_floors=floors)
+
+
+_RULES: dict[int, tuple[GameDef, Rules]] = {}
+
+
+def rules_for(game: GameDef) -> Rules:
+    """The compiled rules of a definition (cached: tables are built once per GameDef)."""
+    hit = _RULES.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1]
+    rules = Rules(game)
+    if len(_RULES) > 32:
+        _RULES.clear()
+    _RULES[id(game)] = (game, rules)
+    return rules
+
+
+# --------------------------------------------------------------------------- module API
+
+
+def metadata(game: GameDef) -> GameMeta:
+    return rules_for(game).meta()
+
+
+def new_state(game: GameDef, players: int) -> State:
+    """Before the pregame: every stat at its start value, one pawn on the Pre-History start."""
+    r = rules_for(game)
+    stats = {s: game.stats[s].start for s in r.stat_ids}
+    pos = {r.pregame_track: r.tracks[r.pregame_track].start} if r.pregame_track else {}
+    markers = {t: [] for t in r.markers_on}
+    return State([PlayerState(dict(stats), dict(pos)) for _ in range(players)], markers)
+
+
+def main_state(game: GameDef, players: int) -> State:
+    """The state right after setup, skipping the pregame (scenarios start from here)."""
+    state = new_state(game, players)
+    ac = ACGame(rules_for(game), None, state)
+    ac.setup()
+    return state
+
+
+def play(game: GameDef, ctx: Context, max_turns: int | None = None) -> None:
+    """Play from ctx.state until the game ends or the turn cap is reached."""
+    r = rules_for(game)
+    ACGame(r, ctx, ctx.state).play(r.max_turns if max_turns is None else max_turns)
+
+
+def finish(game: GameDef, ctx: Context) -> None:
+    """Fill the GameResult from the final state."""
+    r = rules_for(game)
+    st = ctx.state
+    res = ctx.result
+    res.turns = st.turn
+    res.ended = st.ended or TIMEOUT
+    res.winners = tuple(st.winners)
+    res.scores = tuple(p.stats.get(r.score_stat, 0) for p in st.players)
+    if res.winners:
+        top = res.scores[res.winners[0]]
+        rest = [s for i, s in enumerate(res.scores) if i not in res.winners]
+        res.margin = 0 if len(res.winners) > 1 or not rest else top - max(rest)
+    res.final_stats = [final_stats(r, p) for p in st.players]
+    res.rolls = ctx.rolls
+    res.decisions = ctx.decisions
+
+
+def final_stats(r: Rules, p: PlayerState) -> dict[str, int]:
+    """A player's stats with the derived ones (Cities) filled in."""
+    out = dict(p.stats)
+    for sid, f in r.derived.items():
+        out[sid] = f.evaluate(p.stats.get(f.stat, 0))
+    return out
+
+
+# --------------------------------------------------------------------------- the rules
+
+
+class ACGame(EffectRunner):
+    """One game being played: the rulebook's procedures over a State, through a Context."""
+
+    def __init__(self, rules: Rules, ctx: Context | None, state: State):
+        self.r = rules
+        self.ctx = ctx
+        self.state = state
+        self.players = state.players
+        self.book = StatBook(rules.bounds, ctx.result.cap_clips if ctx else _Sink())
+        if ctx is not None:
+            self.roll = ctx.roll
+            self.choose = ctx.choose
+            self.event = ctx.event
+            self.spaces = ctx.result.space_counts
+            self.chart_counts = ctx.result.chart_counts
+        self.phase_id = ""
+
+    # ---------------------------------------------------------------- EffectRunner hooks
+    def stats_of(self, seat: int) -> dict[str, int]:
+        return self.players[seat].stats
+
+    def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
+        judge = None
+        if self.players[seat].powers:
+            def judge(v: int) -> dict[str, float]:
+                return {stat: sign * v}
+        return self.player_roll(seat, count, sides, self.r.why_amount[stat], judge)
+
+    def formula_value(self, seat: int, formula: str) -> int:
+        f = self.r.formulas[formula]
+        return f.evaluate(self.players[seat].stats[f.stat])
+
+    def roll_chart(self, seat: int, chart: str) -> None:
+        """Roll on a chart; a row marked `if_short: lose-all-and-reroll` whose loss is more than
+        the stat held empties it and rolls again (interpretation defeat-short-gold); the
+        defeat-no-reroll variant marks those rows `lose-all` instead."""
+        t = self.r.charts[chart]
+        while True:
+            judge = None
+            if self.players[seat].powers:
+                judge = t.row_expect.get
+            v = self.player_roll(seat, t.count, t.sides, t.why, judge)
+            key, ops, if_short = t.rows[v]
+            self.chart_counts[key] += 1
+            short = self.apply(seat, ops, t.why)
+            if short and if_short == "lose-all-and-reroll" and not self.players[seat].out:
+                self.event(t.reroll_event, seat)
+                continue
+            return
+
+    def use_ability(self, seat: int, name: str, args: tuple, source: str) -> None:
+        if name == "steal":
+            self.steal(seat, args[0], int(args[1]))
+        elif name == "exchange":
+            self.exchange(seat, args[:-1], args[-1])
+        # reroll / adjust / extra_roll only exist as powers (granted when landed, see land())
+
+    def apply(self, seat: int, ops: Ops, source: str = "") -> bool:
+        short = EffectRunner.apply(self, seat, ops, source)
+        if self.r.eliminate_now and self.state.stage == MAIN:
+            self.eliminations_now()
+        return short
+
+    # ---------------------------------------------------------------- the game
+    def play(self, max_turns: int) -> None:
+        """Pregame and setup, then turns of 16 phases until the game ends or the cap."""
+        st = self.state
+        if st.stage == PREGAME:
+            if self.r.pregame_track:
+                self.pregame()
+            self.setup()
+            self.ctx.step("pregame")
+        phases = self.r.phases
+        while st.stage == MAIN:
+            if st.turn > max_turns:
+                st.stage, st.ended = OVER, TIMEOUT
+                st.turn = max_turns
+                st.winners = self.leaders()
+                return
+            ph = phases[st.phase]
+            self.phase_id = ph.id
+            self.play_phase(ph)
+            if st.stage == MAIN:
+                if st.phase + 1 < len(phases):
+                    st.phase += 1
+                else:
+                    st.phase = 0
+                    st.turn += 1
+            self.ctx.step(ph.id)
+
+    def setup(self) -> None:
+        """Setup bonus to everyone, the pregame pawn leaves, one pawn on each main track's start."""
+        r = self.r
+        st = self.state
+        for seat, p in enumerate(self.players):
+            EffectRunner.apply(self, seat, r.setup_bonus, "setup")
+            if r.pregame_track:
+                p.pos.pop(r.pregame_track, None)
+            for t in r.main_tracks:
+                p.pos[t] = r.tracks[t].start
+        st.stage, st.turn, st.phase = MAIN, 1, 0
+
+    def pregame(self) -> None:
+        """Pre-History: roll high for the first player, then clockwise; landing on a space gives
+        its boosts and marks it; a marked space sends the player to any unmarked one of their
+        choice (interpretation marked-space); ends as soon as every space is marked."""
+        r = self.r
+        tt = r.tracks[r.pregame_track]
+        self.phase_id = "pregame"
+        marks = self.state.markers.setdefault(tt.id, [])
+        goal = tt.n - 1  # every space but the start
+        order = self.turn_order()
+        while len(marks) < goal:
+            for seat in order:
+                self.move(seat, tt, None, pregame=True)
+                if len(marks) >= goal:
+                    return
+
+    def turn_order(self) -> list[int]:
+        """Everyone rolls; the highest goes first (only ties for highest re-roll), then clockwise."""
+        live = [i for i, p in enumerate(self.players) if not p.out]
+        if len(live) < 2:
+            return live
+        roll_each, sides, why = self.ctx.roll_each, self.r.die_sides, self.r.why_order
+        contenders = live
+        while True:
+            rolls = roll_each(sides, why, contenders)
+            top = max(rolls)
+            if rolls.count(top) == 1:
+                first = contenders[rolls.index(top)]
+                break
+            contenders = [s for s, v in zip(contenders, rolls, strict=True) if v == top]
+        k = live.index(first)
+        return live[k:] + live[:k]
+
+    def play_phase(self, ph: Any) -> None:
+        """One phase: each player in a freshly rolled turn order, then the phase-end steps."""
+        order = self.turn_order()
+        players = self.players
+        st = self.state
+        for seat in order:
+            if not players[seat].out and st.stage == MAIN:
+                self.player_phase(ph, seat)
+        if ph.after_table:
+            for seat in order:
+                if not players[seat].out and st.stage == MAIN:
+                    self.purchases(seat, ph.after_table)
+        if st.stage == MAIN:
+            self.phase_checks(ph, order)
+        if ph.end_checks and st.stage == MAIN:
+            self.end_phase()
+
+    def player_phase(self, ph: Any, seat: int) -> None:
+        r = self.r
+        p = self.players[seat]
+        if ph.per_turn_bonuses:
+            self.per_turn_bonuses(seat, ph.per_turn_bonuses)
+        if ph.track:
+            tt = r.tracks[ph.track]
+            if ph.id in r.phase_costs:
+                self.paid_moves(ph, seat, tt)
+            else:
+                self.move(seat, tt, ph)
+            if p.powers and not p.out:
+                self.extra_roll(seat, tt, ph)
+        if ph.chart and ph.rolls and not p.out:
+            f = r.formulas[ph.rolls]
+            for _ in range(f.evaluate(p.stats[f.stat])):
+                self.roll_chart(seat, ph.chart)
+        for cid in ph.conversions:
+            if not p.out:
+                self.convert(seat, cid)
+
+    def paid_moves(self, ph: Any, seat: int, tt: TrackTable) -> None:
+        """Build, Wonder, Knowledge: pay the phase cost to move once, as often as the player can
+        pay and wants to; `on_roll` (Build: Infra+1) is gained with every paid move."""
+        r = self.r
+        p = self.players[seat]
+        ops, cost = r.phase_costs[ph.id]
+        on_roll = r.phase_on_roll.get(ph.id, ())
+        why = r.phase_why[ph.id]
+        can_pay = self.book.can_pay
+        while can_pay(p.stats, cost):
+            if ph.optional:
+                here = p.pos[tt.id]
+
+                def outcomes(o: str, here: int = here) -> dict[str, float]:
+                    if o == STOP:
+                        return {}
+                    d = dict(tt.move_expect[here])
+                    if tt.id in r.owned_tracks and not self.unbuilt(tt):
+                        d = {}  # nothing left to build: the move is only a cost
+                    for k, v in cost.items():
+                        d[k] = d.get(k, 0.0) + v
+                    for k, v in constant_deltas(on_roll).items():
+                        d[k] = d.get(k, 0.0) + v
+                    return d
+                if self.choose(seat, (MOVE, STOP), why, outcomes) == STOP:
+                    return
+            self.apply(seat, ops, why)
+            if on_roll:
+                self.apply(seat, on_roll, why)
+            self.move(seat, tt, ph)
+            if p.out or not ph.repeat:
+                return
+
+    def unbuilt(self, tt: TrackTable) -> int:
+        return tt.n - 1 - len(self.state.markers.get(tt.id, ()))
+
+    # ---------------------------------------------------------------- rolling
+    def player_roll(self, seat: int, count: int, sides: int, why: str,
+                    judge: Callable[[int], dict[str, float] | None] | None = None) -> int:
+        """A roll by a player: the dice, then any unused roll power they choose to use on it."""
+        roll = self.roll
+        total = roll(sides, why, seat)
+        for _ in range(count - 1):
+            total += roll(sides, why, seat)
+        if self.players[seat].powers:
+            total = self.roll_powers(seat, count, sides, total, why, judge)
+        return total
+
+    def roll_powers(self, seat: int, count: int, sides: int, total: int, why: str,
+                    judge: Callable[[int], dict[str, float] | None] | None) -> int:
+        """Reformer/Stonehenge (+1 or -1 to one roll) and Politician/Pyramids (one reroll): each
+        power is used at most once, on a roll its holder picks (interpretation leader-this-turn)."""
+        p = self.players[seat]
+        powers = self.r.powers
+        lo, hi = count, count * sides
+        while True:
+            options = [KEEP]
+            for key in p.powers:
+                name, args = powers[key]
+                if name == "adjust":
+                    for k in range(1, int(args[0]) + 1):
+                        for label, v in ((f"+{k}", total + k), (f"-{k}", total - k)):
+                            if lo <= v <= hi and label not in options:
+                                options.append(label)
+                elif name == "reroll" and REROLL not in options:
+                    options.append(REROLL)
+            if len(options) == 1:
+                return total
+            outcomes = None
+            if judge is not None:
+                def outcomes(o: str, total: int = total) -> dict[str, float]:
+                    if o == REROLL:
+                        return _average([judge(v) or {} for v in _faces(count, sides)])
+                    return judge(total + (0 if o == KEEP else int(o))) or {}
+            choice = self.choose(seat, options, self.r.why_power, outcomes)
+            if choice == KEEP:
+                return total
+            if choice == REROLL:
+                self.spend_power(p, "reroll", 1)
+                self.event("power-reroll", seat)
+                total = self.roll(sides, why, seat)
+                for _ in range(count - 1):
+                    total += self.roll(sides, why, seat)
+            else:
+                self.spend_power(p, "adjust", abs(int(choice)))
+                self.event("power-adjust", seat)
+                total += int(choice)
+
+    def spend_power(self, p: PlayerState, name: str, amount: int) -> None:
+        for i, key in enumerate(p.powers):
+            n, args = self.r.powers[key]
+            if n == name and (name != "adjust" or int(args[0]) >= amount):
+                del p.powers[i]
+                return
+
+    def extra_roll(self, seat: int, tt: TrackTable, ph: Any) -> None:
+        """Populist: one extra roll on one of the named tracks this turn, if the player wants."""
+        p = self.players[seat]
+        for i, key in enumerate(p.powers):
+            name, args = self.r.powers[key]
+            if name == "extra_roll" and tt.id in args:
+                here = p.pos[tt.id]
+
+                def outcomes(o: str) -> dict[str, float]:
+                    return tt.move_expect[here] if o == EXTRA else {"power": 1.0}
+                if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
+                    del p.powers[i]
+                    self.event("power-extra-roll", seat)
+                    self.move(seat, tt, ph)
+                return
+
+    # ---------------------------------------------------------------- moving
+    def occupant(self, tt: TrackTable, space: int, seat: int) -> int:
+        """The seat of another live pawn on `space`, or -1."""
+        tid = tt.id
+        for q, other in enumerate(self.players):
+            if q != seat and not other.out and other.pos.get(tid) == space:
+                return q
+        return -1
+
+    def built(self, tt: TrackTable, space: int) -> bool:
+        return tt.id in self.r.owned_tracks and space in self.state.markers.get(tt.id, ())
+
+    def free(self, tt: TrackTable, space: int, seat: int) -> bool:
+        """Free for the occupied-space rule: the start space always is (interpretation
+        occupied-neighbours); otherwise no other pawn and no built wonder (built-wonder)."""
+        if space == tt.start and self.r.start_shared:
+            return True
+        if self.occupant(tt, space, seat) >= 0:
+            return False
+        return not (self.r.built_blocks and self.built(tt, space))
+
+    def move(self, seat: int, tt: TrackTable, ph: Any, pregame: bool = False) -> None:
+        """Roll and move, following the roll-and-move rules to the space the pawn ends on."""
+        r = self.r
+        p = self.players[seat]
+        here = p.pos[tt.id]
+        judge = None
+        if p.powers:
+            def judge(v: int, here: int = here) -> dict[str, float]:
+                return tt.expect[tt.advance(here, v)]
+        dest = tt.advance(here, self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge))
+        option = ph.option if ph is not None else None
+        while True:
+            if dest == tt.start:
+                p.pos[tt.id] = dest
+                self.spaces[tt.keys[dest]] += 1
+                if r.start_benefit:
+                    self.apply_space(seat, tt, dest, ph)
+                if self.start_reroll(seat, tt):
+                    dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
+                                                             tt.why_move))
+                    continue
+                return
+            if pregame and dest in self.state.markers.get(tt.id, ()):
+                dest = self.marked_space(seat, tt)
+                break
+            occupant = self.occupant(tt, dest, seat)
+            blocked = occupant >= 0 or (r.built_blocks and not pregame and self.built(tt, dest))
+            if not blocked:
+                break
+            if occupant >= 0 and option == "trade":
+                self.trade(seat, occupant)
+            choice = self.occupied(seat, tt, dest, occupant >= 0 and option == "war")
+            if choice == WAR:
+                if r.war_to_start:
+                    p.pos[tt.id] = tt.start
+                self.war(seat, occupant)
+                return
+            if choice == REROLL:
+                self.event("occupied-reroll", seat)
+                dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
+                                                         tt.why_move))
+                continue
+            self.event("occupied-" + choice, seat)
+            dest = tt.neighbour(dest, choice)
+            break
+        self.land(seat, tt, dest, ph, pregame)
+
+    def start_reroll(self, seat: int, tt: TrackTable) -> bool:
+        """On a start space the player may pay the reroll cost (1 Gold) to roll and move again."""
+        r = self.r
+        p = self.players[seat]
+        if not r.start_reroll or not self.book.can_pay(p.stats, r.start_cost):
+            return False
+
+        def outcomes(o: str) -> dict[str, float]:
+            if o == STAY:
+                return {}
+            d = dict(tt.move_expect[tt.start])
+            for k, v in r.start_cost.items():
+                d[k] = d.get(k, 0.0) + v
+            return d
+        if self.choose(seat, (STAY, REROLL), tt.why_start, outcomes) != REROLL:
+            return False
+        self.event("start-reroll", seat)
+        self.apply(seat, r.start_cost_ops, tt.why_start)
+        return True
+
+    def occupied(self, seat: int, tt: TrackTable, dest: int, war: bool) -> str:
+        """Occupied space: take a free space just before or after, or roll again (with no free
+        neighbour, rolling again is the only option); in the Military Phase, or declare war."""
+        options = [WAR] if war else []
+        for side in (BEFORE, AFTER):
+            if side in self.r.occupied_options:
+                nb = tt.neighbour(dest, side)
+                if nb is not None and self.free(tt, nb, seat):
+                    options.append(side)
+        if REROLL in self.r.occupied_options or len(options) == (1 if war else 0):
+            options.append(REROLL)
+
+        def outcomes(o: str) -> dict[str, float]:
+            if o == REROLL:
+                return tt.move_expect[dest]
+            if o == WAR:
+                return self.war_estimate(seat, self.occupant(tt, dest, seat))
+            return tt.expect[tt.neighbour(dest, o)]
+        return self.choose(seat, options, tt.why_occupied, outcomes)
+
+    def marked_space(self, seat: int, tt: TrackTable) -> int:
+        """Pre-History: a marked space sends the player to any unmarked space of their choice."""
+        marks = self.state.markers[tt.id]
+        options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in marks]
+        if self.r.marked_space != "move-to-any-unmarked":
+            options = [tt.ids[i] for i in range(tt.n) if i != tt.start]
+        choice = self.choose(seat, options, tt.why_marked,
+                             lambda o: tt.expect[tt.ids.index(o)])
+        self.event("marked-space", seat)
+        return tt.ids.index(choice)
+
+    def land(self, seat: int, tt: TrackTable, dest: int, ph: Any, pregame: bool = False) -> None:
+        """The pawn stops on `dest`: count it, then build, mark or take the space's effect."""
+        p = self.players[seat]
+        p.pos[tt.id] = dest
+        self.spaces[tt.keys[dest]] += 1
+        if dest == tt.start:
+            if self.r.start_benefit:
+                self.apply_space(seat, tt, dest, ph)
+            return
+        if tt.id == self.r.leader_track:
+            p.leader = tt.ids[dest]
+        if ph is not None and ph.build_once:
+            self.build(seat, tt, dest)
+            return
+        if pregame:
+            marks = self.state.markers.setdefault(tt.id, [])
+            if dest not in marks:
+                marks.append(dest)
+        self.apply_space(seat, tt, dest, ph)
+
+    def build(self, seat: int, tt: TrackTable, dest: int) -> None:
+        """Wonder Phase: an unbuilt wonder is built, marked and owned; a built one (possible only
+        in the built-wonder-wasted variant) wastes the move."""
+        marks = self.state.markers.setdefault(tt.id, [])
+        if dest in marks:
+            self.event("wonder-wasted", seat)
+            return
+        marks.append(dest)
+        key = tt.owned_keys[dest]
+        self.state.owners[key] = seat
+        self.players[seat].owned.append(key)
+        self.event("wonder-built", seat)
+
+    def apply_space(self, seat: int, tt: TrackTable, dest: int, ph: Any) -> None:
+        alts = tt.effects[dest]
+        if not alts:
+            return
+        ops = alts[0]
+        if len(alts) > 1:
+            labels = tt.alt_labels[dest]
+            expects = [self.r.estimate((a,), None) for a in alts]
+            choice = self.choose(seat, labels, tt.why_alt,
+                                 lambda o: expects[labels.index(o)])
+            ops = alts[labels.index(choice)]
+        if tt.timing[dest] is not None:
+            self.grant(seat, tt.owned_keys[dest], ops)
+            ops = tuple(op for op in ops if op[0] != ABILITY)
+        self.apply(seat, ops, tt.why_move)
+
+    def grant(self, seat: int, key: str, ops: Ops) -> None:
+        """An ability that lasts (this turn / per turn) becomes a power held until the End Phase."""
+        p = self.players[seat]
+        for op in ops:
+            if op[0] == ABILITY:
+                uses = int(op[2][0]) if op[1] == "reroll" and op[2] else 1
+                p.powers.extend([key] * uses)
+
+    def per_turn_bonuses(self, seat: int, track: str) -> None:
+        """Start Phase: each owned wonder's per-turn bonus (stats now, powers for the turn)."""
+        p = self.players[seat]
+        tt = self.r.tracks[track]
+        for key in p.owned:
+            tid, _, sid = key.partition("/")
+            if tid != track:
+                continue
+            i = tt.ids.index(sid)
+            alts = tt.effects[i]
+            if alts and tt.timing[i] == PER_TURN:
+                self.grant(seat, key, alts[0])
+                self.apply(seat, tuple(op for op in alts[0] if op[0] != ABILITY), "per turn")
+
+    # ---------------------------------------------------------------- phase steps
+    def convert(self, seat: int, cid: str) -> None:
+        """Surplus (optional: any number of times) and Culture into VP (must, while possible);
+        the conversions-once variant allows each at most once a phase."""
+        pay_ops, cost, gain_ops, mandatory, repeat, why = self.r.conversions[cid]
+        p = self.players[seat]
+        can_pay = self.book.can_pay
+        if mandatory:
+            while can_pay(p.stats, cost):
+                self.apply(seat, pay_ops, why)
+                self.apply(seat, gain_ops, why)
+                self.event(cid, seat)
+                if not repeat or p.out:
+                    return
+            return
+        most = self.times_payable(p.stats, cost)
+        if not repeat:
+            most = min(most, 1)
+        if most <= 0:
+            return
+        once = _merge(cost, mean_delta(gain_ops))
+
+        def outcomes(k: int) -> dict[str, float]:
+            return {s: k * v for s, v in once.items()}
+        k = self.choose(seat, list(range(most + 1)), why, outcomes)
+        for _ in range(k):
+            self.apply(seat, pay_ops, why)
+            self.apply(seat, gain_ops, why)
+            self.event(cid, seat)
+
+    def times_payable(self, stats: dict[str, int], cost: dict[str, int]) -> int:
+        lo = self.book.lo
+        most = None
+        for s, v in cost.items():
+            if v < 0:
+                n = (stats[s] - lo[s]) // -v
+                most = n if most is None else min(most, n)
+        return most or 0
+
+    def purchases(self, seat: int, table_id: str) -> None:
+        """End of the Trade Phase: buy from the Purchase List, one item at a time."""
+        pay, rows = self.r.tables[table_id]
+        p = self.players[seat]
+        why = "purchase " + table_id
+        while True:
+            have = p.stats[pay] - self.book.lo[pay]
+            options = [DONE] + [label for label, cost, _ in rows if cost <= have]
+            if len(options) == 1:
+                return
+
+            def outcomes(o: str) -> dict[str, float]:
+                if o == DONE:
+                    return {}
+                _, cost, ops = next(row for row in rows if row[0] == o)
+                return _merge({pay: -cost}, mean_delta(ops))
+            choice = self.choose(seat, options, why, outcomes)
+            if choice == DONE:
+                return
+            _, cost, ops = next(row for row in rows if row[0] == choice)
+            self.book.add(p.stats, pay, -cost)
+            self.apply(seat, ops, why)
+            self.event("purchase", seat)
+
+    def phase_checks(self, ph: Any, order: list[int]) -> None:
+        """'If a player ever has ...' checks: once per player at the end of the phase that states
+        them (interpretation ever-checks), or every check every phase (checks-every-phase)."""
+        r = self.r
+        ids = r.checks if r.every_phase_checks else ph.checks
+        if not ids:
+            return
+        for seat in order:
+            p = self.players[seat]
+            for cid in ids:
+                if p.out:
+                    break
+                stat, op, value, ops = r.checks[cid]
+                if op(p.stats[stat], value):
+                    self.event(cid, seat)
+                    self.apply(seat, ops, cid)
+
+    def end_phase(self) -> None:
+        """End Phase: players at 0 Territory or Population are out (the game goes on); powers of
+        the turn are lost; the game ends if anyone has reached 20 Territories."""
+        r = self.r
+        st = self.state
+        for seat, p in enumerate(self.players):
+            if not p.out:
+                self.check_out(seat)
+            p.powers.clear()
+        live = [p for p in self.players if not p.out]
+        if r.game_end is not None:
+            stat, op, value = r.game_end
+            if any(op(p.stats[stat], value) for p in live):
+                self.game_over(COMPLETED)
+                return
+        if not live:
+            self.game_over(ALL_OUT)
+        elif len(live) == 1 and len(self.players) > 1:
+            self.event("last-standing")
+            self.game_over(COMPLETED)
+
+    def check_out(self, seat: int) -> bool:
+        p = self.players[seat]
+        for stat, op, value in self.r.eliminated_when:
+            if op(p.stats[stat], value):
+                p.out = True
+                p.powers.clear()
+                st = self.state
+                self.ctx.result.eliminations.append(Elimination(seat, st.turn, stat, self.phase_id))
+                self.event("elimination", seat)
+                return True
+        return False
+
+    def eliminations_now(self) -> None:
+        """Variant elimination-immediate: out the moment Territory or Population reaches 0."""
+        for seat, p in enumerate(self.players):
+            if not p.out:
+                self.check_out(seat)
+        live = sum(1 for p in self.players if not p.out)
+        if live < 2 and self.state.stage == MAIN:
+            if live == 1:
+                self.event("last-standing")
+            self.game_over(COMPLETED if live else ALL_OUT)
+
+    def game_over(self, how: str) -> None:
+        st = self.state
+        st.stage, st.ended = OVER, how
+        st.winners = self.leaders()
+
+    def leaders(self) -> list[int]:
+        """Seats still in the game sharing the most VP (ties reported, never broken)."""
+        stat = self.r.score_stat
+        live = [(i, p.stats[stat]) for i, p in enumerate(self.players) if not p.out]
+        if not live:
+            return []
+        top = max(v for _, v in live)
+        return [i for i, v in live if v == top]
+
+    # ---------------------------------------------------------------- options
+    def war_estimate(self, seat: int, other: int) -> dict[str, float]:
+        """Greedy's view of declaring war: win chance from the Military gap after the losses."""
+        r = self.r
+        if other < 0:
+            return {}
+        mine = self.players[seat].stats[r.war_stat]
+        theirs = self.players[other].stats[r.war_stat]
+        bonus = r.war_bonus if mine > theirs else -r.war_bonus if theirs > mine else 0
+        pw, pl = r.war_odds[bonus]
+        out: dict[str, float] = {r.war_stat: -3.5}
+        for stat, k in r.war_steals.items():
+            out[stat] = out.get(stat, 0.0) + k * (pw - pl)
+        for stat, k in r.war_aggressor_steals.items():
+            out[stat] = out.get(stat, 0.0) + k * pw
+        return out
+
+    def war(self, aggressor: int, defender: int) -> None:
+        """War: both lose 1D6 Military, both roll 2D6, the higher Military adds 2; the higher roll
+        wins (a tie has no winner); the winner steals 2 VP, a winning aggressor also 1 Territory.
+        A steal takes only what the loser has (no stat goes below its minimum)."""
+        r = self.r
+        self.event("war", aggressor)
+        for seat in (aggressor, defender):
+            self.apply(seat, r.war_loss, "war loss")
+        if self.players[aggressor].out or self.players[defender].out:
+            return
+        rolls = []
+        for seat in (aggressor, defender):
+            judge = None
+            if self.players[seat].powers:
+                def judge(v: int) -> dict[str, float]:
+                    return {"war": float(v)}
+            rolls.append(self.player_roll(seat, r.war_count, r.war_sides, "war roll", judge))
+        ma = self.players[aggressor].stats[r.war_stat]
+        md = self.players[defender].stats[r.war_stat]
+        if ma > md:
+            rolls[0] += r.war_bonus
+        elif md > ma:
+            rolls[1] += r.war_bonus
+        if rolls[0] == rolls[1]:
+            self.event("war-tie", aggressor)
+            return
+        winner, loser = (aggressor, defender) if rolls[0] > rolls[1] else (defender, aggressor)
+        self.take(winner, loser, r.war_steals)
+        if winner == aggressor:
+            self.take(winner, loser, r.war_aggressor_steals)
+            self.event("war-won-aggressor", aggressor)
+        else:
+            self.event("war-won-defender", defender)
+        if r.eliminate_now:
+            self.eliminations_now()
+
+    def take(self, winner: int, loser: int, amounts: dict[str, int]) -> None:
+        add = self.book.add
+        for stat, k in amounts.items():
+            taken = -add(self.players[loser].stats, stat, -k)
+            add(self.players[winner].stats, stat, taken)
+
+    def trade(self, seat: int, other: int) -> None:
+        """Trade option: both gain 1 Idea, then the mover may offer an exchange of Gold, Food and
+        Resources, which the other accepts or declines (the bots' way of 'freely trading')."""
+        r = self.r
+        self.event("trade", seat)
+        self.apply(seat, r.trade_gain, "trade")
+        self.apply(other, r.trade_gain, "trade")
+        mine = self.players[seat].stats
+        theirs = self.players[other].stats
+        lo = self.book.lo
+        offers = {label: (give, kg, get, kr) for label, give, kg, get, kr in r.trade_offers
+                  if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr}
+        if not offers:
+            return
+        options = [NONE, *offers]
+
+        def outcomes(o: str) -> dict[str, float]:
+            if o == NONE:
+                return {}
+            give, kg, get, kr = offers[o]
+            return {give: -kg, get: kr}
+        choice = self.choose(seat, options, "trade offer", outcomes)
+        if choice == NONE:
+            return
+        give, kg, get, kr = offers[choice]
+
+        def answer(o: str) -> dict[str, float]:
+            return {give: kg, get: -kr} if o == ACCEPT else {}
+        if self.choose(other, (ACCEPT, DECLINE), "trade answer", answer) != ACCEPT:
+            return
+        self.event("trade-deal", seat)
+        self.take(other, seat, {give: kg})
+        self.take(seat, other, {get: kr})
+
+    def steal(self, seat: int, stat: str, count: int) -> None:
+        """'Steal 1 Pop from one opponent': the player picks any opponent still in the game."""
+        options = [q for q, p in enumerate(self.players) if q != seat and not p.out]
+        if not options:
+            return
+        target = self.choose(seat, options, "steal " + stat,
+                             lambda q: {stat: float(min(count, self.players[q].stats[stat]))})
+        self.event("steal", seat)
+        self.take(seat, target, {stat: count})
+
+    def exchange(self, seat: int, give: tuple, receive: str) -> None:
+        """Sell Surplus: trade any amount of Food or Resources for Gold, 1 to 1."""
+        p = self.players[seat]
+        abbr = self.r.abbr
+        options: list[str] = [NONE]
+        deals: dict[str, tuple[str, int]] = {}
+        for stat in give:
+            for k in range(1, p.stats[stat] - self.book.lo[stat] + 1):
+                label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
+                options.append(label)
+                deals[label] = (stat, k)
+        if len(options) == 1:
+            return
+
+        def outcomes(o: str) -> dict[str, float]:
+            if o == NONE:
+                return {}
+            stat, k = deals[o]
+            return {stat: -k, receive: k}
+        choice = self.choose(seat, options, "exchange", outcomes)
+        if choice == NONE:
+            return
+        stat, k = deals[choice]
+        self.book.add(p.stats, stat, -k)
+        self.book.add(p.stats, receive, k)
+        self.event("exchange", seat)
+
+
+def _merge(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0.0) + v
+    return out
+
+
+class _Sink(dict):
+    """A counter that forgets (setup outside a played game)."""
+
+    def __missing__(self, key: Any) -> int:
+        return 0
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
