@@ -142,3 +142,13 @@ def test_variant_overrides_the_data(tmp_path):
 def test_a_folder_without_a_manifest(tmp_path, missing):
     folder = make_game(tmp_path, game_yaml=None)
     assert codes(folder)[0][0] == "PNP-L012"
+
+
+def test_deck_naming_an_unknown_layout(tmp_path):
+    folder = make_game(tmp_path)
+    (folder / "deck.yaml").write_text(
+        f"# yaml-language-server: $schema={S}/deck.schema.json\n"
+        "decks:\n  - id: d\n    name: D\n    front: poker-frnt\n    cards: [{id: a, name: A}]\n")
+    result = load_game(folder)
+    diag = next(d for d in result.diagnostics if d.code == "PNP-L003")
+    assert "poker-frnt" in diag.message and "did you mean poker-front" in diag.hint

@@ -6,17 +6,51 @@ position of each reference is at hand; this module looks at the game as a whole.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable
+from functools import cache
+from pathlib import Path
 
 from pnp.data.effects import Effect, effect_charts, effect_formulas, effect_stats, effect_tracks
-from pnp.data.loader import Document
+from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
+from pnp.paths import TEMPLATES
 
 
 def lint_game(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
     """Every warning and error about the game as a whole."""
-    return [*_counts(game), *_unused(game), *_variants(game, docs)]
+    return [*_counts(game), *_unused(game), *_variants(game, docs), *_deck_layouts(game)]
+
+
+@cache
+def shared_layout_ids(folder: Path = TEMPLATES) -> frozenset[str]:
+    """Ids of the layouts every game may use (templates/*.yaml)."""
+    ids = set()
+    for path in sorted(folder.glob("*.yaml")):
+        doc, _ = load_file(path)
+        if doc is not None and isinstance(doc.data, dict):
+            ids |= {x.get("id") for x in doc.data.get("layouts") or [] if isinstance(x, dict)}
+    return frozenset(i for i in ids if isinstance(i, str))
+
+
+def _deck_layouts(game: GameDef) -> list[Diagnostic]:
+    """A deck's front and back must name a layout from templates/ or the game's own layouts."""
+    known = set(shared_layout_ids())
+    for doc in game.layout_documents:
+        if isinstance(doc.data, dict):
+            known |= {x.get("id") for x in doc.data.get("layouts") or [] if isinstance(x, dict)}
+    out = []
+    for deck in game.decks.values():
+        for side in ("front", "back"):
+            layout = getattr(deck, side)
+            if layout and layout not in known:
+                close = difflib.get_close_matches(layout, sorted(k for k in known if k), n=3)
+                hint = f"did you mean {' or '.join(close)}?" if close else (
+                    f"layouts: {', '.join(sorted(k for k in known if k))}")
+                out.append(Diagnostic.at(deck.origin, ERROR, "PNP-L003",
+                                         f"deck '{deck.id}': unknown {side} layout '{layout}'", hint))
+    return out
 
 
 def all_effects(game: GameDef) -> Iterable[Effect]:
