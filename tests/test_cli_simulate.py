@@ -92,10 +92,9 @@ def test_report_and_log_files_are_written(fake_engine, tmp_path):
     assert result.exit_code == 0, result.output
     assert pdf.read_bytes().startswith(b"%PDF")
     lines = [json.loads(line) for line in log.read_text().splitlines()]
-    headers = [x for x in lines if x.get("log") == "game"]
-    assert [h["index"] for h in headers] == [0, 1]
-    assert headers[0]["seed"] == selfplay.game_seed(1, 0)
-    assert len(lines) == 2 + 2 * 3  # a header and three fake events per game
+    headers = [x for x in lines if x.get("e") == "game"]
+    assert [h["seed"] for h in headers] == [selfplay.game_seed(1, 0), selfplay.game_seed(1, 1)]
+    assert len(lines) == 2 * (1 + 3)  # per game: the engine's header and three fake rolls
 
 
 def test_variant_is_reported(fake_engine):
@@ -126,3 +125,17 @@ def test_compare_needs_one_or_two_variants(fake_engine):
     assert result.exit_code == 2
     unknown = CliRunner().invoke(main, ["compare", "ancient-civilizations", "--variant", "nope"])
     assert unknown.exit_code == 2 and "no variant 'nope'" in unknown.output
+
+
+def test_real_engine_gives_the_same_document_on_one_and_two_workers():
+    pytest.importorskip("pnp.engine.play")
+    docs = []
+    for workers in ("1", "2"):
+        result = simulate("--games", "16", "--seed", "3", "--workers", workers, "--format", "json")
+        assert result.exit_code == 0, result.output
+        doc = json.loads(result.stdout)
+        docs.append({k: v for k, v in doc.items() if k not in ("seconds", "games_per_second")})
+    assert docs[0] == docs[1]
+    outcomes = docs[0]["outcomes"]
+    assert docs[0]["violations"] == [] and outcomes["crashed"] == 0
+    assert outcomes["completed"] + outcomes["timeouts"] + outcomes["all_eliminated"] == 16

@@ -25,9 +25,9 @@ def game_copy(tmp_path: Path) -> Path:
     dest = tmp_path / "ancient-civilizations"
     shutil.copytree(CARDS / "ancient-civilizations", dest)
     schemas = (CARDS.parent / "schemas").resolve()
-    for f in dest.glob("*.yaml"):
+    for f in dest.rglob("*.yaml"):
         text = f.read_text(encoding="utf-8")
-        f.write_text(text.replace("../../schemas", str(schemas)), encoding="utf-8")
+        f.write_text(re.sub(r"(\.\./)+schemas", str(schemas), text, count=1), encoding="utf-8")
     return dest
 
 

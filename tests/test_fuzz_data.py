@@ -5,6 +5,7 @@ Whatever a designer types, pnp answers with diagnostics, never a traceback.
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -19,7 +20,7 @@ from pnp.data.schema import known_kinds, validate_document
 from pnp.paths import CARDS, SCHEMAS
 
 AC = CARDS / "ancient-civilizations"
-FILES = [p.name for p in game_files(AC)]
+FILES = [p.relative_to(AC).as_posix() for p in game_files(AC)]
 TOKENS = ["", "-", ":", "{", "}", "[", "]", "'", '"', "\t", "#", "&a", "*a", "!!python/object", "F+",
           "Fod+1", "roll nowhere", "null", "1e9", "-3", "yes", "D6", "|", ">", "  ", "\n", "id: x",
           "start: true", "☃", "\x00", "<<: *a"]
@@ -63,7 +64,7 @@ def test_mutated_bundled_files_never_raise(mutations):
         for name, op, a, b, token in mutations:
             path = folder / name
             text = path.read_text(encoding="utf-8")
-            text = text.replace("../../schemas", str(SCHEMAS.resolve()))
+            text = re.sub(r"(\.\./)+schemas", str(SCHEMAS.resolve()), text, count=1)
             lines = text.split("\n")
             i, j = a % len(lines), b % len(lines)
             if op == "delete":

@@ -133,7 +133,7 @@ def test_invariant_violations_and_engine_crashes_are_errors_with_their_seed():
 def test_event_logs_are_kept_for_the_first_games_only():
     sim = run(fair_play, games=10, log_games=2)
     assert [index for index, *_ in sim.logs] == [0, 1]
-    assert all(len(log) == 3 for *_, log in sim.logs)
+    assert all(len(log) == 4 for *_, log in sim.logs)
 
 
 def test_counts_cover_every_defined_space_and_chart_row():
@@ -142,6 +142,12 @@ def test_counts_cover_every_defined_space_and_chart_row():
     assert doc["spaces"]["farm"]["drought"] == 0
     assert list(doc["charts"]["raid"]) == ["1", "2", "3", "4", "5", "6"]
     assert doc["never_seen"]["spaces"] == [{"track": "farm", "space": "drought", "name": "Drought"}]
+
+
+def test_start_spaces_are_not_flagged_as_never_seen():
+    doc = report_document(run(tied_play, games=5))  # lands on no space at all
+    flagged = [s["space"] for s in doc["never_seen"]["spaces"]]
+    assert flagged == ["farms", "herds", "grain", "blight", "drought"]
 
 
 def test_compare_flags_a_real_difference_and_not_identical_rules():

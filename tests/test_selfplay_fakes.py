@@ -59,8 +59,10 @@ def fair_play(game, players, seed, bots, *, invariants="sample", log=None, max_t
     charts = Counter({("raid", r): rng.randint(1, 3) for r in range(1, 7)})
     stats = [{"victory-points": scores[s], "food": rng.randint(0, 19),
               "resources": rng.randint(0, 9)} for s in range(players)]
-    if log is not None:
-        log.extend({"turn": t, "roll": rng.randint(1, 6)} for t in range(1, 4))
+    if log is not None:  # like the engine: a header event, then one event per roll
+        log.append({"e": "game", "game": game.id, "players": players, "seed": seed,
+                    "bots": list(bots)})
+        log.extend({"e": "roll", "sides": 6, "value": rng.randint(1, 6)} for _ in range(3))
     return _result(game, players, seed, bots, turns, (winner,), scores, final_stats=stats,
                    space_counts=spaces, chart_counts=charts,
                    events=Counter(war=rng.randint(0, 3), trade=rng.randint(0, 2)),

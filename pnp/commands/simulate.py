@@ -63,15 +63,11 @@ def progress_bar(total: int, label: str):
 
 
 def write_logs(path: Path, sim: selfplay.Simulation) -> None:
-    """One JSON object a line: a header per logged game, then its events as the engine logged them."""
-    lines = []
-    for index, seed, bots, events in sim.logs:
-        lines.append(json.dumps({"log": "game", "game": getattr(sim.game, "id", ""), "index": index,
-                                 "seed": seed, "players": sim.config.players, "bots": list(bots),
-                                 "variant": sim.config.variant}, sort_keys=True))
-        lines.extend(json.dumps(e, sort_keys=True, default=str) for e in events)
+    """One JSON object a line, each game's events as the engine logged them (each log opens
+    with the engine's own header event carrying the seed and bots, so it replays alone)."""
     from pnp.render.pdfwrite import atomic_write_bytes
 
+    lines = [json.dumps(e, sort_keys=True, default=str) for *_, events in sim.logs for e in events]
     atomic_write_bytes(path, ("\n".join(lines) + "\n").encode())
 
 

@@ -140,7 +140,7 @@ class Bot(Protocol):
 class SeededDice:
     """Dice from one `random.Random(seed)`: the only randomness in a self-played game."""
 
-    __slots__ = ("draw",)
+    __slots__ = ("draw", "draw_many")
 
     def __init__(self, seed: int):
         rand = random.Random(seed).random
@@ -148,7 +148,11 @@ class SeededDice:
         def draw(sides: int, why: str) -> int:
             return int(rand() * sides) + 1
 
+        def draw_many(sides: int, n: int, why: str) -> list[int]:
+            return [int(rand() * sides) + 1 for _ in range(n)]
+
         self.draw = draw
+        self.draw_many = draw_many
 
 
 class ScriptedDice:
@@ -246,6 +250,7 @@ class Context:
         self.violations: list[str] = []
         self.max_rolls = MAX_ROLLS
         self._draw = dice.draw
+        self._draw_many = getattr(dice, "draw_many", None)
         self._events = result.events
         self._trace_add = self.trace.append
 
@@ -263,8 +268,11 @@ class Context:
 
     def roll_each(self, sides: int, why: str, seats: Sequence[int]) -> list[int]:
         """One die for each seat (turn order): `roll` for many at once, cheaper per die."""
-        draw = self._draw
-        values = [draw(sides, why) for _ in seats]
+        if self._draw_many is not None:
+            values = self._draw_many(sides, len(seats), why)
+        else:
+            draw = self._draw
+            values = [draw(sides, why) for _ in seats]
         self.trace.extend(values)
         self.rolls += len(values)
         if self.rolls > self.max_rolls:
@@ -326,8 +334,26 @@ class GameModule(Protocol):
 
     def metadata(self, game: Any) -> GameMeta: ...
 
-    def new_state(self, game: Any, players: int) -> State: ...
+    def new_state(self, game: Any, players: int) -> State:
+        """The state before anything is played (pregame included)."""
+        ...
 
-    def play(self, game: Any, ctx: Context, max_turns: int) -> None: ...
+    def main_state(self, game: Any, players: int) -> State:
+        """The state right after setup, ready for the first phase (scenarios start here)."""
+        ...
 
-    def finish(self, game: Any, ctx: Context) -> None: ...
+    def play(self, game: Any, ctx: Context, max_turns: int) -> None:
+        """Play from ctx.state to the end of the game or the turn cap, calling ctx.step."""
+        ...
+
+    def finish(self, game: Any, ctx: Context) -> None:
+        """Fill ctx.result from the final state."""
+        ...
+
+    def player_stats(self, game: Any, player: PlayerState) -> dict[str, int]:
+        """A player's stats with derived ones included."""
+        ...
+
+    def power_ids(self, game: Any) -> frozenset[str]:
+        """Ids of the powers a player may hold."""
+        ...

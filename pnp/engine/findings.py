@@ -23,6 +23,8 @@ EARLY_ELIMINATION_RATE = 0.10
 ELIMINATION_RATE_INFO = 0.25
 #: a seat's edge must exceed this (absolute win-rate points) as well as be significant
 SEAT_GAP_MIN = 0.03
+#: family-wise error for "some seat differs": each of P seats is tested at SEAT_ALPHA / P
+SEAT_ALPHA = 0.05
 #: clips per game above which a cap or floor is reported (info), and warned about
 CAP_CLIPS_INFO = 1.0
 CAP_CLIPS_WARN = 3.0
@@ -63,7 +65,9 @@ def points(x: float) -> str:
 
 
 def num(x: float) -> str:
-    return f"{x:.0f}" if float(x).is_integer() else f"{x:.1f}"
+    """A figure with at most one decimal and no trailing zero: 4, 4.5, 14.1."""
+    text = f"{x:.1f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
 
 
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
@@ -78,6 +82,12 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
 def _name(table: Any, key: str) -> str:
     item = (table or {}).get(key)
     return getattr(item, "name", None) or key
+
+
+def _titled(table: Any, key: str, noun: str) -> str:
+    """'Farm track', but 'Pre-History Track' when the name already says what it is."""
+    name = _name(table, key)
+    return name if name.lower().endswith(noun.lower()) else f"{name} {noun}"
 
 
 def _violations(doc, game, agg) -> list[Finding]:
@@ -130,12 +140,21 @@ def _eliminations(doc, game, agg) -> list[Finding]:
 
 
 def _seats(doc, game, agg) -> list[Finding]:
-    """Each favoured seat on its own line; the seats that lose out together on one line."""
+    """Each favoured seat on its own line; the seats that lose out together on one line.
+
+    With P seats tested at once, one would stray outside its 95% interval by chance in about
+    P games in 20; so the decision uses Bonferroni-widened intervals (the message shows the 95% one).
+    """
     fair = doc["fair_share"]
     out, below = [], []
+    z = st.normal_quantile(1 - SEAT_ALPHA / (2 * max(1, len(doc["seats"]))))
+
+    def adjusted(s: Mapping[str, Any]) -> tuple[float, float]:
+        return st.wilson(s["wins"], doc["games"], z)
+
     for s in doc["seats"]:
         gap = s["win_rate"] - fair
-        if not (st.excludes(s["ci95"], fair) and abs(gap) >= SEAT_GAP_MIN):
+        if not (st.excludes(adjusted(s), fair) and abs(gap) >= SEAT_GAP_MIN):
             continue
         lo, hi = s["ci95"]
         if gap > 0:
@@ -183,7 +202,7 @@ def _never_seen(doc, game, agg) -> list[Finding]:
         landings = sum(doc["spaces"].get(track, {}).values())
         what = "never landed on" if landings else "never landed on (the track was never used)"
         out.append(Finding(WARNING, "PNP-B006",
-                           f"{_name(tracks, track)} track: {len(names)} "
+                           f"{_titled(tracks, track, 'track')}: {len(names)} "
                            f"space{'s' if len(names) > 1 else ''} {what} in {n} games: "
                            f"{', '.join(names)}"))
     charts = getattr(game, "charts", {}) or {}
@@ -192,9 +211,9 @@ def _never_seen(doc, game, agg) -> list[Finding]:
         rows_missing.setdefault(r["chart"], []).append(r)
     for chart_id, rows in rows_missing.items():
         rolls = sum(doc["charts"].get(chart_id, {}).values())
-        name = _name(charts, chart_id)
+        name = _titled(charts, chart_id, "chart")
         if rolls == 0:
-            out.append(Finding(WARNING, "PNP-B008", f"The {name} chart was never rolled in {n} games"))
+            out.append(Finding(WARNING, "PNP-B008", f"The {name} was never rolled in {n} games"))
             continue
         chart = charts.get(chart_id)
         odds = _chart_odds(chart) if chart is not None else {}
@@ -206,23 +225,14 @@ def _never_seen(doc, game, agg) -> list[Finding]:
                 f"{r['roll']} ({r['result']})")
         if sure:
             out.append(Finding(WARNING, "PNP-B009",
-                               f"{name} chart: {', '.join(sure)} never came up in {rolls} rolls, "
+                               f"{name}: {', '.join(sure)} never came up in {rolls} rolls, "
                                f"though the dice should have shown "
                                f"{'it' if len(sure) == 1 else 'them'}: check the rule that rolls it"))
         if unsure:
             out.append(Finding(INFO, "PNP-B009",
-                               f"{name} chart: {', '.join(unsure)} never came up, but the chart was "
+                               f"{name}: {', '.join(unsure)} never came up, but the chart was "
                                f"rolled only {rolls} times in {n} games"))
     return out
-
-
-def _bounds(stat: Any) -> str:
-    parts = []
-    if stat is not None and getattr(stat, "min", None) is not None:
-        parts.append(f"floor {stat.min}")
-    if stat is not None and getattr(stat, "cap", None) is not None:
-        parts.append(f"cap {stat.cap}")
-    return ", ".join(parts)
 
 
 def _caps(doc, game, agg) -> list[Finding]:
@@ -233,11 +243,19 @@ def _caps(doc, game, agg) -> list[Finding]:
         if per_game < CAP_CLIPS_INFO:
             continue
         severity = WARNING if per_game >= CAP_CLIPS_WARN else INFO
-        bounds = _bounds(stats.get(stat_id))
+        stat = stats.get(stat_id)
+        cap, floor = getattr(stat, "cap", None), getattr(stat, "min", None)
+        if cap is not None and floor is not None:
+            lost = f"gains above its cap of {cap} or losses below {floor} are lost"
+        elif cap is not None:
+            lost = f"gains above its cap of {cap} are lost"
+        elif floor is not None:
+            lost = f"losses that would take it below {floor} are cut short"
+        else:
+            lost = "part of a gain or loss is lost"
         out.append(Finding(severity, "PNP-B010",
-                           f"{_name(stats, stat_id)} was clipped at a bound"
-                           f"{f' ({bounds})' if bounds else ''} {num(per_game)} times a game: "
-                           f"gains above a cap or losses below a floor are lost"))
+                           f"{_name(stats, stat_id)} was clipped at a bound {num(per_game)} times "
+                           f"a game: {lost}"))
     return out
 
 
@@ -285,11 +303,17 @@ def _runaway(doc, game, agg) -> list[Finding]:
 
 def _ties(doc, game, agg) -> list[Finding]:
     m, n = doc["margin"], doc["games"]
+    out = []
     if n and m["tie_rate"] >= TIE_RATE_INFO:
-        return [Finding(INFO, "PNP-B014",
-                        f"{pct(m['tie_rate'])} of games end in a tie for first place "
-                        f"(tied winners share the win)")]
-    return []
+        out.append(Finding(INFO, "PNP-B014",
+                           f"{pct(m['tie_rate'])} of games end in a tie for first place "
+                           f"(tied winners share the win)"))
+    if m.get("negative"):
+        out.append(Finding(INFO, "PNP-B016",
+                           f"In {m['negative']} of {n} games ({pct(m['negative'] / n)}) a player "
+                           f"who did not win had more points than the winner (a negative margin): "
+                           f"usually an eliminated player, whose points no longer count"))
+    return out
 
 
 def _skill(doc, game, agg) -> list[Finding]:

@@ -99,32 +99,34 @@ class StepChecker:
         self.meta = meta
         self.mode = mode
         self.offset = seed % SAMPLE_EVERY
-        self.expect = "pregame" if state.stage == PREGAME else meta.phases[state.phase]
+        phases = meta.phases
+        #: label -> the label due next ("pregame" is followed by the first phase)
+        self.after = {"pregame": phases[0] if phases else ""}
+        for i, ph in enumerate(phases):
+            self.after[ph] = phases[(i + 1) % len(phases)]
+        self.first = phases[0] if phases else ""
+        self.expect = "pregame" if state.stage == PREGAME else phases[state.phase]
         self.turn = state.turn
 
     def __call__(self, ctx: Context, label: str) -> None:
         st = ctx.state
-        phases = self.meta.phases
         if label != self.expect:
             ctx.violate(f"phases out of order: {label} came where {self.expect} was due")
+        nxt = self.after.get(label, self.first)
         if label == "pregame":
-            nxt = 0
-        else:
-            i = phases.index(label) if label in phases else 0
-            nxt = (i + 1) % len(phases)
-            if nxt == 0 and st.stage != OVER:
-                if st.turn != self.turn + 1:
-                    ctx.violate("the turn number did not advance by one after the last phase")
-        if label == "pregame" and st.turn != 1:
-            ctx.violate("the first turn after the pregame is not turn 1")
+            if st.turn != 1:
+                ctx.violate("the first turn after the pregame is not turn 1")
+        elif nxt == self.first and st.stage != OVER and st.turn != self.turn + 1:
+            ctx.violate("the turn number did not advance by one after the last phase")
         self.turn = st.turn
-        self.expect = phases[nxt]
-        if self.mode == "none":
+        self.expect = nxt
+        mode = self.mode
+        if mode == "none":
             return
         k = ctx.steps + self.offset
-        if self.mode == "sample" and k % SAMPLE_EVERY:
+        if mode == "sample" and k % SAMPLE_EVERY:
             return
-        deep = self.mode == "all" or k % (SAMPLE_EVERY * ROUNDTRIP_EVERY) == 0
+        deep = mode == "all" or k % (SAMPLE_EVERY * ROUNDTRIP_EVERY) == 0
         for message in full_check(st, self.meta, label, deep):
             ctx.violate(message)
 

@@ -87,34 +87,60 @@ def render_text(doc: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
+COMPARE_SECTIONS = {"game": "Game", "seats": "Win rate by seat",
+                    "stats": "Stats at game end (mean)", "events": "Events per game"}
+
+
 def render_compare_text(doc: Mapping[str, Any]) -> str:
     """Each figure under A and B, the difference B − A with its 95% CI; * marks a real change."""
+    significant = sum(m["significant"] for m in doc["metrics"])
     lines = [
         f"{doc['game']}: {doc['b']} vs {doc['a']}, {doc['games']} games each (same seeds), "
         f"{doc['players']} players, seed {doc['seed']}, bots {','.join(doc['bots'])}",
-        f"  {doc['seconds']:.1f} s; * = the 95% CI of the difference excludes 0",
-        "",
+        f"  {doc['seconds']:.1f} s. {significant} of {len(doc['metrics'])} figures differ: "
+        f"marked *, the 95% CI of B − A excludes 0.",
     ]
-    width = max([len(m["metric"]) for m in doc["metrics"]] + [6])
-    a_head, b_head = doc["a"][:14], doc["b"][:14]
-    lines.append(f"  {'':{width}}  {a_head:>14}  {b_head:>14}  {'B − A':>10}  95% CI")
-    for m in doc["metrics"]:
-        if m["kind"] == "rate":
-            a, b, d = pct(m["a"]), pct(m["b"]), points(m["diff"])
-            ci = f"{points(m['ci95'][0])} to {points(m['ci95'][1])}"
-        else:
-            a, b, d = f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['diff']:+.2f}"
-            ci = f"{m['ci95'][0]:+.2f} to {m['ci95'][1]:+.2f}"
-        mark = "*" if m["significant"] else " "
-        lines.append(f"{mark} {m['metric']:{width}}  {a:>14}  {b:>14}  {d:>10}  {ci}")
-    significant = sum(m["significant"] for m in doc["metrics"])
-    lines.append("")
-    lines.append(f"{significant} of {len(doc['metrics'])} figures differ (95% CI excludes 0).")
+    groups = list(dict.fromkeys([*GROUP_ORDER, *(m.get("group", "game") for m in doc["metrics"])]))
+    width = max([len(_short_label(m)) for m in doc["metrics"]]
+                + [len(COMPARE_SECTIONS.get(g, g)) for g in groups
+                   if any(m.get("group", "game") == g for m in doc["metrics"])])
+    col = max(len(doc["a"]), len(doc["b"]), 8)
+    for group in groups:
+        rows = [m for m in doc["metrics"] if m.get("group", "game") == group]
+        if not rows:
+            continue
+        lines.append("")
+        lines.append(f"  {COMPARE_SECTIONS.get(group, group):{width}}  {doc['a']:>{col}}  "
+                     f"{doc['b']:>{col}}  {'B − A':>10}  95% CI")
+        for m in rows:
+            if m["kind"] == "rate":
+                a, b, d = pct(m["a"]), pct(m["b"]), points(m["diff"])
+                ci = f"{points(m['ci95'][0])} to {points(m['ci95'][1])}"
+            else:
+                a, b, d = f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['diff']:+.2f}"
+                ci = f"{m['ci95'][0]:+.2f} to {m['ci95'][1]:+.2f}"
+            mark = "*" if m["significant"] else " "
+            lines.append(f"{mark} {_short_label(m):{width}}  {a:>{col}}  {b:>{col}}  {d:>10}  {ci}")
     errors = [f for f in doc["findings"] if f["severity"] == "error"]
     if errors:
         lines.append("")
         lines.extend(_findings_text(errors))
     return "\n".join(lines)
+
+
+GROUP_ORDER = ("game", "seats", "stats", "events")
+
+
+def _short_label(m: Mapping[str, Any]) -> str:
+    """The metric's name without what its section heading already says."""
+    label = m["metric"]
+    if m.get("group") == "stats":
+        return label.removesuffix(" (mean)").removesuffix(" at game end")
+    if m.get("group") == "events":
+        return label.removesuffix(" per game")
+    if m.get("group") == "seats":
+        return label.removesuffix(" win rate")
+    return label
 
 
 # --------------------------------------------------------------------------- PDF
@@ -193,7 +219,10 @@ class Pages:
         self.y -= height
         return top
 
-    def heading(self, text: str, size: float = 13) -> None:
+    def heading(self, text: str, size: float = 13, keep: float = 60) -> None:
+        """A heading, moved to the next page unless `keep` points of what follows fit too."""
+        if self.y - (size + 10 + keep) < MARGIN:
+            self.new_page()
         top = self.need(size + 10)
         self.c.setFont(BOLD, size)
         self.c.setFillColor(INK)
@@ -255,7 +284,7 @@ def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[s
     for k, n in hist.items():
         i = int(k) - lo
         c.rect(left + i * slot + slot * 0.08, bottom, slot * 0.84, n * scale, stroke=0, fill=1)
-    label_w = max(string_width(str(v), FONT, 7) for v in (lo, hi)) + 4
+    label_w = max(string_width(str(v), FONT, 7) for v in (lo, hi)) + 8
     every = max(1, int(label_w // slot) + 1)
     c.setFillColor(GREY)
     for i in range(0, slots, every):
@@ -274,7 +303,7 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
     c.setFont(BOLD, 10)
     c.drawString(x, y + h + 6, title)
     left, bottom = x + 34, y + 18
-    pw, ph = w - 40, h - 22
+    pw, ph = w - 40 - (44 if fair is not None else 0), h - 22  # room right of the plot: fair label
     if not items:
         return
     top = max(max(hi for _, _, _, hi in items), fair or 0.0)
@@ -309,7 +338,7 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
         c.setDash()
         c.setFont(FONT, 7)
         c.setFillColor(FLAG)
-        c.drawRightString(left + pw, bottom + fair * scale + 2, f"fair {pct(fair)}")
+        c.drawString(left + pw + 4, bottom + fair * scale - 2.5, f"fair {pct(fair)}")
     c.setStrokeColor(INK)
     c.setLineWidth(1)
     c.line(left, bottom, left + pw, bottom)
@@ -364,12 +393,16 @@ def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str],
 
 
 def frequency_block(c: Canvas, x: float, top: float, w: float, title: str,
-                    rows: Sequence[tuple[str, int, bool]], row_h: float = 10.5) -> float:
-    """Horizontal bars of how often each item came up; never-seen rows in red. Returns height."""
+                    rows: Sequence[tuple[str, int, bool]], row_h: float = 10.5,
+                    label_share: float = 0.42) -> float:
+    """Horizontal bars of how often each item came up; flagged rows (never seen) in red.
+
+    A row with no count that is not flagged (a start space) reads "start", in grey.
+    Returns the block's height."""
     c.setFont(BOLD, 9)
     c.setFillColor(INK)
     c.drawString(x, top - 10, fit(title, BOLD, 9, w))
-    label_w = w * 0.42
+    label_w = w * label_share
     bar_w = w - label_w - 36
     most = max((n for _, n, _ in rows), default=0) or 1
     y = top - 16
@@ -383,24 +416,34 @@ def frequency_block(c: Canvas, x: float, top: float, w: float, title: str,
             c.rect(x + label_w, y + 1.5, max(0.8, n / most * bar_w), row_h - 4, stroke=0, fill=1)
             c.setFillColor(GREY)
             c.drawString(x + label_w + n / most * bar_w + 3, y + 2, str(n))
-        else:
+        elif flagged:
             c.setFillColor(FLAG)
             c.drawString(x + label_w, y + 2, "never seen")
+        else:
+            c.setFillColor(GREY)
+            c.drawString(x + label_w, y + 2, "start (not landed on)")
     c.setFillColor(INK)
     return top - y + 8
 
 
 def columns(pages: Pages, blocks: Sequence[tuple[str, list[tuple[str, int, bool]]]],
-            ncols: int = 2, row_h: float = 10.5) -> None:
-    """Lay frequency blocks out in columns, filling each row of blocks before the next."""
+            ncols: int = 2, row_h: float = 10.5, label_share: float = 0.42,
+            heading: str = "", note: str = "") -> None:
+    """Lay frequency blocks out in columns, filling each row of blocks before the next; the
+    heading and note stay on the page of the first row of blocks."""
     gap = 18.0
     col_w = (BODY_W - gap * (ncols - 1)) / ncols
     for i in range(0, len(blocks), ncols):
         group = blocks[i:i + ncols]
         height = max(16 + row_h * len(rows) + 10 for _, rows in group)
+        if i == 0 and heading:
+            pages.heading(heading, keep=height + (14 if note else 0))
+            if note:
+                pages.paragraph(note, size=8, color=GREY)
         top = pages.need(height)
         for j, (title, rows) in enumerate(group):
-            frequency_block(pages.c, MARGIN + j * (col_w + gap), top, col_w, title, rows, row_h)
+            frequency_block(pages.c, MARGIN + j * (col_w + gap), top, col_w, title, rows, row_h,
+                            label_share)
 
 
 def _names(game: Any, attr: str) -> dict[str, str]:
@@ -502,17 +545,17 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
             pages.paragraph(f"{cause}: {n} players", size=8.5)
 
     pages.new_page()
-    pages.heading("How often each space came up")
-    pages.paragraph("Landings over all games; spaces never landed on are red.", size=8, color=GREY)
     track_names = _names(game, "tracks")
     space_names = {tid: {s.id: s.name for s in tr.spaces}
                    for tid, tr in (getattr(game, "tracks", {}) or {}).items()}
+    flagged = {(s["track"], s["space"]) for s in doc["never_seen"]["spaces"]}
     blocks = [(track_names.get(tid, tid),
-               [(space_names.get(tid, {}).get(sid, sid), n, n == 0) for sid, n in row.items()])
+               [(space_names.get(tid, {}).get(sid, sid), n, (tid, sid) in flagged)
+                for sid, n in row.items()])
               for tid, row in doc["spaces"].items()]
-    columns(pages, blocks)
+    columns(pages, blocks, heading="How often each space came up",
+            note="Landings over all games; spaces never landed on are red.")
     if doc["charts"]:
-        pages.heading("How often each chart result came up")
         chart_rows = {cid: {r.roll_label: r.result_label for r in ch.rows}
                       for cid, ch in (getattr(game, "charts", {}) or {}).items()}
         chart_names = _names(game, "charts")
@@ -520,12 +563,23 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
                    [(f"{roll}: {chart_rows.get(cid, {}).get(roll, '')}".rstrip(": "), n, n == 0)
                     for roll, n in row.items()])
                   for cid, row in doc["charts"].items()]
-        columns(pages, blocks)
+        columns(pages, blocks, label_share=0.6, heading="How often each chart result came up")
     if doc["events"]:
-        pages.heading("Events", 11)
-        for name, e in doc["events"].items():
-            pages.paragraph(f"{name}: {num(e['per_game'])} a game, in {e['games']} of "
-                            f"{doc['games']} games", size=8.5)
+        pages.heading("Events: times a game, and games with at least one", 11)
+        items = list(doc["events"].items())
+        half = (len(items) + 1) // 2
+        col_w = BODY_W / 2
+        for i in range(half):
+            top = pages.need(11)
+            for j, (name, e) in enumerate(items[i::half][:2]):
+                x = MARGIN + j * col_w
+                c.setFont(FONT, 8)
+                c.setFillColor(INK)
+                c.drawString(x, top - 8, fit(name, FONT, 8, col_w * 0.45))
+                c.setFillColor(GREY)
+                c.drawString(x + col_w * 0.47, top - 8,
+                             f"{num(e['per_game'])} a game, {e['games']} of {doc['games']} games")
+        c.setFillColor(INK)
     return pages.page
 
 

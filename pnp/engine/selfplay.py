@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import multiprocessing
+import time
 import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -271,8 +272,6 @@ class Simulation:
 def run_simulation(game: GameDef, config: SimConfig, play: PlayFn | None = None,
                    progress: ProgressFn | None = None) -> Simulation:
     """Play config.games games and fold them; `play` is injectable so tests can pass a fake."""
-    import time
-
     started = time.perf_counter()
     agg = Aggregate(players=config.players)
     logs = []
@@ -338,10 +337,12 @@ def _chart_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
 
 
 def _never_seen(game: Any, spaces: dict, charts: dict) -> dict[str, list[dict]]:
+    """Spaces and chart rows with no count. Start spaces are left out: pawns begin there, and
+    on a path (not a loop) nothing can land on them again."""
     missing_spaces = []
     for track_id, track in (getattr(game, "tracks", {}) or {}).items():
         for s in track.spaces:
-            if spaces.get(track_id, {}).get(s.id, 0) == 0:
+            if not s.start and spaces.get(track_id, {}).get(s.id, 0) == 0:
                 missing_spaces.append({"track": track_id, "space": s.id, "name": s.name})
     missing_rows = []
     for chart_id, chart in (getattr(game, "charts", {}) or {}).items():
@@ -385,6 +386,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
     turns["histogram"] = _histogram(a.turns)
     margin = {k: _r(v) for k, v in st.describe(a.margins).items()}
     margin.update(histogram=_histogram(a.margins), ties=a.ties,
+                  negative=sum(1 for x in a.margins if x < 0),
                   tie_rate=_r(a.ties / n) if n else 0.0, no_winner=a.no_winner,
                   share_of_winning_score_p50=_r(st.quantile(a.margin_shares, 0.5)))
     return {
@@ -442,9 +444,14 @@ def report_document(sim: Simulation) -> dict[str, Any]:
 # --------------------------------------------------------------------------- comparing variants
 
 
-def _metric(label: str, kind: str, a: float, b: float, d: tuple[float, float, float]) -> dict:
+#: compare sections, in the order printed
+GROUPS = ("game", "seats", "stats", "events")
+
+
+def _metric(label: str, kind: str, a: float, b: float, d: tuple[float, float, float],
+            group: str = "game") -> dict:
     diff, lo, hi = d
-    return {"metric": label, "kind": kind, "a": _r(a), "b": _r(b), "diff": _r(diff),
+    return {"metric": label, "group": group, "kind": kind, "a": _r(a), "b": _r(b), "diff": _r(diff),
             "ci95": [_r(lo), _r(hi)], "significant": bool(lo > 0 or hi < 0)}
 
 
@@ -468,7 +475,7 @@ def compare_document(first: Simulation, second: Simulation) -> dict[str, Any]:
     for seat in range(min(a.players, b.players)):
         wa, wb = a.seat_wins[seat], b.seat_wins[seat]
         metrics.append(_metric(f"seat {seat + 1} win rate", "rate", wa / na, wb / nb,
-                               st.diff_proportions(wa, na, wb, nb)))
+                               st.diff_proportions(wa, na, wb, nb), "seats"))
     stats = getattr(first.game, "stats", {}) or {}
     order = list(stats) + sorted((set(a.stat_game_means) | set(b.stat_game_means)) - set(stats))
     for stat in order:
@@ -476,12 +483,12 @@ def compare_document(first: Simulation, second: Simulation) -> dict[str, Any]:
         if not ca or not cb:
             continue
         metrics.append(_metric(f"{stat} at game end (mean)", "mean", st.mean(ca), st.mean(cb),
-                               st.diff_means(ca, cb)))
+                               st.diff_means(ca, cb), "stats"))
     for name in sorted(set(a.events) | set(b.events)):
         ca = a.event_columns.get(name) or [0] * na
         cb = b.event_columns.get(name) or [0] * nb
         metrics.append(_metric(f"{name} per game", "mean", st.mean(ca), st.mean(cb),
-                               st.diff_means(ca, cb)))
+                               st.diff_means(ca, cb), "events"))
     c = first.config
     label_a, label_b = first.config.variant or "base", second.config.variant or "base"
     seconds = first.seconds + second.seconds

@@ -145,11 +145,22 @@ def draw_block(c, block: Block, x: float, top: float, width: float, align: str =
         lw = line_width(line, s)
         lx = x + (width - lw) / 2 if align == "centre" else x + width - lw if align == "right" \
             else x
-        for text, font in line:
+        for text, font in _runs(line):  # one string per font run: selectable, searchable text
             c.setFont(font, s)
             c.drawString(lx, base, text)
             lx += fonts.string_width(text, font, s) + space
         base -= s * LEADING
+
+
+def _runs(line: Line) -> list[Word]:
+    """Consecutive words of one font joined with spaces."""
+    out: list[Word] = []
+    for text, font in line:
+        if out and out[-1][1] == font:
+            out[-1] = (out[-1][0] + " " + text, font)
+        else:
+            out.append((text, font))
+    return out
 
 
 def fit_one_line(text: str, font: str, size: float, min_size: float, width: float) -> float:
@@ -474,6 +485,7 @@ class ChartItem(Item):
     def __init__(self, chart: Chart, colour):
         self.chart = chart
         self.colour = colour
+        self.what, self.origin = f"chart '{chart.id}', roll", chart.origin
 
     def rows(self) -> list[tuple[str, list[Word]]]:
         out = []
@@ -559,9 +571,9 @@ class ChartItem(Item):
             c.setFont(BOLD, rs)
             c.drawCentredString(r.x + self.ROLL_W / 2, y - rh / 2 - rs * 0.36, roll)
             if not block.fits:
-                diags.add(Diagnostic.at(self.chart.origin, WARNING, R_BOARD_TEXT,
-                                        f"chart '{self.chart.id}', roll {roll}: the result does "
-                                        f"not fit its panel at {self.TEXT_MIN_PT:g} pt"))
+                diags.add(Diagnostic.at(self.origin, WARNING, R_BOARD_TEXT,
+                                        f"{self.what} {roll}: the text does not fit its panel "
+                                        f"at {self.TEXT_MIN_PT:g} pt"))
             draw_block(c, block, r.x + self.ROLL_W + BOX_PAD,
                        y - (rh - block.height) / 2, r.width - self.ROLL_W - 2 * BOX_PAD, "left")
             y -= rh
@@ -574,13 +586,13 @@ class ChartItem(Item):
 
 
 class TableItem(ChartItem):
-    """A price list as a panel: pay | get rows, then the note."""
+    """A price list as a panel: cost | what it buys, then the note."""
 
     def __init__(self, table: Table, colour, stat_names: dict[str, str]):
         self.table = table
         self.colour = colour
         self.stat_names = stat_names
-        self.chart = table  # type: ignore[assignment]  # for origin and id in diagnostics
+        self.what, self.origin = f"table '{table.id}', cost", table.origin
 
     def rows(self) -> list[tuple[str, list[Word]]]:
         out = []

@@ -1,15 +1,146 @@
-"""Render every component a game defines: the one place `pnp build` calls into the renderer."""
+"""Render every component a game defines: the one place `pnp build` calls into the renderer.
+
+Each kind of component has its own renderer (record sheets, boards, tokens, card sheets); this
+module decides what the game needs from its data, names the files, and collects diagnostics.
+Every renderer writes nothing when it finds an error, so a failed build leaves the previous
+files as they were.
+"""
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
-from pnp.data.model import GameDef
-from pnp.diagnostics import Diagnostic
+from pnp.data.model import Component, GameDef
+from pnp.diagnostics import WARNING, Diagnostic
+
+Progress = Callable[[int, int], None]
+
+R_BUILD = "PNP-R078"  # a component the build cannot render
+
+#: Okabe & Ito's palette, chosen to stay distinct for the common colour-vision deficiencies;
+#: each pawn also carries its player number, so colour is never the only cue.
+PLAYER_COLOURS: tuple[tuple[str, str], ...] = (
+    ("Orange", "#E69F00"),
+    ("Sky blue", "#56B4E9"),
+    ("Bluish green", "#009E73"),
+    ("Yellow", "#F0E442"),
+    ("Blue", "#0072B2"),
+    ("Vermilion", "#D55E00"),
+    ("Reddish purple", "#CC79A7"),
+    ("Black", "#000000"),
+)
+PAWN_SIZE = "13mm"  # twelve to a row on A4 and Letter, and small enough for a 23 mm space
 
 
-def build_game(game: GameDef, out_dir: Path, paper: str = "a4") -> tuple[list[Path], list[Diagnostic]]:
-    """Write the game's PDFs into out_dir; returns the files written and any diagnostics."""
+def pawn_component(game: GameDef) -> Component | None:
+    """The per-player component that is pawns (by id or name), if the game has one."""
+    for comp in game.components:
+        if comp.per_player and ("pawn" in comp.id.lower() or "pawn" in comp.name.lower()):
+            return comp
+    return None
+
+
+def pawn_groups(game: GameDef) -> tuple[list, list[Diagnostic]]:
+    """One token group per player colour, up to the game's maximum number of players."""
+    from pnp.render.tokens import TokenGroup
+
+    comp = pawn_component(game)
+    if comp is None or comp.count < 1:
+        return [], []
+    diags: list[Diagnostic] = []
+    players = game.players_max
+    if players > len(PLAYER_COLOURS):
+        diags.append(Diagnostic.at(comp.origin, WARNING, R_BUILD,
+                                   f"{players} players but only {len(PLAYER_COLOURS)} distinct "
+                                   "pawn colours: colours repeat (the player number differs)"))
+    groups = []
+    for i in range(players):
+        name, hex_ = PLAYER_COLOURS[i % len(PLAYER_COLOURS)]
+        groups.append(TokenGroup(label=f"Player {i + 1} · {name} {comp.name.lower()}",
+                                 colour=hex_, count=comp.count, shape="pawn", size=PAWN_SIZE,
+                                 text=f"P{i + 1}", origin=comp.origin))
+    return groups, diags
+
+
+def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
+                 ) -> tuple[list[Path], list[Diagnostic]]:
+    """`tokens.pdf`: the pawns of every player colour (nothing when the game has no pawns)."""
+    from pnp.render.tokens import render_tokens
+
+    groups, diags = pawn_groups(game)
+    if not groups:
+        return [], diags
+    paths, d = render_tokens(groups, Path(out_dir) / "tokens.pdf", paper,
+                             title=f"{game.name} — pawns")
+    return paths, diags + d
+
+
+def render_cards(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
+                 **options) -> tuple[list[Path], list[Diagnostic]]:
+    """`cards-<deck>.pdf` for every deck, through the card-sheet renderer.
+
+    Each deck is rendered into a private folder next to the output, then its files are moved
+    into place with os.replace (atomic) under the kit's names.
+    """
+    from pnp.render.sheets import render_deck_sheets
+
+    out = Path(out_dir)
+    written: list[Path] = []
+    diags: list[Diagnostic] = []
+    for deck in game.decks.values():
+        out.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(dir=out, prefix=".cards-"))
+        try:
+            paths, d = render_deck_sheets(game, [deck.id], paper, tmp, **options)
+            diags.extend(d)
+            prefix = f"{game.id}-{deck.id}"
+            moved: dict[str, Path] = {}  # a PDF, or a folder of PNGs, moves once
+            for p in paths:
+                rel = p.relative_to(tmp)
+                head = rel.parts[0]
+                if head not in moved:
+                    name = (f"cards-{deck.id}{head[len(prefix):]}" if head.startswith(prefix)
+                            else head)
+                    target = out / name
+                    if target.is_dir():
+                        shutil.rmtree(target)
+                    os.replace(tmp / head, target)
+                    moved[head] = target
+                written.append(moved[head].joinpath(*rel.parts[1:]))
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    return written, diags
+
+
+def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
+               progress: Progress | None = None) -> tuple[list[Path], list[Diagnostic]]:
+    """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
+
+    Record sheets (printable and fillable), each board tiled on `paper` and whole on its large
+    paper, pawn tokens for every player colour, and every deck's card sheets.
+    """
+    from pnp.render.boards import render_board
+    from pnp.render.records import render_record_sheets
+
+    steps: list[tuple[str, Callable[[], tuple[list[Path], list[Diagnostic]]]]] = []
+    if game.record_sheets:
+        steps.append(("record sheets", lambda: render_record_sheets(game, out_dir, paper)))
+    if game.boards:
+        steps.append(("boards", lambda: render_board(game, out_dir, paper)))
+    if pawn_component(game) is not None:
+        steps.append(("tokens", lambda: render_pawns(game, out_dir, paper)))
+    if game.decks:
+        steps.append(("cards", lambda: render_cards(game, out_dir, paper)))
     paths: list[Path] = []
     diags: list[Diagnostic] = []
+    for i, (_what, step) in enumerate(steps):
+        p, d = step()
+        paths.extend(p)
+        diags.extend(d)
+        if progress is not None:
+            progress(i + 1, len(steps))
     return paths, diags

@@ -17,7 +17,7 @@ from pathlib import Path
 from pnp.data.model import GameDef, RecordSheet
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.render import fonts
-from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, words
+from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, fit_one_line, words
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import atomic_write_bytes, pdf_bytes
 
@@ -292,7 +292,8 @@ def draw_sheet(c, lay: SheetLayout, fillable: bool = False) -> None:
     c.drawRightString(inner.x1, inner.y1 - mm(5.5), lay.subtitle)
     c.setLineWidth(0.6)
     for f in lay.fields:
-        _label(c, f.label, *f.label_at)
+        size = fit_one_line(f.label, BOLD, LABEL_PT, 7.0, f.box.width)
+        _label(c, f.label, *f.label_at, size)
         b = f.box
         c.setStrokeColorRGB(*RULE)
         if f.kind == "lines":
@@ -336,7 +337,7 @@ def _draw_grid_block(c, lay: SheetLayout, b: GridBlock, fillable: bool) -> None:
     grid_top = top - b.head_h
     # header: turn numbers
     c.setFillColorRGB(*INK)
-    c.setFont(BOLD, 6.5)
+    c.setFont(BOLD, 7)
     c.drawString(x0, top - b.head_h + mm(1.3), "Turn")
     for i, t in enumerate(b.turns):
         c.drawCentredString(x0 + b.label_w + (i + 0.5) * b.cell_w, top - b.head_h + mm(1.3),

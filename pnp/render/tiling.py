@@ -95,9 +95,20 @@ def _count(length: float, content: float, overlap: float) -> int:
     return math.ceil((length - overlap - 1e-6) / (content - overlap))
 
 
+def _fullest_last(plan: TilePlan) -> float:
+    """How full the emptiest page is across (last column) or down (last row), 0..1."""
+    (cw, ch), (sx, sy) = plan.content, plan.step
+    last_w = plan.size[0] - (plan.cols - 1) * sx
+    last_h = plan.size[1] - (plan.rows - 1) * sy
+    return min(last_w / cw, last_h / ch)
+
+
 def plan_tiles(size: tuple[float, float], paper: tuple[float, float], margin: float = MARGIN,
                overlap: float = OVERLAP) -> TilePlan:
-    """The fewer-pages orientation of `paper` (portrait on a tie) for a drawing of `size`."""
+    """The orientation of `paper` that needs fewer pages for a drawing of `size`.
+
+    On a tie, the one whose last column and row carry more of the drawing (no near-empty pages).
+    """
     best: TilePlan | None = None
     short, long_ = sorted(paper)
     for page in ((short, long_), (long_, short)):
@@ -107,7 +118,8 @@ def plan_tiles(size: tuple[float, float], paper: tuple[float, float], margin: fl
                              "to tile on")
         plan = TilePlan(size, page, margin, overlap, _count(size[0], cw, overlap),
                         _count(size[1], ch, overlap))
-        if best is None or plan.pages < best.pages:
+        if best is None or (plan.pages, -_fullest_last(plan)) < (best.pages,
+                                                                   -_fullest_last(best)):
             best = plan
     assert best is not None
     return best
@@ -214,6 +226,8 @@ def _text(c, font: str, size: float, x: float, y: float, text: str, anchor: str 
 
 def assembly_note(plan: TilePlan, tile: Tile) -> list[str]:
     """What to do with this page, in words (one line each): which edges to cut, where to glue."""
+    if plan.pages == 1:
+        return ["The whole drawing fits this page: nothing to glue; trim along its frame."]
     cut, over = [], []
     left, up = plan.neighbour(tile, 0, -1), plan.neighbour(tile, -1, 0)
     if left:
@@ -244,8 +258,9 @@ def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
     m = plan.margin
     top_base = ph - m + mm(3)
     c.setFillColorRGB(0, 0, 0)
-    _text(c, BOLD, 12, m, top_base, tile.name)
-    label_x = m + fonts.string_width(tile.name, BOLD, 12) + mm(3)
+    x0 = m + (mm(2) if plan.neighbour(tile, 0, -1) else 0)  # clear of the left cut line
+    _text(c, BOLD, 12, x0, top_base, tile.name)
+    label_x = x0 + fonts.string_width(tile.name, BOLD, 12) + mm(3)
     map_w = _mini_map(c, plan, tile)
     _text(c, REGULAR, 7, label_x, top_base + 1,
           f"{title} · tile {tile.name}: row {row_letter(tile.row)} of {plan.rows}, "

@@ -4,6 +4,8 @@ Every number (caps, costs, thresholds, chart rows, war parameters, the setup bon
 comes from the data; every ambiguity follows game.yaml's `interpretations:` (the reading each
 procedure follows is named in its docstring), and each variant's override changes what runs.
 Dice go through `ctx.roll`, decisions through `ctx.choose`; nothing here draws randomness.
+Tables that only depend on the data (per-track effects, greedy estimates, phase plans) are
+built once per GameDef by `rules_for`.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
-from pnp.data.effects import PER_TURN, THIS_TURN, format_effect
+from pnp.data.effects import PER_TURN, THIS_TURN, Effect, format_effect
 from pnp.data.model import Condition, GameDef
 from pnp.engine.core import MAIN, OVER, PREGAME, Context, GameMeta, PlayerState, State
 from pnp.engine.effects_runtime import (
@@ -36,9 +38,6 @@ MOVE, STOP, DONE, NONE = "move", "stop", "done", "none"
 EXTRA, NO = "extra-roll", "no"
 ACCEPT, DECLINE = "accept", "decline"
 
-#: greedy bot: an owned space (a wonder) is valued as this many turns of its per-turn bonus
-OWNED_WORTH = 5
-
 _OPS = {"<": operator.lt, ">": operator.gt, "<=": operator.le, ">=": operator.ge,
         "==": operator.eq, "!=": operator.ne}
 
@@ -47,10 +46,61 @@ BOT_VALUES = {"victory-points": 10.0, "territories": 6.0, "population": 3.0, "cu
               "infrastructure": 1.5, "wonders": 4.0, "military": 1.2, "ideas": 1.0,
               "stability": 1.0, "zeal": 0.8, "gold": 0.8, "resources": 0.8, "food": 0.6,
               "power": 3.0}
+#: greedy bot: an owned space (a wonder) is valued as this many turns of its per-turn bonus
+OWNED_WORTH = 5
+#: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
+TRADE_LOTS = (1, 2, 3)
+
+
+class MissingRule(LookupError):
+    """The game data lacks a parameter these rules need."""
+
+
+def _need(game: GameDef, *path: str) -> Any:
+    value = game.rule(*path)
+    if value is None:
+        raise MissingRule(f"{game.id}: game.yaml has no {'/'.join(path)}, which the "
+                          f"{ENGINE} engine needs")
+    return value
 
 
 def _cond(c: Condition) -> tuple[str, Callable[[int, int], bool], int]:
     return c.stat, _OPS[c.op], c.value
+
+
+def _average(deltas: list[dict[str, float]]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for d in deltas:
+        for k, v in d.items():
+            out[k] = out.get(k, 0.0) + v
+    n = len(deltas) or 1
+    return {k: v / n for k, v in out.items()}
+
+
+def _merge(*parts: dict[str, float]) -> dict[str, float]:
+    out: dict[str, float] = {}
+    for part in parts:
+        for k, v in part.items():
+            out[k] = out.get(k, 0.0) + v
+    return out
+
+
+def _faces(count: int, sides: int) -> list[int]:
+    """Every outcome of `count` dice as sums, one entry per equally likely combination."""
+    sums = [0]
+    for _ in range(count):
+        sums = [s + f for s in sums for f in range(1, sides + 1)]
+    return sums
+
+
+def _fast(alts: tuple[Ops, ...], timing: str | None) -> tuple[tuple[str, int], ...] | None:
+    """(stat, amount) pairs when an effect is only fixed stat changes (the common space)."""
+    if len(alts) != 1 or timing is not None:
+        return None
+    ops = alts[0]
+    if all(op[0] == DELTA and not op[3] for op in ops):
+        return tuple((op[1], op[2]) for op in ops)
+    return None
 
 
 # --------------------------------------------------------------------------- compiled rules
@@ -64,30 +114,36 @@ class TrackTable:
         self.n = len(track.spaces)
         self.start = track.start_index
         self.loop = track.shape == "loop"
+        self.owned = track.id in rules.owned_tracks
+        self.leader = track.id == rules.leader_track
         self.ids = [s.id for s in track.spaces]
         self.keys = [(track.id, s.id) for s in track.spaces]
         self.owned_keys = [f"{track.id}/{s.id}" for s in track.spaces]
         self.effects = [compile_effect(s.effect) for s in track.spaces]
         self.timing = [s.effect.timing if s.effect is not None else None for s in track.spaces]
-        abbr = rules.abbr
-        self.alt_labels = [[format_effect(type(s.effect)((alt,)), abbr) for alt in s.effect.choices]
-                           if s.effect is not None and s.effect.is_choice else []
-                           for s in track.spaces]
+        self.fast = [_fast(a, t) for a, t in zip(self.effects, self.timing, strict=True)]
+        self.fast[self.start] = None
+        self.alt_labels = [
+            [format_effect(Effect((alt,)), rules.abbr) for alt in s.effect.choices]
+            if s.effect is not None and s.effect.is_choice else []
+            for s in track.spaces]
         self.why_move = f"move {track.id}"
         self.why_start = f"start space {track.id}"
         self.why_occupied = f"occupied space {track.id}"
         self.why_alt = f"choose effect {track.id}"
         self.why_marked = f"marked space {track.id}"
         self.why_extra = f"extra roll {track.id}"
-        # expected stat changes of landing on each space (the greedy bot's view of a space)
-        self.expect = [rules.estimate(alts, timing) for alts, timing in
-                       zip(self.effects, self.timing, strict=True)]
+        # the greedy bot's view: expected stat changes of landing on each space, of a move
+        self.expect = [rules.estimate(alts, timing)
+                       for alts, timing in zip(self.effects, self.timing, strict=True)]
         self.expect[self.start] = {}
-        if track.id in rules.owned_tracks:  # an owned space pays every turn: worth several turns
+        if self.owned:  # an owned space pays every turn: worth several turns of its bonus
             self.expect = [{k: v * OWNED_WORTH for k, v in d.items()} for d in self.expect]
-        sides = rules.die_sides
-        self.move_expect = [_average([self.expect[self.advance(i, r)] for r in range(1, sides + 1)])
+        faces = _faces(rules.die_count, rules.die_sides)
+        self.move_expect = [_average([self.expect[self.advance(i, r)] for r in faces])
                             for i in range(self.n)]
+        self.alt_expect = [[rules.estimate((a,), None) for a in alts] for alts in self.effects]
+        self.start_reroll_expect = _merge(self.move_expect[self.start], rules.start_cost)
 
     def advance(self, here: int, steps: int) -> int:
         if self.loop:
@@ -101,19 +157,10 @@ class TrackTable:
         return j if 0 <= j < self.n else None
 
 
-def _average(deltas: list[dict[str, float]]) -> dict[str, float]:
-    out: dict[str, float] = {}
-    for d in deltas:
-        for k, v in d.items():
-            out[k] = out.get(k, 0.0) + v
-    n = len(deltas) or 1
-    return {k: v / n for k, v in out.items()}
-
-
 class ChartTable:
-    """One chart: row per roll value, with its ops, landing key and short-stat rule."""
+    """One chart: the row for every roll value, with its ops, count key and short-stat rule."""
 
-    def __init__(self, rules: Rules, chart: Any):
+    def __init__(self, chart: Any):
         self.id = chart.id
         self.count = chart.die.count
         self.sides = chart.die.sides
@@ -127,12 +174,37 @@ class ChartTable:
         self.mean = _average([self.row_expect[v] for v in _faces(self.count, self.sides)])
 
 
-def _faces(count: int, sides: int) -> list[int]:
-    """Every outcome of count dice, as sums, one entry per equally likely combination."""
-    sums = [0]
-    for _ in range(count):
-        sums = [s + f for s in sums for f in range(1, sides + 1)]
-    return sums
+class PhasePlan:
+    """One phase of the turn, with everything its procedure reads resolved to tables."""
+
+    def __init__(self, rules: Rules, ph: Any):
+        self.id = ph.id
+        self.track = rules.tracks[ph.track] if ph.track else None
+        self.cost_ops = single(ph.cost)
+        self.cost = constant_deltas(self.cost_ops)
+        self.paid = ph.cost is not None
+        self.on_roll = single(ph.on_roll)
+        self.optional = ph.optional
+        self.repeat = ph.repeat
+        self.build_once = ph.build_once
+        self.option = ph.option
+        self.chart = rules.charts[ph.chart] if ph.chart else None
+        self.rolls = rules.formulas[ph.rolls] if ph.rolls else None
+        self.conversions = ph.conversions
+        self.checks = tuple(rules.checks) if rules.every_phase_checks else ph.checks
+        self.per_turn = ph.per_turn_bonuses
+        self.after_table = ph.after_table
+        self.end = ph.end_checks
+        self.why_pay = f"{ph.id}: pay to move"
+        tt = self.track
+        #: landings in this phase may take the inlined path (no building, no leader to record)
+        self.fast_landing = not self.build_once and (tt is None or not tt.leader)
+        self.cost_pairs = _fast((self.cost_ops,), None) if self.cost_ops else ()
+        self.on_roll_pairs = _fast((self.on_roll,), None) if self.on_roll else ()
+        if tt is not None and self.paid:
+            base = _merge(self.cost, constant_deltas(self.on_roll))
+            self.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
+            self.pay_only = base
 
 
 class Rules:
@@ -146,114 +218,98 @@ class Rules:
         self.bounds = {s.id: (s.min, s.cap) for s in game.stats.values() if not s.derived}
         self.abbr = {s.id: s.short for s in game.stats.values()}
         self.formulas = game.formulas
-        move = game.rule("movement", default={})
-        die = move.get("die")
-        self.die_count, self.die_sides = (die.count, die.sides) if die else (1, 6)
-        start_rule = move.get("start_space", {})
+        die = _need(game, "movement", "die")
+        self.die_count, self.die_sides = die.count, die.sides
+        start_rule = game.rule("movement", "start_space", default={})
         self.start_benefit = bool(start_rule.get("benefit", False))
         self.start_cost_ops = single(start_rule.get("reroll_cost"))
         self.start_cost = constant_deltas(self.start_cost_ops)
         self.start_reroll = bool(self.start_cost_ops)
-        occupied = move.get("occupied_space", {})
-        self.occupied_options = tuple(occupied.get("options", (BEFORE, AFTER, REROLL)))
+        occupied = game.rule("movement", "occupied_space", default={})
+        self.occupied_options = tuple(occupied.get("options", ()))
         self.start_shared = bool(occupied.get("start_space_shared", True))
-        self.markers_on = tuple(move.get("markers_on", ()))
-        self.built_blocks = move.get("built_wonder", "occupied") == "occupied"
-        pre = game.rule("pregame", default={}) or {}
+        self.markers_on = tuple(game.rule("movement", "markers_on", default=()))
+        self.built_blocks = game.rule("movement", "built_wonder") == "occupied"
+        pre = game.rule("pregame", default={})
         self.pregame_track = game.rule("setup", "pregame") or pre.get("track")
         self.marked_space = pre.get("marked_space", "move-to-any-unmarked")
         self.setup_bonus = single(game.rule("setup", "bonus"))
         group = game.rule("setup", "pawn_on_start_of_each")
         self.main_tracks = tuple(game.track_groups.get(group, ())) if group else tuple(
             t for t in game.tracks if t != self.pregame_track)
-        self.chart_means: dict[str, dict[str, float]] = {}
-        self.charts: dict[str, ChartTable] = {}
-        for cid, chart in game.charts.items():
-            table = ChartTable(self, chart)
-            self.charts[cid] = table
-            self.chart_means[cid] = table.mean
-        self.phases = game.phases
+        self.leader_track = next((p.track for p in game.phases if p.id == "leader"), None)
         self.owned_tracks = tuple(dict.fromkeys(p.track for p in game.phases
                                                 if p.build_once and p.track))
+        self.charts = {cid: ChartTable(chart) for cid, chart in game.charts.items()}
+        self.chart_means = {cid: t.mean for cid, t in self.charts.items()}
         self.tracks = {tid: TrackTable(self, t) for tid, t in game.tracks.items()}
         # abilities that last (this turn / per turn) become powers, keyed "track/space"
         self.powers: dict[str, tuple[str, tuple]] = {}
-        for t in game.tracks.values():
-            tt = self.tracks[t.id]
+        for tt in self.tracks.values():
             for i, alts in enumerate(tt.effects):
                 if tt.timing[i] in (THIS_TURN, PER_TURN):
                     for op in (op for alt in alts for op in alt if op[0] == ABILITY):
                         self.powers[tt.owned_keys[i]] = (op[1], op[2])
-        self.leader_track = next((p.track for p in game.phases if p.id == "leader"), None)
         self.checks = {cid: (*_cond(c.when), single(c.effect)) for cid, c in game.checks.items()}
         self.every_phase_checks = game.rule("check_timing") == "every-phase"
         self.conversions = {
             cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
                   c.repeat, f"conversion {cid}")
             for cid, c in game.conversions.items()}
-        self.phase_costs = {p.id: (single(p.cost), constant_deltas(single(p.cost)))
-                            for p in game.phases if p.cost is not None}
-        self.phase_on_roll = {p.id: single(p.on_roll) for p in game.phases if p.on_roll}
-        self.phase_why = {p.id: f"{p.id}: pay to move" for p in game.phases}
-        self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]]]] = {}
+        self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], dict]] = {}
         for tid, table in game.tables.items():
-            rows = []
+            rows: list[tuple[str, int, Ops]] = []
             for row in table.rows:
                 label = format_effect(row.buys, self.abbr)
                 while any(r[0] == label for r in rows):
                     label += "'"
                 rows.append((label, row.cost, single(row.buys)))
-            self.tables[tid] = (table.pay or "", rows)
-        war = game.rule("options", "war", default={}) or {}
-        self.war_to_start = bool(war.get("aggressor_to_start", True))
+            pay = table.pay or ""
+            expect = {label: _merge({pay: -cost}, mean_delta(ops)) for label, cost, ops in rows}
+            self.tables[tid] = (pay, rows, expect)
+        self.phases = [PhasePlan(self, ph) for ph in game.phases]
+        self.phase_ids = tuple(p.id for p in self.phases)
+        war = game.rule("options", "war", default={})
+        self.war_to_start = bool(war.get("aggressor_to_start", False))
         self.war_loss = single(war.get("loss"))
         wroll = war.get("roll")
-        self.war_count, self.war_sides = (wroll.count, wroll.sides) if wroll else (2, 6)
+        self.war_count, self.war_sides = (wroll.count, wroll.sides) if wroll else (
+            self.die_count, self.die_sides)
         self.war_bonus = int(war.get("higher_military_bonus", 0))
         self.war_steals = constant_deltas(single(war.get("winner_steals")))
         self.war_aggressor_steals = constant_deltas(single(war.get("aggressor_win_steals")))
+        self.war_stat = next((op[1] for op in self.war_loss if op[0] == DELTA), "")
         faces = _faces(self.war_count, self.war_sides)
         self.war_odds = {}  # aggressor's roll bonus -> (P(aggressor wins), P(defender wins))
-        for bonus in (-self.war_bonus, 0, self.war_bonus):
+        for bonus in {-self.war_bonus, 0, self.war_bonus}:
             diffs = [a - b + bonus for a in faces for b in faces]
             self.war_odds[bonus] = (sum(d > 0 for d in diffs) / len(diffs),
                                     sum(d < 0 for d in diffs) / len(diffs))
-        self.war_stat = next((op[1] for op in self.war_loss if op[0] == DELTA), "military")
-        trade = game.rule("options", "trade", default={}) or {}
+        trade = game.rule("options", "trade", default={})
         self.trade_gain = single(trade.get("both_gain"))
         self.trade_stats = tuple(s for s in trade.get("exchange", ()) if s)
-        self.trade_offers = self._trade_offers()
-        end = game.rule("end", default={}) or {}
+        self.trade_offers = [(f"{self.abbr[g]}-{kg} {self.abbr[r]}+{kr}", g, kg, r, kr)
+                             for g in self.trade_stats for r in self.trade_stats if g != r
+                             for kg in TRADE_LOTS for kr in TRADE_LOTS]
+        end = game.rule("end", default={})
         ends = end.get("game_ends_when")
         self.game_end = _cond(ends) if ends else None
         self.eliminated_when = tuple(_cond(c) for c in end.get("eliminated_when", ()) if c)
         self.eliminate_now = end.get("elimination_timing") == "immediate"
-        self.max_turns = int(end.get("max_turns", 100))
-        self.score_stat = self._stat_named(str(end.get("winner", "")).removeprefix("most ").strip())
+        self.max_turns = int(_need(game, "end", "max_turns"))
+        self.score_stat = self._stat_named(str(_need(game, "end", "winner")))
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
         self.why_power = "use a power on the roll"
 
-    def _stat_named(self, name: str) -> str:
-        low = name.lower()
+    def _stat_named(self, rule: str) -> str:
+        """The stat a 'most VP' winner rule names (by id, name, abbreviation or alias)."""
+        name = rule.removeprefix("most ").strip().lower()
         for s in self.game.stats.values():
-            if low in {s.id.lower(), s.name.lower(), s.abbreviation.lower(),
-                       *(a.lower() for a in s.aliases)}:
+            if name in {s.id.lower(), s.name.lower(), s.abbreviation.lower(),
+                        *(a.lower() for a in s.aliases)}:
                 return s.id
-        return self.stat_ids[0] if self.stat_ids else ""
-
-    def _trade_offers(self) -> list[tuple[str, str, int, str, int]]:
-        """The trade-option offers bots may make: give 1-3 of one stat for 1-3 of another."""
-        offers = []
-        for give in self.trade_stats:
-            for get in self.trade_stats:
-                if give == get:
-                    continue
-                for kg in (1, 2, 3):
-                    for kr in (1, 2, 3):
-                        label = f"{self.abbr[give]}-{kg} {self.abbr[get]}+{kr}"
-                        offers.append((label, give, kg, get, kr))
-        return offers
+        raise MissingRule(f"{self.game.id}: end/winner '{rule}' names no stat")
 
     def estimate(self, alts: tuple[Ops, ...], timing: str | None) -> dict[str, float]:
         """Greedy estimate of an effect: the best alternative's mean stat changes."""
@@ -263,13 +319,15 @@ class Rules:
             d = mean_delta(alt, self.chart_means, self._nominal_formula)
             for op in alt:
                 if op[0] == ABILITY:
-                    d["power" if timing else op[1]] = d.get("power", 0.0) + 1.0
+                    key = "power" if timing else op[1]
+                    d[key] = d.get(key, 0.0) + 1.0
             value = sum(BOT_VALUES.get(k, 1.0) * v for k, v in d.items())
             if best_value is None or value > best_value:
                 best, best_value = d, value
         return best
 
     def _nominal_formula(self, fid: str) -> float:
+        """A formula at the stat's value right after setup (estimates only)."""
         f = self.formulas.get(fid)
         if f is None:
             return 0.0
@@ -281,12 +339,13 @@ class Rules:
         floors: dict[str, int] = {}
         for stat, op, value in [*(c[:3] for c in self.checks.values()), *self.eliminated_when]:
             if op in (operator.lt, operator.le):
-                floors[stat] = max(floors.get(stat, value), value if op is operator.lt else value + 1)
+                line = value if op is operator.lt else value + 1
+                floors[stat] = max(floors.get(stat, line), line)
         g = self.game
         return GameMeta(
             game=g.id, players_min=g.players_min, players_max=g.players_max,
             max_turns=self.max_turns, stat_bounds=dict(self.bounds), has_chance=True,
-            phases=tuple(p.id for p in g.phases),
+            phases=self.phase_ids,
             track_starts={t: tt.start for t, tt in self.tracks.items()},
             exclusive_tracks=tuple(self.tracks), owned_tracks=self.owned_tracks,
             score_stat=self.score_stat, derived_stats=tuple(self.derived),
@@ -320,15 +379,14 @@ def new_state(game: GameDef, players: int) -> State:
     r = rules_for(game)
     stats = {s: game.stats[s].start for s in r.stat_ids}
     pos = {r.pregame_track: r.tracks[r.pregame_track].start} if r.pregame_track else {}
-    markers = {t: [] for t in r.markers_on}
+    markers: dict[str, list[int]] = {t: [] for t in r.markers_on}
     return State([PlayerState(dict(stats), dict(pos)) for _ in range(players)], markers)
 
 
 def main_state(game: GameDef, players: int) -> State:
-    """The state right after setup, skipping the pregame (scenarios start from here)."""
+    """The state right after setup, the pregame skipped (scenarios start from here)."""
     state = new_state(game, players)
-    ac = ACGame(rules_for(game), None, state)
-    ac.setup()
+    ACGame(rules_for(game), None, state).setup()
     return state
 
 
@@ -356,12 +414,32 @@ def finish(game: GameDef, ctx: Context) -> None:
     res.decisions = ctx.decisions
 
 
+def player_stats(game: GameDef, p: PlayerState) -> dict[str, int]:
+    """A player's stats as the record page shows them (derived ones included)."""
+    return final_stats(rules_for(game), p)
+
+
+def power_ids(game: GameDef) -> frozenset[str]:
+    """The spaces ("track/space") whose ability lasts the turn and is held as a power."""
+    return frozenset(rules_for(game).powers)
+
+
 def final_stats(r: Rules, p: PlayerState) -> dict[str, int]:
     """A player's stats with the derived ones (Cities) filled in."""
     out = dict(p.stats)
     for sid, f in r.derived.items():
         out[sid] = f.evaluate(p.stats.get(f.stat, 0))
     return out
+
+
+class _Forget(dict):
+    """A counter that keeps nothing (setup outside a played game)."""
+
+    def __missing__(self, key: Any) -> int:
+        return 0
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
 
 
 # --------------------------------------------------------------------------- the rules
@@ -375,14 +453,17 @@ class ACGame(EffectRunner):
         self.ctx = ctx
         self.state = state
         self.players = state.players
-        self.book = StatBook(rules.bounds, ctx.result.cap_clips if ctx else _Sink())
+        self.book = StatBook(rules.bounds, ctx.result.cap_clips if ctx else _Forget())
+        self.phase_id = "pregame" if state.stage == PREGAME else ""
         if ctx is not None:
             self.roll = ctx.roll
             self.choose = ctx.choose
             self.event = ctx.event
             self.spaces = ctx.result.space_counts
             self.chart_counts = ctx.result.chart_counts
-        self.phase_id = ""
+        if rules.eliminate_now:
+            self.apply = self._apply_then_eliminate
+        self.single_die = rules.die_count == 1
 
     # ---------------------------------------------------------------- EffectRunner hooks
     def stats_of(self, seat: int) -> dict[str, int]:
@@ -400,19 +481,18 @@ class ACGame(EffectRunner):
         return f.evaluate(self.players[seat].stats[f.stat])
 
     def roll_chart(self, seat: int, chart: str) -> None:
-        """Roll on a chart; a row marked `if_short: lose-all-and-reroll` whose loss is more than
-        the stat held empties it and rolls again (interpretation defeat-short-gold); the
-        defeat-no-reroll variant marks those rows `lose-all` instead."""
+        """Roll on a chart. A row marked `if_short: lose-all-and-reroll` whose loss is more than
+        the stat held empties it and rolls again, and again (interpretation defeat-short-gold);
+        the defeat-no-reroll variant marks those rows `lose-all`: the stat empties, no reroll."""
         t = self.r.charts[chart]
+        p = self.players[seat]
         while True:
-            judge = None
-            if self.players[seat].powers:
-                judge = t.row_expect.get
-            v = self.player_roll(seat, t.count, t.sides, t.why, judge)
+            v = self.player_roll(seat, t.count, t.sides, t.why,
+                                 t.row_expect.get if p.powers else None)
             key, ops, if_short = t.rows[v]
             self.chart_counts[key] += 1
             short = self.apply(seat, ops, t.why)
-            if short and if_short == "lose-all-and-reroll" and not self.players[seat].out:
+            if short and if_short == "lose-all-and-reroll" and not p.out:
                 self.event(t.reroll_event, seat)
                 continue
             return
@@ -422,17 +502,17 @@ class ACGame(EffectRunner):
             self.steal(seat, args[0], int(args[1]))
         elif name == "exchange":
             self.exchange(seat, args[:-1], args[-1])
-        # reroll / adjust / extra_roll only exist as powers (granted when landed, see land())
+        # reroll / adjust / extra_roll only exist as powers (granted by grant())
 
-    def apply(self, seat: int, ops: Ops, source: str = "") -> bool:
+    def _apply_then_eliminate(self, seat: int, ops: Ops, source: str = "") -> bool:
         short = EffectRunner.apply(self, seat, ops, source)
-        if self.r.eliminate_now and self.state.stage == MAIN:
+        if self.state.stage == MAIN:
             self.eliminations_now()
         return short
 
     # ---------------------------------------------------------------- the game
     def play(self, max_turns: int) -> None:
-        """Pregame and setup, then turns of 16 phases until the game ends or the cap."""
+        """Pregame and setup, then turns of the 16 phases until the game ends or the cap."""
         st = self.state
         if st.stage == PREGAME:
             if self.r.pregame_track:
@@ -440,42 +520,41 @@ class ACGame(EffectRunner):
             self.setup()
             self.ctx.step("pregame")
         phases = self.r.phases
+        last = len(phases) - 1
+        step = self.ctx.step
         while st.stage == MAIN:
             if st.turn > max_turns:
-                st.stage, st.ended = OVER, TIMEOUT
-                st.turn = max_turns
+                st.stage, st.ended, st.turn = OVER, TIMEOUT, max_turns
                 st.winners = self.leaders()
                 return
-            ph = phases[st.phase]
-            self.phase_id = ph.id
-            self.play_phase(ph)
+            plan = phases[st.phase]
+            self.phase_id = plan.id
+            self.play_phase(plan)
             if st.stage == MAIN:
-                if st.phase + 1 < len(phases):
+                if st.phase < last:
                     st.phase += 1
                 else:
                     st.phase = 0
                     st.turn += 1
-            self.ctx.step(ph.id)
+            step(plan.id)
 
     def setup(self) -> None:
         """Setup bonus to everyone, the pregame pawn leaves, one pawn on each main track's start."""
         r = self.r
-        st = self.state
         for seat, p in enumerate(self.players):
             EffectRunner.apply(self, seat, r.setup_bonus, "setup")
             if r.pregame_track:
                 p.pos.pop(r.pregame_track, None)
             for t in r.main_tracks:
                 p.pos[t] = r.tracks[t].start
+        st = self.state
         st.stage, st.turn, st.phase = MAIN, 1, 0
 
     def pregame(self) -> None:
         """Pre-History: roll high for the first player, then clockwise; landing on a space gives
         its boosts and marks it; a marked space sends the player to any unmarked one of their
         choice (interpretation marked-space); ends as soon as every space is marked."""
-        r = self.r
-        tt = r.tracks[r.pregame_track]
-        self.phase_id = "pregame"
+        tt = self.r.tracks[self.r.pregame_track]
         marks = self.state.markers.setdefault(tt.id, [])
         goal = tt.n - 1  # every space but the start
         order = self.turn_order()
@@ -486,7 +565,8 @@ class ACGame(EffectRunner):
                     return
 
     def turn_order(self) -> list[int]:
-        """Everyone rolls; the highest goes first (only ties for highest re-roll), then clockwise."""
+        """Everyone rolls; the highest goes first (only a tie for highest re-rolls), then
+        clockwise (seat order) from that player."""
         live = [i for i, p in enumerate(self.players) if not p.out]
         if len(live) < 2:
             return live
@@ -502,75 +582,67 @@ class ACGame(EffectRunner):
         k = live.index(first)
         return live[k:] + live[:k]
 
-    def play_phase(self, ph: Any) -> None:
-        """One phase: each player in a freshly rolled turn order, then the phase-end steps."""
+    def play_phase(self, plan: PhasePlan) -> None:
+        """One phase: each player acts in a freshly rolled turn order (Start Phase: 'players
+        roll high anew to determine turn order within each phase'), then the phase-end steps."""
         order = self.turn_order()
         players = self.players
         st = self.state
+        tt = plan.track
+        per_turn, paid, chart, conversions = plan.per_turn, plan.paid, plan.chart, plan.conversions
         for seat in order:
-            if not players[seat].out and st.stage == MAIN:
-                self.player_phase(ph, seat)
-        if ph.after_table:
+            p = players[seat]
+            if p.out or st.stage != MAIN:
+                continue
+            if per_turn:
+                self.per_turn_bonuses(seat, per_turn)
+            if tt is not None:
+                if paid:
+                    self.paid_moves(plan, seat, tt)
+                else:
+                    self.move(seat, tt, plan)
+                if p.powers and not p.out:
+                    self.extra_roll(seat, tt, plan)
+            if chart is not None and not p.out:
+                f = plan.rolls
+                for _ in range(f.evaluate(p.stats[f.stat]) if f else 1):
+                    self.roll_chart(seat, chart.id)
+            for cid in conversions:
+                if not p.out:
+                    self.convert(seat, cid)
+        if plan.after_table:
             for seat in order:
                 if not players[seat].out and st.stage == MAIN:
-                    self.purchases(seat, ph.after_table)
-        if st.stage == MAIN:
-            self.phase_checks(ph, order)
-        if ph.end_checks and st.stage == MAIN:
+                    self.purchases(seat, plan.after_table)
+        if plan.checks and st.stage == MAIN:
+            self.phase_checks(plan, order)
+        if plan.end and st.stage == MAIN:
             self.end_phase()
 
-    def player_phase(self, ph: Any, seat: int) -> None:
-        r = self.r
-        p = self.players[seat]
-        if ph.per_turn_bonuses:
-            self.per_turn_bonuses(seat, ph.per_turn_bonuses)
-        if ph.track:
-            tt = r.tracks[ph.track]
-            if ph.id in r.phase_costs:
-                self.paid_moves(ph, seat, tt)
-            else:
-                self.move(seat, tt, ph)
-            if p.powers and not p.out:
-                self.extra_roll(seat, tt, ph)
-        if ph.chart and ph.rolls and not p.out:
-            f = r.formulas[ph.rolls]
-            for _ in range(f.evaluate(p.stats[f.stat])):
-                self.roll_chart(seat, ph.chart)
-        for cid in ph.conversions:
-            if not p.out:
-                self.convert(seat, cid)
-
-    def paid_moves(self, ph: Any, seat: int, tt: TrackTable) -> None:
+    def paid_moves(self, plan: PhasePlan, seat: int, tt: TrackTable) -> None:
         """Build, Wonder, Knowledge: pay the phase cost to move once, as often as the player can
-        pay and wants to; `on_roll` (Build: Infra+1) is gained with every paid move."""
-        r = self.r
+        pay and wants to; `on_roll` (Build: Infra+1) comes with every paid move."""
         p = self.players[seat]
-        ops, cost = r.phase_costs[ph.id]
-        on_roll = r.phase_on_roll.get(ph.id, ())
-        why = r.phase_why[ph.id]
+        cost = plan.cost
         can_pay = self.book.can_pay
         while can_pay(p.stats, cost):
-            if ph.optional:
+            if plan.optional:
                 here = p.pos[tt.id]
+                worth = plan.pay_expect[here] if not tt.owned or self.unbuilt(tt) else \
+                    plan.pay_only  # nothing left to build: the move is only a cost
 
-                def outcomes(o: str, here: int = here) -> dict[str, float]:
-                    if o == STOP:
-                        return {}
-                    d = dict(tt.move_expect[here])
-                    if tt.id in r.owned_tracks and not self.unbuilt(tt):
-                        d = {}  # nothing left to build: the move is only a cost
-                    for k, v in cost.items():
-                        d[k] = d.get(k, 0.0) + v
-                    for k, v in constant_deltas(on_roll).items():
-                        d[k] = d.get(k, 0.0) + v
-                    return d
-                if self.choose(seat, (MOVE, STOP), why, outcomes) == STOP:
+                def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
+                    return {} if o == STOP else worth
+                if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
-            self.apply(seat, ops, why)
-            if on_roll:
-                self.apply(seat, on_roll, why)
-            self.move(seat, tt, ph)
-            if p.out or not ph.repeat:
+            if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
+                self.add_pairs(p.stats, plan.cost_pairs)
+                self.add_pairs(p.stats, plan.on_roll_pairs)
+            else:
+                self.apply(seat, plan.cost_ops, plan.why_pay)
+                self.apply(seat, plan.on_roll, plan.why_pay)
+            self.move(seat, tt, plan)
+            if p.out or not plan.repeat:
                 return
 
     def unbuilt(self, tt: TrackTable) -> int:
@@ -590,8 +662,9 @@ class ACGame(EffectRunner):
 
     def roll_powers(self, seat: int, count: int, sides: int, total: int, why: str,
                     judge: Callable[[int], dict[str, float] | None] | None) -> int:
-        """Reformer/Stonehenge (+1 or -1 to one roll) and Politician/Pyramids (one reroll): each
-        power is used at most once, on a roll its holder picks (interpretation leader-this-turn)."""
+        """Reformer and Stonehenge (+1 or -1 to one roll), Politician and Pyramids (reroll one
+        roll): each power once, on any roll its holder makes, kept within the dice's range
+        (interpretation leader-this-turn); a 2D6 roll counts as one roll."""
         p = self.players[seat]
         powers = self.r.powers
         lo, hi = count, count * sides
@@ -635,20 +708,20 @@ class ACGame(EffectRunner):
                 del p.powers[i]
                 return
 
-    def extra_roll(self, seat: int, tt: TrackTable, ph: Any) -> None:
+    def extra_roll(self, seat: int, tt: TrackTable, plan: PhasePlan) -> None:
         """Populist: one extra roll on one of the named tracks this turn, if the player wants."""
         p = self.players[seat]
         for i, key in enumerate(p.powers):
             name, args = self.r.powers[key]
             if name == "extra_roll" and tt.id in args:
-                here = p.pos[tt.id]
+                worth = tt.move_expect[p.pos[tt.id]]
 
                 def outcomes(o: str) -> dict[str, float]:
-                    return tt.move_expect[here] if o == EXTRA else {"power": 1.0}
+                    return worth if o == EXTRA else {"power": 1.0}
                 if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
                     del p.powers[i]
                     self.event("power-extra-roll", seat)
-                    self.move(seat, tt, ph)
+                    self.move(seat, tt, plan)
                 return
 
     # ---------------------------------------------------------------- moving
@@ -656,12 +729,9 @@ class ACGame(EffectRunner):
         """The seat of another live pawn on `space`, or -1."""
         tid = tt.id
         for q, other in enumerate(self.players):
-            if q != seat and not other.out and other.pos.get(tid) == space:
+            if q != seat and not other.out and other.pos[tid] == space:
                 return q
         return -1
-
-    def built(self, tt: TrackTable, space: int) -> bool:
-        return tt.id in self.r.owned_tracks and space in self.state.markers.get(tt.id, ())
 
     def free(self, tt: TrackTable, space: int, seat: int) -> bool:
         """Free for the occupied-space rule: the start space always is (interpretation
@@ -670,43 +740,57 @@ class ACGame(EffectRunner):
             return True
         if self.occupant(tt, space, seat) >= 0:
             return False
-        return not (self.r.built_blocks and self.built(tt, space))
+        return not (self.r.built_blocks and tt.owned and space in self.state.markers[tt.id])
 
-    def move(self, seat: int, tt: TrackTable, ph: Any, pregame: bool = False) -> None:
-        """Roll and move, following the roll-and-move rules to the space the pawn ends on."""
+    def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
+             pregame: bool = False) -> None:
+        """Roll and move, following the roll-and-move rules to the space the pawn ends on:
+        start spaces give nothing but may be left by paying the reroll cost; an occupied space
+        (or a built wonder, interpretation built-wonder) is resolved by occupied()."""
         r = self.r
-        p = self.players[seat]
-        here = p.pos[tt.id]
-        judge = None
-        if p.powers:
-            def judge(v: int, here: int = here) -> dict[str, float]:
-                return tt.expect[tt.advance(here, v)]
-        dest = tt.advance(here, self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge))
-        option = ph.option if ph is not None else None
+        players = self.players
+        p = players[seat]
+        tid = tt.id
+        here = p.pos[tid]
+        if p.powers or not self.single_die:
+            judge = None
+            if p.powers:
+                def judge(v: int, here: int = here) -> dict[str, float]:
+                    return tt.expect[tt.advance(here, v)]
+            steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
+        else:
+            steps = self.roll(r.die_sides, tt.why_move, seat)
+        dest = (here + steps) % tt.n if tt.loop else tt.advance(here, steps)
+        option = plan.option if plan is not None else None
         while True:
             if dest == tt.start:
-                p.pos[tt.id] = dest
+                p.pos[tid] = dest
                 self.spaces[tt.keys[dest]] += 1
                 if r.start_benefit:
-                    self.apply_space(seat, tt, dest, ph)
+                    self.apply_space(seat, tt, dest)
                 if self.start_reroll(seat, tt):
                     dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
                                                              tt.why_move))
                     continue
                 return
-            if pregame and dest in self.state.markers.get(tt.id, ()):
-                dest = self.marked_space(seat, tt)
+            if pregame:
+                if dest in self.state.markers[tid]:
+                    dest = self.marked_space(seat, tt)
                 break
-            occupant = self.occupant(tt, dest, seat)
-            blocked = occupant >= 0 or (r.built_blocks and not pregame and self.built(tt, dest))
-            if not blocked:
+            occupant = -1
+            for q, other in enumerate(players):
+                if other.pos[tid] == dest and q != seat and not other.out:
+                    occupant = q
+                    break
+            if occupant < 0 and not (tt.owned and r.built_blocks
+                                     and dest in self.state.markers[tid]):
                 break
             if occupant >= 0 and option == "trade":
                 self.trade(seat, occupant)
             choice = self.occupied(seat, tt, dest, occupant >= 0 and option == "war")
             if choice == WAR:
                 if r.war_to_start:
-                    p.pos[tt.id] = tt.start
+                    p.pos[tid] = tt.start
                 self.war(seat, occupant)
                 return
             if choice == REROLL:
@@ -717,22 +801,41 @@ class ACGame(EffectRunner):
             self.event("occupied-" + choice, seat)
             dest = tt.neighbour(dest, choice)
             break
-        self.land(seat, tt, dest, ph, pregame)
+        fast = tt.fast[dest]
+        if fast is not None and plan is not None and plan.fast_landing:
+            # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
+            p.pos[tid] = dest
+            self.spaces[tt.keys[dest]] += 1
+            self.add_pairs(p.stats, fast)
+            if r.eliminate_now:
+                self.eliminations_now()
+            return
+        self.land(seat, tt, dest, plan, pregame)
+
+    def add_pairs(self, stats: dict[str, int], pairs: tuple[tuple[str, int], ...]) -> None:
+        """Fixed stat changes (StatBook.add inlined for the hot path): clamped, clips counted."""
+        book = self.book
+        hi, lo = book.hi, book.lo
+        for stat, k in pairs:
+            v = stats[stat] + k
+            h = hi[stat]
+            if h is not None and v > h:
+                book.clips[stat] += 1
+                v = h
+            elif v < lo[stat]:
+                book.clips[stat] += 1
+                v = lo[stat]
+            stats[stat] = v
 
     def start_reroll(self, seat: int, tt: TrackTable) -> bool:
         """On a start space the player may pay the reroll cost (1 Gold) to roll and move again."""
         r = self.r
-        p = self.players[seat]
-        if not r.start_reroll or not self.book.can_pay(p.stats, r.start_cost):
+        if not r.start_reroll or not self.book.can_pay(self.players[seat].stats, r.start_cost):
             return False
+        worth = tt.start_reroll_expect
 
         def outcomes(o: str) -> dict[str, float]:
-            if o == STAY:
-                return {}
-            d = dict(tt.move_expect[tt.start])
-            for k, v in r.start_cost.items():
-                d[k] = d.get(k, 0.0) + v
-            return d
+            return {} if o == STAY else worth
         if self.choose(seat, (STAY, REROLL), tt.why_start, outcomes) != REROLL:
             return False
         self.event("start-reroll", seat)
@@ -740,8 +843,8 @@ class ACGame(EffectRunner):
         return True
 
     def occupied(self, seat: int, tt: TrackTable, dest: int, war: bool) -> str:
-        """Occupied space: take a free space just before or after, or roll again (with no free
-        neighbour, rolling again is the only option); in the Military Phase, or declare war."""
+        """Occupied space: take the free space just before or after, or roll again (with no free
+        neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
         options = [WAR] if war else []
         for side in (BEFORE, AFTER):
             if side in self.r.occupied_options:
@@ -760,39 +863,36 @@ class ACGame(EffectRunner):
         return self.choose(seat, options, tt.why_occupied, outcomes)
 
     def marked_space(self, seat: int, tt: TrackTable) -> int:
-        """Pre-History: a marked space sends the player to any unmarked space of their choice."""
+        """Pre-History: a marked space sends the player to any unmarked space of their choice
+        (interpretation marked-space: the chosen space gives its boosts and is marked)."""
         marks = self.state.markers[tt.id]
         options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in marks]
-        if self.r.marked_space != "move-to-any-unmarked":
-            options = [tt.ids[i] for i in range(tt.n) if i != tt.start]
-        choice = self.choose(seat, options, tt.why_marked,
-                             lambda o: tt.expect[tt.ids.index(o)])
+        choice = self.choose(seat, options, tt.why_marked, lambda o: tt.expect[tt.ids.index(o)])
         self.event("marked-space", seat)
         return tt.ids.index(choice)
 
-    def land(self, seat: int, tt: TrackTable, dest: int, ph: Any, pregame: bool = False) -> None:
+    def land(self, seat: int, tt: TrackTable, dest: int, plan: PhasePlan | None,
+             pregame: bool = False) -> None:
         """The pawn stops on `dest`: count it, then build, mark or take the space's effect."""
         p = self.players[seat]
         p.pos[tt.id] = dest
         self.spaces[tt.keys[dest]] += 1
         if dest == tt.start:
             if self.r.start_benefit:
-                self.apply_space(seat, tt, dest, ph)
+                self.apply_space(seat, tt, dest)
             return
-        if tt.id == self.r.leader_track:
+        if tt.leader:
             p.leader = tt.ids[dest]
-        if ph is not None and ph.build_once:
+        if plan is not None and plan.build_once:
             self.build(seat, tt, dest)
             return
         if pregame:
-            marks = self.state.markers.setdefault(tt.id, [])
-            if dest not in marks:
-                marks.append(dest)
-        self.apply_space(seat, tt, dest, ph)
+            self.state.markers[tt.id].append(dest)
+        self.apply_space(seat, tt, dest)
 
     def build(self, seat: int, tt: TrackTable, dest: int) -> None:
-        """Wonder Phase: an unbuilt wonder is built, marked and owned; a built one (possible only
-        in the built-wonder-wasted variant) wastes the move."""
+        """Wonder Phase: an unbuilt wonder is built, marked and owned for good; landing on a
+        built one happens only in the built-wonder-wasted variant: the move is wasted."""
         marks = self.state.markers.setdefault(tt.id, [])
         if dest in marks:
             self.event("wonder-wasted", seat)
@@ -803,16 +903,16 @@ class ACGame(EffectRunner):
         self.players[seat].owned.append(key)
         self.event("wonder-built", seat)
 
-    def apply_space(self, seat: int, tt: TrackTable, dest: int, ph: Any) -> None:
+    def apply_space(self, seat: int, tt: TrackTable, dest: int) -> None:
+        """A space's effect; with alternatives (Builder: R+5 | W+1) the player picks one."""
         alts = tt.effects[dest]
         if not alts:
             return
         ops = alts[0]
         if len(alts) > 1:
             labels = tt.alt_labels[dest]
-            expects = [self.r.estimate((a,), None) for a in alts]
-            choice = self.choose(seat, labels, tt.why_alt,
-                                 lambda o: expects[labels.index(o)])
+            expects = tt.alt_expect[dest]
+            choice = self.choose(seat, labels, tt.why_alt, lambda o: expects[labels.index(o)])
             ops = alts[labels.index(choice)]
         if tt.timing[dest] is not None:
             self.grant(seat, tt.owned_keys[dest], ops)
@@ -820,7 +920,8 @@ class ACGame(EffectRunner):
         self.apply(seat, ops, tt.why_move)
 
     def grant(self, seat: int, key: str, ops: Ops) -> None:
-        """An ability that lasts (this turn / per turn) becomes a power held until the End Phase."""
+        """An ability that lasts (this turn / per turn) becomes a power held until the End Phase
+        (interpretation leader-this-turn)."""
         p = self.players[seat]
         for op in ops:
             if op[0] == ABILITY:
@@ -843,8 +944,8 @@ class ACGame(EffectRunner):
 
     # ---------------------------------------------------------------- phase steps
     def convert(self, seat: int, cid: str) -> None:
-        """Surplus (optional: any number of times) and Culture into VP (must, while possible);
-        the conversions-once variant allows each at most once a phase."""
+        """Surplus (optional, any number of times) and Culture into VP (a must, while 10 or more
+        remain): interpretation conversion-repeat; conversions-once allows each once a phase."""
         pay_ops, cost, gain_ops, mandatory, repeat, why = self.r.conversions[cid]
         p = self.players[seat]
         can_pay = self.book.can_pay
@@ -881,21 +982,22 @@ class ACGame(EffectRunner):
         return most or 0
 
     def purchases(self, seat: int, table_id: str) -> None:
-        """End of the Trade Phase: buy from the Purchase List, one item at a time."""
-        pay, rows = self.r.tables[table_id]
+        """End of the Trade Phase: buy from the Purchase List, one item at a time, until done."""
+        pay, rows, expect = self.r.tables[table_id]
         p = self.players[seat]
         why = "purchase " + table_id
+        lo = self.book.lo[pay]
+
+        def outcomes(o: str) -> dict[str, float]:
+            return {} if o == DONE else expect[o]
         while True:
-            have = p.stats[pay] - self.book.lo[pay]
-            options = [DONE] + [label for label, cost, _ in rows if cost <= have]
+            have = p.stats[pay] - lo
+            options = [DONE]
+            for label, cost, _ in rows:
+                if cost <= have:
+                    options.append(label)
             if len(options) == 1:
                 return
-
-            def outcomes(o: str) -> dict[str, float]:
-                if o == DONE:
-                    return {}
-                _, cost, ops = next(row for row in rows if row[0] == o)
-                return _merge({pay: -cost}, mean_delta(ops))
             choice = self.choose(seat, options, why, outcomes)
             if choice == DONE:
                 return
@@ -904,28 +1006,26 @@ class ACGame(EffectRunner):
             self.apply(seat, ops, why)
             self.event("purchase", seat)
 
-    def phase_checks(self, ph: Any, order: list[int]) -> None:
+    def phase_checks(self, plan: PhasePlan, order: list[int]) -> None:
         """'If a player ever has ...' checks: once per player at the end of the phase that states
-        them (interpretation ever-checks), or every check every phase (checks-every-phase)."""
-        r = self.r
-        ids = r.checks if r.every_phase_checks else ph.checks
-        if not ids:
-            return
+        them (interpretation ever-checks), or every check every phase (checks-every-phase).
+        One chart roll per check (interpretation conquest-once)."""
+        checks = self.r.checks
         for seat in order:
             p = self.players[seat]
-            for cid in ids:
+            for cid in plan.checks:
                 if p.out:
                     break
-                stat, op, value, ops = r.checks[cid]
+                stat, op, value, ops = checks[cid]
                 if op(p.stats[stat], value):
                     self.event(cid, seat)
                     self.apply(seat, ops, cid)
 
     def end_phase(self) -> None:
-        """End Phase: players at 0 Territory or Population are out (the game goes on); powers of
-        the turn are lost; the game ends if anyone has reached 20 Territories."""
+        """End Phase: a player at 0 Territory or Population is out and the others play on
+        (interpretation elimination); powers of the turn are lost; the game ends when anyone
+        still in has 20 Territories (game-end); with one player left, that player wins."""
         r = self.r
-        st = self.state
         for seat, p in enumerate(self.players):
             if not p.out:
                 self.check_out(seat)
@@ -948,8 +1048,8 @@ class ACGame(EffectRunner):
             if op(p.stats[stat], value):
                 p.out = True
                 p.powers.clear()
-                st = self.state
-                self.ctx.result.eliminations.append(Elimination(seat, st.turn, stat, self.phase_id))
+                self.ctx.result.eliminations.append(
+                    Elimination(seat, self.state.turn, stat, self.phase_id))
                 self.event("elimination", seat)
                 return True
         return False
@@ -981,7 +1081,7 @@ class ACGame(EffectRunner):
 
     # ---------------------------------------------------------------- options
     def war_estimate(self, seat: int, other: int) -> dict[str, float]:
-        """Greedy's view of declaring war: win chance from the Military gap after the losses."""
+        """Greedy's view of declaring war: win chance from the Military gap, the expected loss."""
         r = self.r
         if other < 0:
             return {}
@@ -989,7 +1089,7 @@ class ACGame(EffectRunner):
         theirs = self.players[other].stats[r.war_stat]
         bonus = r.war_bonus if mine > theirs else -r.war_bonus if theirs > mine else 0
         pw, pl = r.war_odds[bonus]
-        out: dict[str, float] = {r.war_stat: -3.5}
+        out = mean_delta(r.war_loss)
         for stat, k in r.war_steals.items():
             out[stat] = out.get(stat, 0.0) + k * (pw - pl)
         for stat, k in r.war_aggressor_steals.items():
@@ -997,9 +1097,9 @@ class ACGame(EffectRunner):
         return out
 
     def war(self, aggressor: int, defender: int) -> None:
-        """War: both lose 1D6 Military, both roll 2D6, the higher Military adds 2; the higher roll
-        wins (a tie has no winner); the winner steals 2 VP, a winning aggressor also 1 Territory.
-        A steal takes only what the loser has (no stat goes below its minimum)."""
+        """War: both lose 1D6 Military, both roll 2D6 and the higher Military (after the loss)
+        adds 2; the higher roll wins, a tie has no winner; the winner steals 2 VP, a winning
+        aggressor also 1 Territory. A steal takes only what the loser has."""
         r = self.r
         self.event("war", aggressor)
         for seat in (aggressor, defender):
@@ -1033,14 +1133,16 @@ class ACGame(EffectRunner):
             self.eliminations_now()
 
     def take(self, winner: int, loser: int, amounts: dict[str, int]) -> None:
+        """Move stat points from loser to winner: only what the loser has; caps still apply."""
         add = self.book.add
         for stat, k in amounts.items():
             taken = -add(self.players[loser].stats, stat, -k)
             add(self.players[winner].stats, stat, taken)
 
     def trade(self, seat: int, other: int) -> None:
-        """Trade option: both gain 1 Idea, then the mover may offer an exchange of Gold, Food and
-        Resources, which the other accepts or declines (the bots' way of 'freely trading')."""
+        """Trade option: both gain 1 Idea, then the mover may offer an exchange of Gold, Food or
+        Resources, which the other accepts or declines (the bots' way of 'freely trading');
+        the mover then still resolves the occupied space."""
         r = self.r
         self.event("trade", seat)
         self.apply(seat, r.trade_gain, "trade")
@@ -1052,14 +1154,13 @@ class ACGame(EffectRunner):
                   if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr}
         if not offers:
             return
-        options = [NONE, *offers]
 
         def outcomes(o: str) -> dict[str, float]:
             if o == NONE:
                 return {}
             give, kg, get, kr = offers[o]
             return {give: -kg, get: kr}
-        choice = self.choose(seat, options, "trade offer", outcomes)
+        choice = self.choose(seat, [NONE, *offers], "trade offer", outcomes)
         if choice == NONE:
             return
         give, kg, get, kr = offers[choice]
@@ -1108,20 +1209,3 @@ class ACGame(EffectRunner):
         self.book.add(p.stats, stat, -k)
         self.book.add(p.stats, receive, k)
         self.event("exchange", seat)
-
-
-def _merge(a: dict[str, float], b: dict[str, float]) -> dict[str, float]:
-    out = dict(a)
-    for k, v in b.items():
-        out[k] = out.get(k, 0.0) + v
-    return out
-
-
-class _Sink(dict):
-    """A counter that forgets (setup outside a played game)."""
-
-    def __missing__(self, key: Any) -> int:
-        return 0
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        pass

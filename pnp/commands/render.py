@@ -1,0 +1,106 @@
+"""`pnp render KIND GAME`: one kind of component (cards, board, record sheets, tokens)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_exit
+from pnp.diagnostics import has_errors
+from pnp.paths import OUTPUT
+
+KINDS = ("cards", "board", "record", "tokens")
+
+#: option -> the kinds it applies to (used only to reject options that would be ignored)
+_ONLY_FOR = {
+    "duplex": ("cards",), "offset": ("cards",), "print_shop": ("cards",), "png": ("cards",),
+    "tts": ("cards",), "deck": ("cards",), "board": ("board",), "no_tiled": ("board",),
+    "no_whole": ("board",), "sheet": ("record",), "no_fillable": ("record",),
+}
+
+
+def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
+    if not text:
+        return (0.0, 0.0)
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2:
+        raise click.BadParameter("write X,Y in millimetres, e.g. 1.5,-0.5", param_hint="--offset")
+    try:
+        return (float(parts[0]), float(parts[1]))
+    except ValueError:
+        return (parts[0], parts[1])  # lengths with units: the renderer checks them
+
+
+@click.command("render")
+@click.argument("kind", type=click.Choice(KINDS), metavar="cards|board|record|tokens")
+@click.argument("game", metavar="GAME")
+@click.option("--paper", default="a4", show_default=True,
+              help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Output folder (default: output/GAME).")
+@click.option("--deck", multiple=True, help="cards: only this deck (repeatable).")
+@click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
+              help="cards: add mirrored back pages for double-sided printing.")
+@click.option("--offset", default=None, help="cards: back-page offset X,Y in mm (see the "
+              "calibration page).")
+@click.option("--print-shop", is_flag=True, help="cards: also one card per page with bleed.")
+@click.option("--png", is_flag=True, help="cards: also one 300 dpi PNG per card.")
+@click.option("--tts", is_flag=True, help="cards: also Tabletop Simulator deck sheets.")
+@click.option("--board", default=None, help="board: only this board id.")
+@click.option("--no-tiled", is_flag=True, help="board: skip the tiled home-paper file.")
+@click.option("--no-whole", is_flag=True, help="board: skip the whole large-paper file.")
+@click.option("--sheet", default=None, help="record: only this record sheet id.")
+@click.option("--no-fillable", is_flag=True, help="record: skip the fillable PDF.")
+def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> None:
+    """Render one kind of component of GAME into output/GAME (or --out)."""
+    for name, value in opts.items():
+        if value and kind not in _ONLY_FOR[name]:
+            flag = "--" + name.replace("_", "-")
+            raise click.UsageError(f"{flag} applies to `pnp render {_ONLY_FOR[name][0]}`, "
+                                   f"not `{kind}`")
+    result = load_or_exit(game)
+    gd = result.game
+    echo_diagnostics(result.diagnostics)
+    out = out_dir or OUTPUT / gd.id
+    if kind == "cards":
+        from pnp.render.build import render_cards
+
+        if opts["deck"]:
+            unknown = [d for d in opts["deck"] if d not in gd.decks]
+            if unknown:
+                raise click.BadParameter(f"no deck {', '.join(unknown)}; decks: "
+                                         f"{', '.join(gd.decks) or 'none'}", param_hint="--deck")
+            gd = _only_decks(gd, opts["deck"])
+        paths, diags = render_cards(gd, out, paper, duplex=opts["duplex"],
+                                    offset=_offset(opts["offset"]),
+                                    print_shop=opts["print_shop"], png=opts["png"],
+                                    tts=opts["tts"])
+    elif kind == "board":
+        from pnp.render.boards import render_board
+
+        paths, diags = render_board(gd, out, paper, board_id=opts["board"],
+                                    tiled=not opts["no_tiled"], whole=not opts["no_whole"])
+    elif kind == "record":
+        from pnp.render.records import render_record_sheets
+
+        paths, diags = render_record_sheets(gd, out, paper, sheet_id=opts["sheet"],
+                                            fillable=not opts["no_fillable"])
+    else:
+        from pnp.render.build import render_pawns
+
+        paths, diags = render_pawns(gd, out, paper)
+    echo_diagnostics(diags)
+    for path in paths:
+        click.echo(str(path))
+    if not paths and not has_errors(diags):
+        click.echo(f"{gd.id}: nothing to render for `{kind}`", err=True)
+    sys.exit(EXIT_ERRORS if has_errors(diags) else EXIT_OK)
+
+
+def _only_decks(game, deck_ids):
+    """The game with only the named decks, so render_cards sees just those."""
+    from dataclasses import replace
+
+    return replace(game, decks={k: v for k, v in game.decks.items() if k in deck_ids})

@@ -1,0 +1,60 @@
+"""Event logs: JSONL files of what happened in a game, readable by people and by `replay_log`.
+
+Every line is one JSON object with an "e" (event) field:
+  game   first line: game id, variant, players, seed, bots, max_turns, log version
+  roll   a die: seat (-1 when no player rolls), sides, value, why (what the roll is for)
+  choice a decision: seat, why, the legal options, pick (index) and value (the option)
+  event  a named happening counted in the result (war, famine, wonder-built, ...), seat
+  step   a step boundary: the phase that just ended and the turn number now
+  end    how the game ended, turns, winners, scores and the final state
+Replaying needs only the "game" line and the roll values and choice picks, in order.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+
+def write_jsonl(events: Iterable[dict[str, Any]], path: str | Path) -> None:
+    """Write events one per line (UTF-8)."""
+    with open(path, "w", encoding="utf-8") as fh:
+        for e in events:
+            fh.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Read a log written by write_jsonl (blank lines skipped)."""
+    with open(path, encoding="utf-8") as fh:
+        return [json.loads(line) for line in fh if line.strip()]
+
+
+def describe(event: dict[str, Any]) -> str:
+    """One log event as a line of text."""
+    kind = event.get("e")
+    seat = event.get("seat", -1)
+    who = f"seat {seat}" if isinstance(seat, int) and seat >= 0 else "-"
+    if kind == "game":
+        return (f"{event['game']} ({event.get('variant') or 'standard rules'}), "
+                f"{event['players']} players, seed {event['seed']}, bots {event['bots']}")
+    if kind == "roll":
+        return f"  {who:8} rolls {event['value']} on a d{event['sides']} ({event['why']})"
+    if kind == "choice":
+        return (f"  {who:8} chooses {event['value']!r} for {event['why']} "
+                f"(of {len(event['options'])})")
+    if kind == "event":
+        return f"  {who:8} ** {event['name']}"
+    if kind == "step":
+        return f"-- end of {event['label']}, turn {event['turn']}"
+    if kind == "end":
+        return (f"game over ({event['ended']}) after {event['turns']} turns: winners "
+                f"{event['winners']}, scores {event['scores']}")
+    return json.dumps(event)
+
+
+def narrate(events: Iterable[dict[str, Any]]) -> Iterator[str]:
+    """The whole log as text, one line per event."""
+    for e in events:
+        yield describe(e)

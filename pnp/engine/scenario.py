@@ -1,0 +1,555 @@
+"""Scenario files: a starting state, scripted dice and decisions, and expectations after steps.
+
+A scenario is a rules test a designer can read: "with these stats, these dice and these choices,
+after the Military Phase seat 0 has 3 Military and one tied war happened". Files are loaded with
+the project's positioned YAML loader and checked against schemas/scenario.schema.json, so every
+problem and every failed expectation points at a line of the scenario file.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.data.game import find_game, load_game
+from pnp.data.loader import Document, load_file
+from pnp.data.model import GameDef
+from pnp.data.schema import check_schema_line, validate_document
+from pnp.diagnostics import ERROR, Position, display_path
+from pnp.engine.bots import BOTS
+from pnp.engine.core import (
+    MAIN,
+    OVER,
+    Context,
+    IllegalChoice,
+    ReplayMismatch,
+    RunawayGame,
+    ScriptExhausted,
+    State,
+    StopRun,
+)
+from pnp.engine.games import NoEngine, module_for
+from pnp.engine.invariants import StepChecker
+from pnp.engine.result import GameResult
+
+KIND = "scenario"
+
+
+@dataclass
+class Failure:
+    """One thing that went wrong, at a line of the scenario file."""
+
+    message: str
+    file: str = ""
+    line: int = 0
+    column: int = 0
+
+    @classmethod
+    def at(cls, pos: Position | None, message: str) -> Failure:
+        if pos is None:
+            return cls(message)
+        return cls(message, pos.file, pos.line, pos.column)
+
+    def format(self) -> str:
+        where = display_path(self.file, None) if self.file else "<scenario>"
+        if self.line:
+            where += f":{self.line}"
+        return f"{where}: {self.message}"
+
+
+@dataclass
+class ScenarioReport:
+    """The outcome of one scenario file."""
+
+    path: Path
+    name: str = ""
+    failures: list[Failure] = field(default_factory=list)
+    checked: int = 0  # expectations evaluated
+    rolls: int = 0
+    decisions: int = 0
+    log: list = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.failures
+
+
+class _Fail(Exception):
+    """A scenario problem found while preparing it (reported, then the run is skipped)."""
+
+    def __init__(self, pos: Position | None, message: str):
+        super().__init__(message)
+        self.pos = pos
+
+
+class _ScriptError(Exception):
+    def __init__(self, pos: Position | None, message: str):
+        super().__init__(message)
+        self.pos = pos
+
+
+# --------------------------------------------------------------------------- names
+
+
+class _Names:
+    """Resolves the spellings a scenario may use (stats, tracks, spaces, phases, powers)."""
+
+    def __init__(self, game: GameDef):
+        self.game = game
+        self.stats: dict[str, str] = {}
+        for s in game.stats.values():
+            for spelling in (s.id, s.name, s.abbreviation, *s.aliases):
+                if spelling:
+                    self.stats.setdefault(spelling.lower(), s.id)
+        self.tracks: dict[str, str] = {}
+        for t in game.tracks.values():
+            for spelling in (t.id, t.name, *t.aliases):
+                self.tracks.setdefault(spelling.lower(), t.id)
+        self.phases = [p.id for p in game.phases]
+
+    def stat(self, name: str, pos: Position) -> str:
+        ident = self.stats.get(str(name).lower())
+        if ident is None:
+            raise _Fail(pos, f"unknown stat '{name}'")
+        return ident
+
+    def track(self, name: str, pos: Position) -> str:
+        ident = self.tracks.get(str(name).lower())
+        if ident is None:
+            raise _Fail(pos, f"unknown track '{name}'")
+        return ident
+
+    def space(self, track: str, ref: Any, pos: Position) -> int:
+        spaces = self.game.tracks[track].spaces
+        if isinstance(ref, int) and not isinstance(ref, bool):
+            if 0 <= ref < len(spaces):
+                return ref
+            raise _Fail(pos, f"the {track} track has no space {ref} (0-{len(spaces) - 1})")
+        low = str(ref).lower()
+        for s in spaces:
+            if low in (s.id, s.name.lower()):
+                return s.index
+        raise _Fail(pos, f"the {track} track has no space '{ref}'")
+
+    def keyed(self, ref: str, tracks: Iterable[str], pos: Position) -> str:
+        """'track/space' from 'space' or 'track/space' (a power or an owned space)."""
+        tracks = list(tracks)
+        if "/" in ref:
+            track, _, space = ref.partition("/")
+            track = self.track(track, pos)
+            return f"{track}/{self.game.tracks[track].spaces[self.space(track, space, pos)].id}"
+        for track in tracks:
+            for s in self.game.tracks[track].spaces:
+                if str(ref).lower() in (s.id, s.name.lower()):
+                    return f"{track}/{s.id}"
+        raise _Fail(pos, f"no space '{ref}' on the tracks {', '.join(tracks)}")
+
+    def step(self, spec: Any, pos: Position, allow: tuple[str, ...]) -> tuple[int | None, str]:
+        """(turn or None, label) for a step spec: a phase id, 'pregame' or 'finish' (a phase id wins)."""
+        if isinstance(spec, dict):
+            turn, label = int(spec["turn"]), str(spec["phase"])
+        else:
+            turn, label = None, str(spec)
+        if label not in self.phases and label not in allow:
+            extra = f" or {', '.join(allow)}" if allow else ""
+            raise _Fail(pos, f"unknown step '{label}': use a phase id ({', '.join(self.phases)})"
+                             f"{extra}")
+        return turn, label
+
+
+# --------------------------------------------------------------------------- scripted sources
+
+
+class _Dice:
+    """Scripted dice; each value remembers its line for error messages."""
+
+    def __init__(self, values: list[int], positions: list[Position]):
+        self.values = values
+        self.positions = positions
+        self.used = 0
+
+    def draw(self, sides: int, why: str) -> int:
+        if self.used >= len(self.values):
+            raise ScriptExhausted(f"ran out of scripted dice: roll {self.used + 1} ('{why}', "
+                                  f"1-{sides}) has no value ({len(self.values)} given)")
+        value = self.values[self.used]
+        pos = self.positions[self.used]
+        self.used += 1
+        if not 1 <= value <= sides:
+            raise _ScriptError(pos, f"die {self.used} is {value}, but '{why}' rolls a "
+                                    f"{sides}-sided die")
+        return value
+
+
+class _Choices:
+    """Scripted decisions for every seat, then an optional fallback bot."""
+
+    def __init__(self, entries: list[tuple[Any, int | None, Position]], fallback: list | None):
+        self.entries = entries
+        self.fallback = fallback
+        self.used = 0
+
+    def choose(self, state: State, seat: int, options: list, why: str, outcomes: Any) -> int:
+        if self.used >= len(self.entries):
+            if self.fallback is not None:
+                return self.fallback[seat].choose(state, seat, options, why, outcomes)
+            raise ScriptExhausted(f"ran out of scripted choices: seat {seat} must decide "
+                                  f"'{why}' among {list(options)}")
+        pick, want, pos = self.entries[self.used]
+        self.used += 1
+        if want is not None and want != seat:
+            raise _ScriptError(pos, f"choice {self.used} is for seat {want}, but seat {seat} "
+                                    f"is deciding '{why}' among {list(options)}")
+        for i, option in enumerate(options):
+            if option == pick or str(option) == str(pick):
+                return i
+        raise _ScriptError(pos, f"choice {self.used} '{pick}' is not a legal option for seat "
+                                f"{seat} deciding '{why}'; options: {list(options)}")
+
+
+# --------------------------------------------------------------------------- running
+
+_GAMES: dict[tuple[str, str | None], Any] = {}
+
+
+def _game(doc: Document, name: str, variant: str | None) -> GameDef:
+    local = (doc.path.parent / name)
+    folder, hint = (local, "") if local.is_dir() else find_game(name)
+    if folder is None:
+        raise _Fail(doc.pos(("game",)), f"no game '{name}'. {hint}")
+    key = (str(Path(folder).resolve()), variant)
+    if key not in _GAMES:
+        result = load_game(folder, variant)
+        if not result.ok:
+            first = next((d for d in result.diagnostics if d.severity == ERROR), None)
+            where = doc.pos(("variant",) if variant else ("game",))
+            raise _Fail(where, f"the game does not load: {first.message if first else '?'}")
+        _GAMES[key] = result.game
+    return _GAMES[key]
+
+
+def load_scenario(path: Path) -> tuple[Document | None, list[Failure]]:
+    """Load and schema-check one scenario file."""
+    doc, problems = load_file(path)
+    failures = [Failure(d.message, d.file, d.line, d.column) for d in problems
+                if d.severity == ERROR]
+    if doc is None:
+        return None, failures
+    failures += [Failure(d.message, d.file, d.line, d.column) for d in check_schema_line(doc)
+                 if d.severity == ERROR]
+    if failures:
+        return None, failures
+    if doc.kind != KIND:
+        return None, [Failure(f"not a scenario file (its schema line names '{doc.kind}')",
+                              str(path), 1, 1)]
+    failures = [Failure(f"{d.message}" + (f" (hint: {d.hint})" if d.hint else ""),
+                        d.file, d.line, d.column) for d in validate_document(doc)]
+    return (None, failures) if failures else (doc, [])
+
+
+def run_scenario(path: str | Path) -> ScenarioReport:
+    """Run one scenario file and check its expectations."""
+    path = Path(path)
+    report = ScenarioReport(path)
+    doc, failures = load_scenario(path)
+    report.failures += failures
+    if doc is None:
+        return report
+    report.name = str(doc.data.get("name", ""))
+    try:
+        _Run(doc, report).run()
+    except _Fail as exc:
+        report.failures.append(Failure.at(exc.pos, str(exc)))
+    return report
+
+
+def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
+    """The scenario files named, folders expanded to their *.yaml files (sorted)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            out += sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml"))
+        else:
+            out.append(p)
+    return out
+
+
+def run_paths(paths: Iterable[str | Path]) -> list[ScenarioReport]:
+    return [run_scenario(p) for p in scenario_files(paths)]
+
+
+class _Run:
+    """One scenario being prepared, played and checked."""
+
+    def __init__(self, doc: Document, report: ScenarioReport):
+        self.doc = doc
+        self.data = doc.data
+        self.report = report
+
+    def pos(self, *path: Any) -> Position:
+        return self.doc.pos(path)
+
+    def key_pos(self, *path: Any) -> Position:
+        return self.doc.key_pos(path)
+
+    def fail(self, pos: Position, message: str) -> None:
+        self.report.failures.append(Failure.at(pos, message))
+
+    # ------------------------------------------------------------------ setup
+    def run(self) -> None:
+        data = self.data
+        game = _game(self.doc, str(data["game"]), data.get("variant"))
+        try:
+            module = module_for(game)
+        except NoEngine as exc:
+            raise _Fail(self.pos("game"), str(exc)) from None
+        self.game, self.module = game, module
+        self.names = names = _Names(game)
+        meta = module.metadata(game)
+        players = int(data["players"])
+        if not meta.players_min <= players <= meta.players_max:
+            raise _Fail(self.pos("players"), f"{game.id} is for {meta.players_min}-"
+                                             f"{meta.players_max} players")
+        self.players = players
+        start = names.step(data.get("start", "pregame"), self.pos("start"), ("pregame",))
+        stop_spec = data.get("stop", data.get("start", "pregame"))
+        self.stop = names.step(stop_spec, self.pos("stop"), ("pregame", "finish"))
+        if start[1] == "pregame":
+            state = module.new_state(game, players)
+        else:
+            state = module.main_state(game, players)
+            state.turn = start[0] or 1
+            state.phase = names.phases.index(start[1])
+        self.override(state)
+        self.expects = []
+        for i, e in enumerate(data["expect"]):
+            step = names.step(e.get("after", "finish"), self.pos("expect", i, "after"),
+                              ("pregame", "finish"))
+            self.expects.append((i, e, step))
+        dice = [int(v) for v in data.get("dice") or []]
+        dice_pos = [self.pos("dice", i) for i in range(len(dice))]
+        entries = []
+        for i, c in enumerate(data.get("choices") or []):
+            if isinstance(c, dict):
+                entries.append((c["pick"], c.get("seat"), self.pos("choices", i)))
+            else:
+                entries.append((c, None, self.pos("choices", i)))
+        fallback = None
+        if data.get("bots"):
+            fallback = [BOTS[data["bots"]](0, seat, meta) for seat in range(players)]
+        self.dice = _Dice(dice, dice_pos)
+        self.choices = _Choices(entries, fallback)
+        result = GameResult(game=game.id, seed=0, players=players, bots=("script",) * players,
+                            variant=game.variant)
+        self.checker = StepChecker(meta, "all", 0, state)
+        ctx = Context(state, self.dice, [self.choices] * players, result, self.report.log,
+                      self.on_step)
+        self.ctx = ctx
+        self.done: set[int] = set()
+        self.play(data.get("max_turns", meta.max_turns))
+
+    def override(self, state: State) -> None:
+        names = self.names
+        spec = self.data.get("state") or {}
+        for j, ps in enumerate(spec.get("players") or []):
+            seat = ps.get("seat", j)
+            if seat >= self.players:
+                raise _Fail(self.pos("state", "players", j), f"no seat {seat} in a "
+                                                             f"{self.players}-player game")
+            p = state.players[seat]
+            for name, value in (ps.get("stats") or {}).items():
+                where = self.key_pos("state", "players", j, "stats", name)
+                stat = names.stat(name, where)
+                if stat not in p.stats:
+                    raise _Fail(where, f"{stat} is derived; set the stat it comes from")
+                p.stats[stat] = int(value)
+            for name, ref in (ps.get("positions") or {}).items():
+                where = self.key_pos("state", "players", j, "positions", name)
+                track = names.track(name, where)
+                if track not in p.pos:
+                    raise _Fail(where, f"no pawn on the {track} track at this point of the game")
+                p.pos[track] = names.space(track, ref, self.pos("state", "players", j,
+                                                                "positions", name))
+            for k, ref in enumerate(ps.get("powers") or []):
+                key = names.keyed(ref, self.game.tracks, self.pos("state", "players", j,
+                                                                  "powers", k))
+                if key not in self.module.power_ids(self.game):
+                    raise _Fail(self.pos("state", "players", j, "powers", k),
+                                f"'{ref}' grants no power that lasts the turn")
+                p.powers.append(key)
+            meta = self.module.metadata(self.game)
+            for k, ref in enumerate(ps.get("owned") or []):
+                key = names.keyed(ref, meta.owned_tracks,
+                                  self.pos("state", "players", j, "owned", k))
+                track, _, sid = key.partition("/")
+                p.owned.append(key)
+                state.owners[key] = seat
+                index = self.game.tracks[track].space(sid).index
+                marks = state.markers.setdefault(track, [])
+                if index not in marks:
+                    marks.append(index)
+            if "leader" in ps:
+                p.leader = str(ps["leader"])
+            if "out" in ps:
+                p.out = bool(ps["out"])
+        for name, refs in (spec.get("markers") or {}).items():
+            where = self.key_pos("state", "markers", name)
+            track = names.track(name, where)
+            state.markers[track] = [names.space(track, r, self.pos("state", "markers", name, i))
+                                    for i, r in enumerate(refs)]
+
+    # ------------------------------------------------------------------ playing
+    def play(self, max_turns: int) -> None:
+        ctx = self.ctx
+        try:
+            self.module.play(self.game, ctx, max_turns)
+        except StopRun:
+            pass
+        except (_ScriptError, ScriptExhausted, IllegalChoice, ReplayMismatch, RunawayGame) as exc:
+            where = getattr(exc, "pos", None)
+            if where is None:
+                key = "dice" if "dice" in str(exc) else "choices"
+                where = self.key_pos(key) if key in self.data else self.pos()
+            self.fail(where, str(exc))
+        self.module.finish(self.game, ctx)
+        report = self.report
+        report.rolls, report.decisions = ctx.rolls, ctx.decisions
+        for i, e, step in self.expects:
+            if i not in self.done:
+                if step[1] == "finish":
+                    self.check(i, e)
+                else:
+                    self.fail(self.pos("expect", i, "after"),
+                              f"the run stopped before step {_step_text(step)}")
+        left = len(self.dice.values) - self.dice.used
+        if left and not report.failures:
+            self.fail(self.key_pos("dice"), f"{left} scripted dice were not used")
+        left = len(self.choices.entries) - self.choices.used
+        if left and not report.failures:
+            self.fail(self.key_pos("choices"), f"{left} scripted choices were not used")
+        for message in ctx.violations:
+            self.fail(self.pos(), f"invariant broken: {message}")
+
+    def on_step(self, ctx: Context, label: str) -> None:
+        self.checker(ctx, label)
+        st = ctx.state
+        phases = self.names.phases
+        if label == "pregame":
+            turn = 0
+        elif label == phases[-1] and st.stage == MAIN:
+            turn = st.turn - 1
+        else:
+            turn = st.turn
+        for i, e, step in self.expects:
+            if i not in self.done and _matches(step, label, turn):
+                self.done.add(i)
+                self.check(i, e, f"after {_step_text((turn if turn else None, label))}")
+        if _matches(self.stop, label, turn):
+            raise StopRun
+
+    # ------------------------------------------------------------------ checking
+    def check(self, i: int, e: dict, when: str = "at the end") -> None:
+        """Compare one expectation with the current state; each mismatch is a failure."""
+        self.report.checked += 1
+        try:
+            self._check(i, e, when)
+        except _Fail as exc:  # a misspelt name in the expectation: reported, the run goes on
+            self.fail(exc.pos, str(exc))
+
+    def _check(self, i: int, e: dict, when: str) -> None:
+        st: State = self.ctx.state
+        res = self.ctx.result
+        names = self.names
+        base = ("expect", i)
+
+        def expect(path: tuple, what: str, want: Any, got: Any) -> None:
+            if want != got:
+                self.fail(self.key_pos(*base, *path),
+                          f"{when}: {what}: expected {_show(want)}, got {_show(got)}")
+
+        for j, ps in enumerate(e.get("players") or []):
+            seat = ps.get("seat", j)
+            if seat >= self.players:
+                self.fail(self.pos(*base, "players", j), f"no seat {seat}")
+                continue
+            p = st.players[seat]
+            stats = self.module.player_stats(self.game, p)
+            for name, want in (ps.get("stats") or {}).items():
+                stat = names.stat(name, self.key_pos(*base, "players", j, "stats", name))
+                expect(("players", j, "stats", name), f"seat {seat} {stat}", want,
+                       stats.get(stat))
+            for name, ref in (ps.get("positions") or {}).items():
+                path = ("players", j, "positions", name)
+                track = names.track(name, self.key_pos(*base, *path))
+                want = names.space(track, ref, self.pos(*base, *path))
+                spaces = self.game.tracks[track].spaces
+                got = p.pos.get(track)
+                expect(path, f"seat {seat} pawn on the {track} track", spaces[want].id,
+                       spaces[got].id if got is not None else None)
+            if "powers" in ps:
+                want = sorted(names.keyed(r, self.game.tracks,
+                                          self.pos(*base, "players", j, "powers", k))
+                              for k, r in enumerate(ps["powers"]))
+                expect(("players", j, "powers"), f"seat {seat} powers", want, sorted(p.powers))
+            if "owned" in ps:
+                want = sorted(names.keyed(r, self.game.tracks,
+                                          self.pos(*base, "players", j, "owned", k))
+                              for k, r in enumerate(ps["owned"]))
+                expect(("players", j, "owned"), f"seat {seat} owns", want, sorted(p.owned))
+            if "leader" in ps:
+                expect(("players", j, "leader"), f"seat {seat} leader", ps["leader"], p.leader)
+            if "out" in ps:
+                expect(("players", j, "out"), f"seat {seat} out", ps["out"], p.out)
+        for name, want in (e.get("events") or {}).items():
+            expect(("events", name), f"'{name}' events", want, res.events.get(name, 0))
+        for chart, rows in (e.get("charts") or {}).items():
+            got = Counter({roll: n for (c, roll), n in res.chart_counts.items() if c == chart})
+            expect(("charts", chart), f"{chart} chart results", sorted(rows),
+                   sorted(got.elements()))
+        for name, refs in (e.get("markers") or {}).items():
+            path = ("markers", name)
+            track = names.track(name, self.key_pos(*base, *path))
+            spaces = self.game.tracks[track].spaces
+            want = sorted(spaces[names.space(track, r, self.pos(*base, *path, k))].id
+                          for k, r in enumerate(refs))
+            got = sorted(spaces[x].id for x in st.markers.get(track, []))
+            expect(path, f"markers on the {track} track", want, got)
+        for ref, seat in (e.get("owners") or {}).items():
+            key = names.keyed(ref, self.game.tracks, self.key_pos(*base, "owners", ref))
+            expect(("owners", ref), f"owner of {key}", seat, st.owners.get(key))
+        if "eliminated" in e:
+            want_seats = sorted(x if isinstance(x, int) else x["seat"] for x in e["eliminated"])
+            expect(("eliminated",), "seats out", want_seats,
+                   sorted(i for i, p in enumerate(st.players) if p.out))
+            causes = {el.seat: el.cause for el in res.eliminations}
+            for k, x in enumerate(e["eliminated"]):
+                if isinstance(x, dict) and "cause" in x:
+                    cause = names.stat(x["cause"], self.pos(*base, "eliminated", k, "cause"))
+                    expect(("eliminated", k, "cause"), f"seat {x['seat']} out because of",
+                           cause, causes.get(x["seat"]))
+        if "winners" in e:
+            expect(("winners",), "winners", sorted(e["winners"]),
+                   sorted(st.winners) if st.stage == OVER else "(game not over)")
+        if "ended" in e:
+            expect(("ended",), "how the game ended", e["ended"], st.ended)
+        if "turn" in e:
+            expect(("turn",), "turn", e["turn"], st.turn)
+        if "phase" in e:
+            expect(("phase",), "next phase", e["phase"], self.names.phases[st.phase])
+
+
+def _matches(step: tuple[int | None, str], label: str, turn: int) -> bool:
+    want_turn, want_label = step
+    return want_label == label and (want_turn is None or want_turn == turn)
+
+
+def _step_text(step: tuple[int | None, str]) -> str:
+    turn, label = step
+    return f"{label} (turn {turn})" if turn else label
+
+
+def _show(value: Any) -> str:
+    return repr(value) if isinstance(value, str) else str(value)

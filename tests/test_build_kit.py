@@ -1,0 +1,135 @@
+"""The Ancient Civilizations print kit: `pnp build` writes every component, deterministically."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pdfplumber
+import pytest
+from click.testing import CliRunner
+from pypdf import PdfReader
+
+from pnp.render import records
+from pnp.render.build import PLAYER_COLOURS, build_game
+
+KIT = {
+    "record-page.pdf", "record-page-fillable.pdf", "board-a4-tiled.pdf", "board-a2.pdf",
+    "tokens.pdf", "cards-chart-cards.pdf",
+}
+PLAYERS, PAWNS_EACH = 6, 12
+
+
+@pytest.fixture(scope="module")
+def kit(tmp_path_factory, ac) -> Path:
+    folder = tmp_path_factory.mktemp("kit") / "ancient-civilizations"
+    ticks = []
+    paths, diags = build_game(ac, folder, "a4", progress=lambda i, n: ticks.append((i, n)))
+    assert not [d for d in diags if d.is_error], diags
+    assert {p.name for p in paths} == KIT
+    assert ticks[-1][0] == ticks[-1][1] == 4  # record sheets, boards, tokens, cards
+    return folder
+
+
+def test_the_kit_folder_holds_exactly_the_kit(kit):
+    assert {p.name for p in kit.iterdir()} == KIT  # no temporary files left behind
+
+
+def test_every_pdf_in_the_kit_embeds_its_fonts(kit):
+    for name in sorted(KIT):
+        reader = PdfReader(kit / name)
+        for page in reader.pages:
+            for font in page["/Resources"].get("/Font", {}).values():
+                assert "/FontFile2" in font.get_object()["/FontDescriptor"], (name, font)
+
+
+def test_pawns_for_six_players_twelve_each_in_distinct_colours(kit):
+    with pdfplumber.open(kit / "tokens.pdf") as pdf:
+        words = [w["text"] for page in pdf.pages for w in page.extract_words()]
+    for player in range(1, PLAYERS + 1):
+        assert words.count(f"P{player}") == PAWNS_EACH
+    colours = [hex_ for _, hex_ in PLAYER_COLOURS[:PLAYERS]]
+    assert len(set(colours)) == PLAYERS
+
+
+def test_chart_reference_cards_carry_every_chart(kit, ac):
+    text = PdfReader(kit / "cards-chart-cards.pdf").pages[0].extract_text()
+    for chart in ac.charts.values():
+        if not chart.footnote:
+            assert chart.name.split()[0] in text  # long titles wrap
+            for row in chart.rows:
+                if row.label:
+                    assert row.label in text
+
+
+def test_building_twice_gives_identical_bytes(kit, ac, tmp_path):
+    build_game(ac, tmp_path, "a4")
+    for name in KIT:
+        assert (tmp_path / name).read_bytes() == (kit / name).read_bytes(), name
+
+
+def test_a_failed_build_leaves_the_previous_kit(ac, tmp_path, monkeypatch):
+    build_game(ac, tmp_path, "a4")
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    # an error found in the data: reported, nothing written
+    paths, diags = build_game(ac, tmp_path, "a9")
+    assert paths == [] and any(d.is_error for d in diags)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+    # a crash half-way through drawing: the file being drawn is not touched either
+    def broken(*args, **kwargs):
+        raise RuntimeError("drawing failed half-way")
+
+    monkeypatch.setattr(records, "draw_sheet", broken)
+    with pytest.raises(RuntimeError):
+        build_game(ac, tmp_path, "a4")
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before
+
+
+def test_letter_kit_tiles_the_board_on_letter(ac, tmp_path):
+    paths, diags = build_game(ac, tmp_path, "letter")
+    assert "board-letter-tiled.pdf" in {p.name for p in paths}
+    page = PdfReader(tmp_path / "record-page.pdf").pages[0]
+    assert {round(float(page.mediabox.width)), round(float(page.mediabox.height))} == {612, 792}
+
+
+def test_render_command_writes_one_kind(tmp_path):
+    from pnp.commands.render import command
+
+    result = CliRunner().invoke(command, ["record", "ancient-civilizations", "--out",
+                                          str(tmp_path), "--no-fillable"])
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["record-page.pdf"]
+    assert str(tmp_path / "record-page.pdf") in result.output
+
+
+def test_render_command_refuses_an_option_of_another_kind(tmp_path):
+    from pnp.commands.render import command
+
+    result = CliRunner().invoke(command, ["board", "ancient-civilizations", "--duplex", "long",
+                                          "--out", str(tmp_path)])
+    assert result.exit_code == 2
+    assert "--duplex" in result.output
+
+
+def test_render_command_exits_1_on_render_errors(tmp_path):
+    from pnp.commands.render import command
+
+    result = CliRunner().invoke(command, ["board", "ancient-civilizations", "--paper", "a9",
+                                          "--out", str(tmp_path)])
+    assert result.exit_code == 1
+    assert not list(tmp_path.iterdir())
+
+
+def test_card_exports_keep_the_kit_names(ac, tmp_path):
+    """A deck's PNG folder is renamed like its PDF: cards-<deck>-png/<deck>/<card>.png."""
+    pytest.importorskip("pypdfium2", reason="PNG export needs pypdfium2")
+    from pnp.render.build import render_cards
+
+    paths, diags = render_cards(ac, tmp_path, "a4", png=True)
+    assert not [d for d in diags if d.is_error]
+    assert all(p.exists() for p in paths)
+    pngs = sorted(p.name for p in (tmp_path / "cards-chart-cards-png" / "chart-cards").iterdir())
+    assert pngs == sorted(f"{c}.png" for c in ("city", "conquest", "defeat", "conversion",
+                                               "civil-war"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cards-chart-cards-png",
+                                                          "cards-chart-cards.pdf"]
