@@ -27,13 +27,12 @@ BASELINE = Path("/work/shared/bench/ac_stripped_loop.py")
 SEED_TEXT = Path("/work/shared/seeds/002_966292444ce3e8d0.txt")
 
 
-def run_engine(games: int, bots: list[str], players: int, invariants: str) -> tuple[float, int]:
+def run_engine(game, games: int, bots: list[str], players: int, invariants: str,
+               first_seed: int = 0) -> tuple[float, int]:
     """(CPU seconds, turns) for `games` games, bots rotated through the seats as in a balance run."""
-    game = load_game(CARDS / "ancient-civilizations").game
-    play_game(game, players, 0, [bots[0]])  # warm the per-definition tables
     turns = 0
     started = time.process_time()
-    for i in range(games):
+    for i in range(first_seed, first_seed + games):
         seats = [bots[(i + s) % len(bots)] for s in range(players)]
         turns += play_game(game, players, i, seats, invariants=invariants).turns
     return time.process_time() - started, turns
@@ -51,36 +50,52 @@ def run_baseline(games: int) -> tuple[float, float] | None:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=1000)
+    ap.add_argument("--games", type=int, default=1000, help="engine games in all")
     ap.add_argument("--players", type=int, default=4)
-    ap.add_argument("--bots", default="random,greedy")
+    ap.add_argument("--bots", default="random,greedy", help="rotated through the seats")
     ap.add_argument("--invariants", default="sample", choices=["all", "sample", "none"])
-    ap.add_argument("--baseline-games", type=int, default=5000)
+    ap.add_argument("--baseline-games", type=int, default=6000, help="baseline games in all")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="engine and baseline alternate this many times (shared machines drift)")
     ap.add_argument("--profile", action="store_true", help="print the top of a cProfile run")
     args = ap.parse_args()
     bots = args.bots.split(",")
+    game = load_game(CARDS / "ancient-civilizations").game
+    play_game(game, args.players, 0, [bots[0]])  # build the per-definition tables once
     if args.profile:
         prof = cProfile.Profile()
         prof.enable()
-        run_engine(min(args.games, 200), bots, args.players, args.invariants)
+        run_engine(game, min(args.games, 200), bots, args.players, args.invariants)
         prof.disable()
         buf = io.StringIO()
-        pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(20)
+        pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(25)
         print(buf.getvalue())
         return
-    seconds, turns = run_engine(args.games, bots, args.players, args.invariants)
-    gps, tps = args.games / seconds, turns / seconds
-    print(f"engine:   {args.games} games ({args.players} players, bots {args.bots}, invariants "
-          f"{args.invariants}): {gps:.0f} games/s, {turns / args.games:.1f} turns/game, "
+    seconds = turns = 0.0
+    base_tps: list[float] = []
+    base_games = base_turns = 0.0
+    per_round = max(1, args.games // args.rounds)
+    for k in range(args.rounds):
+        base = run_baseline(max(1, args.baseline_games // args.rounds))
+        if base is not None:
+            base_tps.append(base[0] * base[1])
+            base_games += base[0]
+            base_turns += base[1]
+        dt, n = run_engine(game, per_round, bots, args.players, args.invariants, k * per_round)
+        seconds += dt
+        turns += n
+    played = per_round * args.rounds
+    gps, tps = played / seconds, turns / seconds
+    print(f"engine:   {played} games ({args.players} players, bots {args.bots}, invariants "
+          f"{args.invariants}): {gps:.0f} games/s, {turns / played:.1f} turns/game, "
           f"{tps:.0f} turns/s")
-    base = run_baseline(args.baseline_games)
-    if base is None:
+    if not base_tps:
         print("baseline: not found")
         return
-    bgps, bturns = base
-    btps = bgps * bturns
-    print(f"baseline: {args.baseline_games} games: {bgps:.0f} games/s, {bturns:.1f} turns/game, "
-          f"{btps:.0f} turns/s")
+    btps = sum(base_tps) / len(base_tps)
+    print(f"baseline: {BASELINE.name} {args.baseline_games} games: "
+          f"{base_games / len(base_tps):.0f} games/s, {base_turns / len(base_tps):.1f} "
+          f"turns/game, {btps:.0f} turns/s")
     print(f"ratio:    engine turns/s / baseline turns/s = {tps / btps:.3f} (target >= 0.1)")
 
 

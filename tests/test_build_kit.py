@@ -129,7 +129,7 @@ def test_card_exports_keep_the_kit_names(ac, tmp_path):
     assert not [d for d in diags if d.is_error]
     assert all(p.exists() for p in paths)
     pngs = sorted(p.name for p in (tmp_path / "cards-chart-cards-png" / "chart-cards").iterdir())
-    assert pngs == sorted(f"{c}.png" for c in ("city", "conquest", "defeat", "conversion",
-                                               "civil-war"))
+    charts = ("city", "conquest", "defeat", "conversion", "civil-war")
+    assert pngs == sorted([f"{c}.png" for c in charts] + [f"{c}-back.png" for c in charts])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards-chart-cards-png",
                                                           "cards-chart-cards.pdf"]

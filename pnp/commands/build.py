@@ -37,7 +37,12 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
             f"{len(game.decks)} decks)", err=True)
         from pnp.render.build import build_game  # the renderer is imported only when building
 
-        paths, diags = build_game(game, out_dir / game.id, paper=paper)
+        with click.progressbar(length=1, label=f"building {game.id}", file=sys.stderr) as bar:
+            def progress(done: int, total: int) -> None:
+                bar.length = total
+                bar.update(done - bar.pos)
+
+            paths, diags = build_game(game, out_dir / game.id, paper=paper, progress=progress)
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):

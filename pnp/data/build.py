@@ -172,7 +172,7 @@ class Builder:
             conversions=conversions, track_groups=groups, rules=rules,
             interpretations=self.build_interpretations(gdoc),
             variants=self.build_variants(gdoc),
-            decks=self.build_decks(charts, stats), boards=self.build_boards(tracks, charts, tables),
+            decks=self.build_decks(charts), boards=self.build_boards(tracks, charts, tables),
             record_sheets=self.build_record_sheets(stats, tracks),
             layout_documents=tuple(self.by_kind.get("layout", [])),
             documents=tuple(self.docs), variant=self.variant, origin=gdoc.pos(()),
@@ -436,7 +436,7 @@ class Builder:
                                          v.get("description", ""), pos)
         return out
 
-    def build_decks(self, charts: dict[str, m.Chart], stats: dict[str, m.Stat]) -> dict[str, m.Deck]:
+    def build_decks(self, charts: dict[str, m.Chart]) -> dict[str, m.Deck]:
         out: dict[str, m.Deck] = {}
         seen: dict[str, Position] = {}
         for doc, path, d in self.items("deck", "decks"):
@@ -445,7 +445,7 @@ class Builder:
             defaults = dict(d.get("defaults") or {})
             cards = []
             if d.get("generate") == "charts":
-                cards.extend(chart_cards(charts, stats, defaults))
+                cards.extend(chart_cards(charts, defaults))
             card_ids: dict[str, Position] = {}
             for i, c in enumerate(d.get("cards") or []):
                 cpath = path + ("cards", i)
@@ -503,17 +503,16 @@ class Builder:
         return out
 
 
-def chart_cards(charts: dict[str, m.Chart], stats: dict[str, m.Stat], defaults: dict) -> list[m.Card]:
-    """One reference card per chart, its fields read from the chart: charts are written once."""
-    from pnp.data.effects import format_effect
+def chart_cards(charts: dict[str, m.Chart], defaults: dict) -> list[m.Card]:
+    """One reference card per chart, its fields read from the chart: charts are written once.
 
-    abbr = {s.id: s.short for s in stats.values()}
+    Results keep the rules' own wording (as on the board), not the canonical effect text."""
     cards = []
     for chart in charts.values():
         if chart.footnote:
             continue
         rows = [{"roll": r.roll_label, "label": r.label,
-                 "result": r.text or (format_effect(r.effect, abbr) if r.effect else "")}
+                 "result": r.text or (r.effect.source if r.effect else "")}
                 for r in chart.rows]
         fields = {**defaults, "name": chart.name, "title": chart.name, "die": str(chart.die),
                   "rows": rows, "note": chart.note}

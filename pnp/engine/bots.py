@@ -52,41 +52,108 @@ class GreedyBot:
     """One-step greedy over expected stat changes (see the module docstring)."""
 
     def __init__(self, seed: int, seat: int, meta: GameMeta):
-        #: stat -> (value of one point, cap or None, danger line or None)
-        self.info: dict[str, tuple[float, int | None, int | None]] = {}
-        caps = {s: b[1] for s, b in meta.stat_bounds.items()}
-        for stat in {*meta.bot_values, *caps, *meta.bot_floors}:
-            floor = meta.bot_floors.get(stat)
-            self.info[stat] = (meta.bot_values.get(stat, 1.0), caps.get(stat),
-                               None if floor is None else floor + DANGER_MARGIN)
+        #: stat -> (value of one point, cap or None, danger line or None); shared by every
+        #: greedy bot of the same game, so digests of the rules' estimates are shared too
+        self.info = _info(meta)
+        self.stats = meta.stat_bounds
 
     def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
         """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
+        prep = getattr(delta, "prep", False)
+        if prep is None:  # an Estimate seen for the first time: digest it once
+            prep = delta.prep = self.digest(delta)  # type: ignore[attr-defined]
+        if prep:
+            info, total, risky = prep
+            if info is self.info:
+                for stat, d, w, cap, line in risky:
+                    total += self.risky(stats, stat, d, w, cap, line)
+                return total
         total = 0.0
         info = self.info
         for stat, d in delta.items():
             w, cap, line = info.get(stat, _PLAIN)
-            cur = stats.get(stat, 0)
-            if cap is not None and d > 0 and cur + d > cap:
-                d = cap - cur if cap > cur else 0
-            total += w * d
-            if line is not None:
-                after = cur + d
-                if after < line or cur < line:
-                    total -= DANGER_WEIGHT * (max(0.0, line - after) - max(0.0, line - cur))
+            if cap is None and line is None:
+                total += w * d
+            else:
+                total += self.risky(stats, stat, d, w, cap, line)
         return total
+
+    def digest(self, delta: dict[str, float]) -> tuple:
+        """(weights, the plain part's score, the stats needing the current values)."""
+        total = 0.0
+        risky = []
+        for stat, d in delta.items():
+            w, cap, line = self.info.get(stat, _PLAIN)
+            if cap is None and line is None:
+                total += w * d
+            elif stat in self.stats:
+                risky.append((stat, d, w, cap, line))
+            else:  # a bot-only quantity ("power"): nothing to clip
+                total += w * d
+        return (self.info, total, tuple(risky))
+
+    @staticmethod
+    def risky(stats: dict[str, int], stat: str, d: float, w: float, cap: int | None,
+              line: int | None) -> float:
+        cur = stats.get(stat, 0)
+        if cap is not None and d > 0 and cur + d > cap:
+            d = cap - cur if cap > cur else 0
+        value = w * d
+        if line is not None:
+            after = cur + d
+            if after < line or cur < line:
+                value -= DANGER_WEIGHT * ((line - after if after < line else 0.0)
+                                          - (line - cur if cur < line else 0.0))
+        return value
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Outcomes) -> int:
         if outcomes is None:
             return 0
         stats = state.players[seat].stats
+        info = self.info
         best, pick = None, 0
         for i, option in enumerate(options):
-            s = self.score(stats, outcomes(option) or {})
+            delta = outcomes(option)
+            prep = getattr(delta, "prep", False)
+            if prep is None:  # an Estimate seen for the first time: digest it once
+                prep = delta.prep = self.digest(delta)
+            if prep and prep[0] is info:  # score() inlined for the common case
+                s = prep[1]
+                for stat, d, w, cap, line in prep[2]:
+                    cur = stats[stat]
+                    if cap is not None and d > 0 and cur + d > cap:
+                        d = cap - cur if cap > cur else 0
+                    s += w * d
+                    if line is not None:
+                        after = cur + d
+                        if after < line or cur < line:
+                            s -= DANGER_WEIGHT * ((line - after if after < line else 0.0)
+                                                  - (line - cur if cur < line else 0.0))
+            else:
+                s = self.score(stats, delta or {})
             if best is None or s > best + 1e-9:
                 best, pick = s, i
         return pick
+
+
+_INFO: dict[int, tuple[GameMeta, dict]] = {}
+
+
+def _info(meta: GameMeta) -> dict[str, tuple[float, int | None, int | None]]:
+    hit = _INFO.get(id(meta))
+    if hit is not None and hit[0] is meta:
+        return hit[1]
+    info: dict[str, tuple[float, int | None, int | None]] = {}
+    caps = {s: b[1] for s, b in meta.stat_bounds.items()}
+    for stat in {*meta.bot_values, *caps, *meta.bot_floors}:
+        floor = meta.bot_floors.get(stat)
+        info[stat] = (meta.bot_values.get(stat, 1.0), caps.get(stat),
+                      None if floor is None else floor + DANGER_MARGIN)
+    if len(_INFO) > 64:
+        _INFO.clear()
+    _INFO[id(meta)] = (meta, info)
+    return info
 
 
 #: bot name -> factory(seed, seat, meta)

@@ -21,7 +21,7 @@ LOG_VERSION = 1
 # --------------------------------------------------------------------------- state
 
 
-@dataclass
+@dataclass(slots=True)
 class PlayerState:
     """One civilization: its stats, a pawn position per track, powers held for the turn."""
 
@@ -52,7 +52,7 @@ class PlayerState:
 PREGAME, MAIN, OVER = "pregame", "main", "over"
 
 
-@dataclass
+@dataclass(slots=True)
 class State:
     """The whole game between two steps: everything a replay must reproduce, nothing else."""
 
@@ -106,6 +106,7 @@ class GameMeta:
     has_chance: bool = True
     phases: tuple[str, ...] = ()  # phase ids in play order
     track_starts: dict[str, int] = field(default_factory=dict)  # track id -> start index
+    track_lengths: dict[str, int] = field(default_factory=dict)  # track id -> spaces
     exclusive_tracks: tuple[str, ...] = ()  # one pawn per non-start space on these
     owned_tracks: tuple[str, ...] = ()  # tracks whose spaces are owned once (wonders)
     score_stat: str = ""
@@ -116,6 +117,18 @@ class GameMeta:
 
 
 # --------------------------------------------------------------------------- chance and choice
+
+
+class Estimate(dict):
+    """Expected stat changes of an option, built once by a rules module and offered to bots
+    many times; a bot may keep its own digest of it in `prep` (the greedy bot does)."""
+
+    __slots__ = ("prep",)
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.prep: Any = None
+
 
 
 class ScriptExhausted(Exception):
@@ -140,10 +153,10 @@ class Bot(Protocol):
 class SeededDice:
     """Dice from one `random.Random(seed)`: the only randomness in a self-played game."""
 
-    __slots__ = ("draw", "draw_many")
+    __slots__ = ("draw", "draw_many", "random")
 
     def __init__(self, seed: int):
-        rand = random.Random(seed).random
+        self.random = rand = random.Random(seed).random
 
         def draw(sides: int, why: str) -> int:
             return int(rand() * sides) + 1
@@ -253,6 +266,42 @@ class Context:
         self._draw_many = getattr(dice, "draw_many", None)
         self._events = result.events
         self._trace_add = self.trace.append
+        if isinstance(dice, SeededDice) and log is None:
+            self.roll = self._make_fast_roll(dice.random)  # type: ignore[method-assign]
+            self.roll_high = self._make_fast_roll_high(dice.random)  # type: ignore[method-assign]
+
+    def _make_fast_roll(self, rand: Callable[[], float]) -> Callable[..., int]:
+        """`roll` for a seeded, unlogged game: the same dice, one call less per die."""
+        add = self._trace_add
+
+        def roll(sides: int, why: str, seat: int = -1) -> int:
+            value = int(rand() * sides) + 1
+            add(value)
+            self.rolls += 1
+            if self.rolls > self.max_rolls:
+                raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+            return value
+
+        return roll
+
+    def _make_fast_roll_high(self, rand: Callable[[], float]) -> Callable[..., int]:
+        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one loop."""
+        trace = self.trace
+
+        def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
+            contenders = seats
+            while True:
+                values = [int(rand() * sides) + 1 for _ in contenders]
+                trace.extend(values)
+                self.rolls += len(values)
+                if self.rolls > self.max_rolls:
+                    raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+                top = max(values)
+                if values.count(top) == 1:
+                    return contenders[values.index(top)]
+                contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
+
+        return roll_high
 
     # chance ------------------------------------------------------------------------------
     def roll(self, sides: int, why: str, seat: int = -1) -> int:
@@ -282,6 +331,16 @@ class Context:
                 self.log.append({"e": "roll", "seat": seat, "sides": sides, "value": value,
                                  "why": why})
         return values
+
+    def roll_high(self, sides: int, why: str, seats: Sequence[int]) -> int:
+        """Each seat rolls one die; a tie for highest re-rolls among the tied; the winner."""
+        contenders = seats
+        while True:
+            values = self.roll_each(sides, why, contenders)
+            top = max(values)
+            if values.count(top) == 1:
+                return contenders[values.index(top)]
+            contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
 
     # decisions ---------------------------------------------------------------------------
     def choose(self, seat: int, options: Sequence[Any], why: str,

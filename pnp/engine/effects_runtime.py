@@ -93,9 +93,13 @@ class StatBook:
 
 
 class EffectRunner:
-    """Applies compiled ops; a rules module supplies dice, charts, abilities and formulas."""
+    """Applies compiled ops; a rules module supplies dice, charts, abilities and formulas.
+
+    `stat_rows[seat]` is that player's stats dict (the runner changes it in place).
+    """
 
     book: StatBook
+    stat_rows: list[dict[str, int]]
 
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
         raise NotImplementedError
@@ -109,29 +113,36 @@ class EffectRunner:
     def formula_value(self, seat: int, formula: str) -> int:
         raise NotImplementedError
 
-    def stats_of(self, seat: int) -> dict[str, int]:
-        raise NotImplementedError
-
     def apply(self, seat: int, ops: Ops, source: str = "") -> bool:
         """Apply ops in order; True when some loss was larger than the stat held ("short")."""
         short = False
-        stats = self.stats_of(seat)
-        add = self.book.add
+        stats = self.stat_rows[seat]
+        book = self.book
+        lo, hi = book.lo, book.hi
         for op in ops:
             kind = op[0]
             if kind == DELTA:
+                stat = op[1]
                 amount = op[2]
                 dice = op[3]
                 if dice:
-                    rolled = self.roll_amount(seat, dice if dice > 0 else -dice, op[4], op[1],
+                    rolled = self.roll_amount(seat, dice if dice > 0 else -dice, op[4], stat,
                                               1 if dice > 0 else -1)
                     amount += rolled if dice > 0 else -rolled
-                stat = op[1]
-                if amount < 0 and -amount > stats[stat] - self.book.lo[stat]:
+                # StatBook.add, inlined: clamp to [min, cap], count the clip
+                v = stats[stat] + amount
+                if amount < 0 and v < lo[stat]:
                     short = True
-                add(stats, stat, amount)
+                h = hi[stat]
+                if h is not None and v > h:
+                    book.clips[stat] += 1
+                    v = h
+                elif v < lo[stat]:
+                    book.clips[stat] += 1
+                    v = lo[stat]
+                stats[stat] = v
             elif kind == FORMULA:
-                add(stats, op[1], op[3] * self.formula_value(seat, op[2]))
+                book.add(stats, op[1], op[3] * self.formula_value(seat, op[2]))
             elif kind == CHART:
                 self.roll_chart(seat, op[1])
             else:

@@ -8,15 +8,16 @@ games broke the same way.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from pnp.engine.core import OVER, PREGAME, Context, GameMeta, State
 
 MODES = ("all", "sample", "none")
 #: in 'sample' mode one step in this many is checked in full (which ones depends on the seed)
-SAMPLE_EVERY = 16
+SAMPLE_EVERY = 32
 #: ... and one sampled step in this many also checks the JSON round trip
 ROUNDTRIP_EVERY = 4
+#: in 'sample' mode one game in this many is replayed from its log (chosen by the seed)
+REPLAY_EVERY = 32
 
 
 def check_state(state: State, meta: GameMeta) -> list[str]:
@@ -24,27 +25,30 @@ def check_state(state: State, meta: GameMeta) -> list[str]:
     out: list[str] = []
     bounds = meta.stat_bounds
     for p in state.players:
-        if set(p.stats) != set(bounds):
+        stats = p.stats
+        if stats.keys() != bounds.keys():
             out.append("a player's stats do not match the game's stats")
-        for stat, value in p.stats.items():
-            lo, hi = bounds.get(stat, (None, None))
-            if lo is not None and value < lo:
+        for stat, (lo, hi) in bounds.items():
+            value = stats.get(stat, 0)
+            if value < lo:
                 out.append(f"{stat} is {'negative' if lo == 0 else 'below its minimum'} "
                            f"(minimum {lo})")
-            if hi is not None and value > hi:
+            elif hi is not None and value > hi:
                 out.append(f"{stat} is above its cap ({hi})")
     starts = meta.track_starts
-    for track in meta.exclusive_tracks:
-        seen: set[int] = set()
-        for p in state.players:
-            if p.out or track not in p.pos:
-                continue
-            space = p.pos[track]
+    lengths = meta.track_lengths
+    taken: set[tuple[str, int]] = set()
+    for p in state.players:
+        if p.out:
+            continue
+        for track, space in p.pos.items():
             if space == starts.get(track):
                 continue
-            if space in seen:
+            if (track, space) in taken:
                 out.append(f"two pawns share a non-start space on the {track} track")
-            seen.add(space)
+            taken.add((track, space))
+            if not 0 <= space < lengths.get(track, space + 1):
+                out.append(f"a pawn is off the {track} track")
     owned_by: dict[str, int] = {}
     for seat, p in enumerate(state.players):
         for key in p.owned:
@@ -61,8 +65,8 @@ def check_state(state: State, meta: GameMeta) -> list[str]:
         if len(set(marks)) != len(marks):
             out.append(f"a space on the {track} track is marked twice")
     if state.stage == OVER:
-        live = {i for i, p in enumerate(state.players) if not p.out}
-        if not set(state.winners) <= live:
+        live_seats = {i for i, p in enumerate(state.players) if not p.out}
+        if not set(state.winners) <= live_seats:
             out.append("a winner is not a player still in the game")
     return out
 

@@ -19,8 +19,9 @@ from pnp.engine.core import (
     trace_from_log,
 )
 from pnp.engine.games import module_for
-from pnp.engine.invariants import SAMPLE_EVERY, StepChecker
+from pnp.engine.invariants import REPLAY_EVERY, StepChecker
 from pnp.engine.result import TIMEOUT, GameResult
+
 
 def metadata(game: GameDef) -> GameMeta:
     """What the game declares for the harness: players, turn cap, stat bounds, chance."""
@@ -54,7 +55,7 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
         ctx.violate(f"the game did not end: {exc}")
         state.ended = TIMEOUT
     module.finish(game, ctx)
-    due = invariants == "all" or (invariants == "sample" and seed % SAMPLE_EVERY == 0)
+    due = invariants == "all" or (invariants == "sample" and seed % REPLAY_EVERY == 0)
     if due and not ctx.violations:
         for message in check_replay(game, players, ctx.trace, cap, state):
             ctx.violate(message)

@@ -15,7 +15,8 @@ from pnp.render import fonts
 from pnp.render.geometry import Rect, mm, to_mm
 
 OVERLAP = mm(10)
-MARGIN = mm(10)  # unprintable edge on most home printers, and room for the tile labels
+MARGIN = mm(10)  # clear of the unprintable edge of home printers, with room for the labels
+SAFE_EDGE = mm(4.5)  # labels stay this far from the paper's edge
 FORM_NAME = "pnpTiledBoard"
 MARK_RADIUS = mm(2.2)
 MARK_ARM = mm(3.6)
@@ -224,6 +225,16 @@ def _text(c, font: str, size: float, x: float, y: float, text: str, anchor: str 
     c.drawString(x, y, text)
 
 
+def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    lines: list[str] = []
+    for word in text.split():
+        if lines and fonts.string_width(lines[-1] + " " + word, font, size) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines
+
+
 def assembly_note(plan: TilePlan, tile: Tile) -> list[str]:
     """What to do with this page, in words (one line each): which edges to cut, where to glue."""
     if plan.pages == 1:
@@ -256,7 +267,7 @@ def assembly_note(plan: TilePlan, tile: Tile) -> list[str]:
 def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
     pw, ph = plan.page
     m = plan.margin
-    top_base = ph - m + mm(3)
+    top_base = ph - m + mm(2.2)
     c.setFillColorRGB(0, 0, 0)
     x0 = m + (mm(2) if plan.neighbour(tile, 0, -1) else 0)  # clear of the left cut line
     _text(c, BOLD, 12, x0, top_base, tile.name)
@@ -267,8 +278,17 @@ def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
           f"column {tile.col + 1} of {plan.cols}",
           max_width=pw - m - label_x - map_w - mm(4))
     c.setFillColorRGB(0.2, 0.2, 0.2)
-    for i, line in enumerate(assembly_note(plan, tile)):
-        _text(c, REGULAR, 6.5, m, m - mm(3.6) - i * 8, line, max_width=pw - 2 * m - mm(22))
+    width = pw - 2 * m - mm(22)
+    size, lines = 6.5, []
+    for size in (6.5, 6.0):  # two lines fit between the drawing and the unprintable edge
+        lines = [part for sentence in assembly_note(plan, tile)
+                 for part in _wrap(sentence, REGULAR, size, width)]
+        if len(lines) <= 2:
+            break
+    if len(lines) > 2:
+        lines = [lines[0], " ".join(lines[1:])]
+    for i, line in enumerate(lines):
+        _text(c, REGULAR, size, m, m - mm(2.4) - i * size * 1.15, line, max_width=width)
     # neighbour names beside each edge, so a loose page finds its place
     c.setFillColorRGB(0.35, 0.35, 0.35)
     for d_row, d_col in ((0, -1), (0, 1), (-1, 0), (1, 0)):
@@ -277,7 +297,7 @@ def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
             continue
         if d_col:
             c.saveState()
-            x = m / 2 + 2.5 if d_col < 0 else pw - m / 2 + 2.5
+            x = m - mm(2) if d_col < 0 else pw - m + mm(3.7)  # 6-8 mm from the edge
             c.translate(x, ph / 2)
             c.rotate(90)
             text = (f"{n.name} is to the left (this tile covers it)" if d_col < 0 else
@@ -285,7 +305,7 @@ def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
             _text(c, REGULAR, 6.5, 0, 0, text, "centre")
             c.restoreState()
         elif d_row > 0:
-            _text(c, REGULAR, 6.5, pw - m, m - mm(3.6), f"{n.name} is below", "right")
+            _text(c, REGULAR, 6.5, pw - m, m - mm(2.4), f"{n.name} is below", "right")
 
 
 def _mini_map(c, plan: TilePlan, tile: Tile) -> float:
@@ -293,12 +313,13 @@ def _mini_map(c, plan: TilePlan, tile: Tile) -> float:
     cell_w, cell_h = mm(3.2), mm(2.2)
     gap = mm(0.5)
     h = plan.rows * cell_h + (plan.rows - 1) * gap
-    if h > plan.margin - mm(2):
-        cell_h = (plan.margin - mm(2) - (plan.rows - 1) * gap) / plan.rows
-        h = plan.margin - mm(2)
+    room = plan.margin - SAFE_EDGE - mm(1)
+    if h > room:
+        cell_h = (room - (plan.rows - 1) * gap) / plan.rows
+        h = room
     w = plan.cols * cell_w + (plan.cols - 1) * gap
     x0 = plan.page[0] - plan.margin - w
-    y_top = plan.page[1] - mm(1)
+    y_top = plan.page[1] - SAFE_EDGE
     c.setLineWidth(0.3)
     c.setStrokeColorRGB(0.3, 0.3, 0.3)
     for r in range(plan.rows):

@@ -16,7 +16,7 @@ from typing import Any
 
 from pnp.data.effects import PER_TURN, THIS_TURN, Effect, format_effect
 from pnp.data.model import Condition, GameDef
-from pnp.engine.core import MAIN, OVER, PREGAME, Context, GameMeta, PlayerState, State
+from pnp.engine.core import MAIN, OVER, PREGAME, Context, Estimate, GameMeta, PlayerState, State
 from pnp.engine.effects_runtime import (
     ABILITY,
     DELTA,
@@ -48,6 +48,8 @@ BOT_VALUES = {"victory-points": 10.0, "territories": 6.0, "population": 3.0, "cu
               "power": 3.0}
 #: greedy bot: an owned space (a wonder) is valued as this many turns of its per-turn bonus
 OWNED_WORTH = 5
+#: the outcome of doing nothing
+_NOTHING = Estimate()
 #: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
 TRADE_LOTS = (1, 2, 3)
 
@@ -68,17 +70,17 @@ def _cond(c: Condition) -> tuple[str, Callable[[int, int], bool], int]:
     return c.stat, _OPS[c.op], c.value
 
 
-def _average(deltas: list[dict[str, float]]) -> dict[str, float]:
+def _average(deltas: list[dict[str, float]]) -> Estimate:
     out: dict[str, float] = {}
     for d in deltas:
         for k, v in d.items():
             out[k] = out.get(k, 0.0) + v
     n = len(deltas) or 1
-    return {k: v / n for k, v in out.items()}
+    return Estimate({k: v / n for k, v in out.items()})
 
 
-def _merge(*parts: dict[str, float]) -> dict[str, float]:
-    out: dict[str, float] = {}
+def _merge(*parts: dict[str, float]) -> Estimate:
+    out = Estimate()
     for part in parts:
         for k, v in part.items():
             out[k] = out.get(k, 0.0) + v
@@ -108,6 +110,11 @@ def _fast(alts: tuple[Ops, ...], timing: str | None) -> tuple[tuple[str, int], .
 
 class TrackTable:
     """One track, precomputed: effects per space, landing keys, greedy estimates."""
+
+    __slots__ = ("id", "n", "start", "loop", "owned", "leader", "ids", "keys", "owned_keys",
+                 "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
+                 "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
+                 "alt_expect", "start_reroll_expect")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -139,10 +146,12 @@ class TrackTable:
         self.expect[self.start] = {}
         if self.owned:  # an owned space pays every turn: worth several turns of its bonus
             self.expect = [{k: v * OWNED_WORTH for k, v in d.items()} for d in self.expect]
+        self.expect = [Estimate(d) for d in self.expect]
         faces = _faces(rules.die_count, rules.die_sides)
         self.move_expect = [_average([self.expect[self.advance(i, r)] for r in faces])
                             for i in range(self.n)]
-        self.alt_expect = [[rules.estimate((a,), None) for a in alts] for alts in self.effects]
+        self.alt_expect = [[Estimate(rules.estimate((a,), None)) for a in alts]
+                           for alts in self.effects]
         self.start_reroll_expect = _merge(self.move_expect[self.start], rules.start_cost)
 
     def advance(self, here: int, steps: int) -> int:
@@ -170,12 +179,17 @@ class ChartTable:
             self.rows[value] = ((chart.id, row.low), single(row.effect), row.if_short)
         self.why = f"chart {chart.id}"
         self.reroll_event = f"{chart.id}-reroll"
-        self.row_expect = {v: mean_delta(ops) for v, (_, ops, _) in self.rows.items()}
+        self.row_expect = {v: Estimate(mean_delta(ops)) for v, (_, ops, _) in self.rows.items()}
         self.mean = _average([self.row_expect[v] for v in _faces(self.count, self.sides)])
 
 
 class PhasePlan:
     """One phase of the turn, with everything its procedure reads resolved to tables."""
+
+    __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
+                 "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
+                 "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
+                 "pay_expect", "pay_only")
 
     def __init__(self, rules: Rules, ph: Any):
         self.id = ph.id
@@ -301,6 +315,7 @@ class Rules:
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
         self.why_power = "use a power on the roll"
+        self.metadata: GameMeta | None = None
 
     def _stat_named(self, rule: str) -> str:
         """The stat a 'most VP' winner rule names (by id, name, abbreviation or alias)."""
@@ -347,6 +362,7 @@ class Rules:
             max_turns=self.max_turns, stat_bounds=dict(self.bounds), has_chance=True,
             phases=self.phase_ids,
             track_starts={t: tt.start for t, tt in self.tracks.items()},
+            track_lengths={t: tt.n for t, tt in self.tracks.items()},
             exclusive_tracks=tuple(self.tracks), owned_tracks=self.owned_tracks,
             score_stat=self.score_stat, derived_stats=tuple(self.derived),
             bot_values=dict(BOT_VALUES), bot_floors=floors)
@@ -371,7 +387,11 @@ def rules_for(game: GameDef) -> Rules:
 
 
 def metadata(game: GameDef) -> GameMeta:
-    return rules_for(game).meta()
+    """What the game declares (one object per definition, so bots can share their tables)."""
+    r = rules_for(game)
+    if r.metadata is None:
+        r.metadata = r.meta()
+    return r.metadata
 
 
 def new_state(game: GameDef, players: int) -> State:
@@ -453,6 +473,7 @@ class ACGame(EffectRunner):
         self.ctx = ctx
         self.state = state
         self.players = state.players
+        self.stat_rows = [p.stats for p in state.players]
         self.book = StatBook(rules.bounds, ctx.result.cap_clips if ctx else _Forget())
         self.phase_id = "pregame" if state.stage == PREGAME else ""
         if ctx is not None:
@@ -464,13 +485,14 @@ class ACGame(EffectRunner):
         if rules.eliminate_now:
             self.apply = self._apply_then_eliminate
         self.single_die = rules.die_count == 1
+        #: seats still in the game, in seat order (updated when a player is out)
+        self.live = [i for i, p in enumerate(self.players) if not p.out]
 
     # ---------------------------------------------------------------- EffectRunner hooks
-    def stats_of(self, seat: int) -> dict[str, int]:
-        return self.players[seat].stats
-
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
         judge = None
+        if count == 1 and not self.players[seat].powers:
+            return self.roll(sides, self.r.why_amount[stat], seat)
         if self.players[seat].powers:
             def judge(v: int) -> dict[str, float]:
                 return {stat: sign * v}
@@ -567,20 +589,11 @@ class ACGame(EffectRunner):
     def turn_order(self) -> list[int]:
         """Everyone rolls; the highest goes first (only a tie for highest re-rolls), then
         clockwise (seat order) from that player."""
-        live = [i for i, p in enumerate(self.players) if not p.out]
+        live = self.live
         if len(live) < 2:
             return live
-        roll_each, sides, why = self.ctx.roll_each, self.r.die_sides, self.r.why_order
-        contenders = live
-        while True:
-            rolls = roll_each(sides, why, contenders)
-            top = max(rolls)
-            if rolls.count(top) == 1:
-                first = contenders[rolls.index(top)]
-                break
-            contenders = [s for s, v in zip(contenders, rolls, strict=True) if v == top]
-        k = live.index(first)
-        return live[k:] + live[:k]
+        k = live.index(self.ctx.roll_high(self.r.die_sides, self.r.why_order, live))
+        return live[k:] + live[:k] if k else live
 
     def play_phase(self, plan: PhasePlan) -> None:
         """One phase: each player acts in a freshly rolled turn order (Start Phase: 'players
@@ -624,15 +637,16 @@ class ACGame(EffectRunner):
         pay and wants to; `on_roll` (Build: Infra+1) comes with every paid move."""
         p = self.players[seat]
         cost = plan.cost
-        can_pay = self.book.can_pay
-        while can_pay(p.stats, cost):
+        stats = p.stats
+        lo = self.book.lo
+        while all(stats[s] + v >= lo[s] for s, v in cost.items()):  # can_pay, inlined
             if plan.optional:
                 here = p.pos[tt.id]
                 worth = plan.pay_expect[here] if not tt.owned or self.unbuilt(tt) else \
                     plan.pay_only  # nothing left to build: the move is only a cost
 
                 def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
-                    return {} if o == STOP else worth
+                    return _NOTHING if o == STOP else worth
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
             if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
@@ -716,7 +730,7 @@ class ACGame(EffectRunner):
             if name == "extra_roll" and tt.id in args:
                 worth = tt.move_expect[p.pos[tt.id]]
 
-                def outcomes(o: str) -> dict[str, float]:
+                def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
                     return worth if o == EXTRA else {"power": 1.0}
                 if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
                     del p.powers[i]
@@ -738,8 +752,10 @@ class ACGame(EffectRunner):
         occupied-neighbours); otherwise no other pawn and no built wonder (built-wonder)."""
         if space == tt.start and self.r.start_shared:
             return True
-        if self.occupant(tt, space, seat) >= 0:
-            return False
+        tid = tt.id
+        for q, other in enumerate(self.players):
+            if other.pos[tid] == space and q != seat and not other.out:
+                return False
         return not (self.r.built_blocks and tt.owned and space in self.state.markers[tt.id])
 
     def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
@@ -766,6 +782,8 @@ class ACGame(EffectRunner):
             if dest == tt.start:
                 p.pos[tid] = dest
                 self.spaces[tt.keys[dest]] += 1
+                if tt.leader:
+                    p.leader = tt.ids[dest]
                 if r.start_benefit:
                     self.apply_space(seat, tt, dest)
                 if self.start_reroll(seat, tt):
@@ -806,7 +824,19 @@ class ACGame(EffectRunner):
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
             self.spaces[tt.keys[dest]] += 1
-            self.add_pairs(p.stats, fast)
+            stats = p.stats
+            book = self.book
+            hi, lo = book.hi, book.lo
+            for stat, k in fast:  # add_pairs, inlined
+                v = stats[stat] + k
+                h = hi[stat]
+                if h is not None and v > h:
+                    book.clips[stat] += 1
+                    v = h
+                elif v < lo[stat]:
+                    book.clips[stat] += 1
+                    v = lo[stat]
+                stats[stat] = v
             if r.eliminate_now:
                 self.eliminations_now()
             return
@@ -835,7 +865,7 @@ class ACGame(EffectRunner):
         worth = tt.start_reroll_expect
 
         def outcomes(o: str) -> dict[str, float]:
-            return {} if o == STAY else worth
+            return _NOTHING if o == STAY else worth
         if self.choose(seat, (STAY, REROLL), tt.why_start, outcomes) != REROLL:
             return False
         self.event("start-reroll", seat)
@@ -877,12 +907,12 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         p.pos[tt.id] = dest
         self.spaces[tt.keys[dest]] += 1
+        if tt.leader:
+            p.leader = tt.ids[dest]
         if dest == tt.start:
             if self.r.start_benefit:
                 self.apply_space(seat, tt, dest)
             return
-        if tt.leader:
-            p.leader = tt.ids[dest]
         if plan is not None and plan.build_once:
             self.build(seat, tt, dest)
             return
@@ -989,7 +1019,7 @@ class ACGame(EffectRunner):
         lo = self.book.lo[pay]
 
         def outcomes(o: str) -> dict[str, float]:
-            return {} if o == DONE else expect[o]
+            return _NOTHING if o == DONE else expect[o]
         while True:
             have = p.stats[pay] - lo
             options = [DONE]
@@ -1048,6 +1078,7 @@ class ACGame(EffectRunner):
             if op(p.stats[stat], value):
                 p.out = True
                 p.powers.clear()
+                self.live = [i for i, q in enumerate(self.players) if not q.out]
                 self.ctx.result.eliminations.append(
                     Elimination(seat, self.state.turn, stat, self.phase_id))
                 self.event("elimination", seat)

@@ -1,0 +1,136 @@
+"""Engine core: plain-data state, seeded chance, decisions, event logs and replays."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pnp.engine.bots import BOTS, GreedyBot, RandomBot
+from pnp.engine.core import ReplayMismatch, ScriptedDice, ScriptExhausted, State
+from pnp.engine.games import NoEngine, module_for
+from pnp.engine.invariants import check_copy, check_roundtrip, check_state
+from pnp.engine.log import narrate, read_jsonl, write_jsonl
+from pnp.engine.play import metadata, play_game, replay_log
+
+
+def _midgame(ac) -> State:
+    """The final state of a short seeded game: stats, positions, markers all in use."""
+    log: list = []
+    play_game(ac, 4, 11, ["random"], log=log, max_turns=3)
+    return State.from_json(log[-1]["state"])
+
+
+def test_a_copy_is_independent_of_its_original(ac) -> None:
+    state = _midgame(ac)
+    before = json.dumps(state.to_json(), sort_keys=True)
+    copy = state.copy()
+    assert copy == state and check_copy(state) == []
+    copy.players[0].stats["food"] += 1
+    copy.players[1].pos["military"] = 5
+    copy.players[2].powers.append("leader/reformer")
+    copy.markers.setdefault("wonders", []).append(4)
+    copy.owners["wonders/pyramids"] = 3
+    assert json.dumps(state.to_json(), sort_keys=True) == before
+
+
+def test_serialize_then_deserialize_is_identical(ac) -> None:
+    state = _midgame(ac)
+    assert State.from_json(json.loads(json.dumps(state.to_json()))) == state
+    assert check_roundtrip(state) == []
+    assert check_state(state, metadata(ac)) == []
+
+
+def test_the_same_seed_plays_the_same_game(ac) -> None:
+    a = play_game(ac, 4, 5, ["random", "greedy"] * 2)
+    b = play_game(ac, 4, 5, ["random", "greedy"] * 2)
+    c = play_game(ac, 4, 6, ["random", "greedy"] * 2)
+    assert (a.turns, a.scores, a.events, a.space_counts) == (b.turns, b.scores, b.events,
+                                                             b.space_counts)
+    assert (a.scores, a.space_counts) != (c.scores, c.space_counts)
+
+
+def test_a_jsonl_log_replays_to_the_identical_final_state(ac, tmp_path: Path) -> None:
+    log: list = []
+    result = play_game(ac, 3, 21, ["greedy", "random", "greedy"], log=log)
+    path = tmp_path / "game.jsonl"
+    write_jsonl(log, path)
+    events = read_jsonl(path)
+    state, again = replay_log(ac, events)
+    assert state == State.from_json(events[-1]["state"])
+    assert (again.turns, again.scores, again.winners) == (result.turns, result.scores,
+                                                          result.winners)
+    rolls = sum(1 for e in events if e["e"] == "roll")
+    choices = sum(1 for e in events if e["e"] == "choice")
+    assert (rolls, choices) == (result.rolls, result.decisions)
+    assert events[0]["e"] == "game" and events[-1]["e"] == "end"
+    text = list(narrate(events))
+    assert text[0].startswith("ancient-civilizations") and "game over" in text[-1]
+
+
+def test_a_log_of_another_variant_does_not_replay(ac) -> None:
+    log: list = []
+    play_game(ac, 2, 3, ["random"], log=log)
+    log[0]["variant"] = "negative-military"
+    with pytest.raises(ReplayMismatch):
+        replay_log(ac, log)
+
+
+def test_a_log_cut_short_does_not_replay(ac) -> None:
+    log: list = []
+    play_game(ac, 2, 3, ["random"], log=log)
+    with pytest.raises(ReplayMismatch, match="ends before"):
+        replay_log(ac, log[: len(log) // 2])
+
+
+def test_scripted_dice_that_run_out_raise_a_clear_error() -> None:
+    dice = ScriptedDice([3])
+    assert dice.draw(6, "move military") == 3
+    with pytest.raises(ScriptExhausted, match="roll 2 .move military"):
+        dice.draw(6, "move military")
+
+
+def test_random_bots_are_seeded_by_game_seed_and_seat() -> None:
+    options = list(range(10))
+    picks = lambda bot: [bot.choose(None, 0, options, "x", None) for _ in range(20)]  # noqa: E731
+    assert picks(RandomBot(1, 0)) == picks(RandomBot(1, 0))
+    assert picks(RandomBot(1, 0)) != picks(RandomBot(1, 1))
+    assert picks(RandomBot(1, 0)) != picks(RandomBot(2, 0))
+    assert {"random", "greedy"} <= set(BOTS)
+
+
+def test_greedy_takes_the_gain_and_keeps_food_above_famine(ac) -> None:
+    meta = metadata(ac)
+    bot = GreedyBot(0, 0, meta)
+    state = State.from_json({"players": [{"stats": {s: 5 for s in meta.stat_bounds},
+                                          "pos": {}}]})
+    gains = {"stop": {}, "move": {"victory-points": 1.0}}
+    assert bot.choose(state, 0, ["stop", "move"], "x", gains.get) == 1
+    state.players[0].stats["food"] = 2
+    famine = {"keep": {}, "sell": {"food": -2.0, "gold": 2.0}}
+    assert bot.choose(state, 0, ["keep", "sell"], "x", famine.get) == 0
+    state.players[0].stats["food"] = 20
+    capped = {"food": {"food": 3.0}, "gold": {"gold": 1.0}}
+    assert bot.choose(state, 0, ["food", "gold"], "x", capped.get) == 1
+
+
+def test_a_game_without_engine_is_refused(ac) -> None:
+    from dataclasses import replace
+
+    with pytest.raises(NoEngine, match="engines available"):
+        module_for(replace(ac, engine="chess"))
+
+
+def test_player_counts_outside_the_data_are_refused(ac) -> None:
+    with pytest.raises(ValueError, match="2-6 players"):
+        play_game(ac, 7, 1, ["random"])
+    with pytest.raises(ValueError, match="unknown bot"):
+        play_game(ac, 2, 1, ["clever"])
+
+
+def test_invariant_sampling_is_cheap_but_still_checks(ac) -> None:
+    for mode in ("all", "sample", "none"):
+        assert play_game(ac, 4, 16, ["random"], invariants=mode).violations == []
+    with pytest.raises(ValueError, match="invariants"):
+        play_game(ac, 2, 1, ["random"], invariants="some")

@@ -1,0 +1,77 @@
+"""The generic random-simulation test (OpenSpiel style): every registered game, played by random
+and greedy bots for every player count, keeps every invariant at every step."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pnp.data.game import bundled_games, load_game
+from pnp.engine.games import ENGINES
+from pnp.engine.play import metadata, play_game
+from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT
+
+
+def _engine_games() -> list:
+    games = []
+    for folder in bundled_games():
+        result = load_game(folder)
+        if result.ok and result.game.engine in ENGINES:
+            games.append(result.game)
+    return games
+
+
+GAMES = _engine_games()
+SEEDS_PER_COUNT = 20
+
+
+def test_every_engine_has_a_bundled_game() -> None:
+    assert {g.engine for g in GAMES} == set(ENGINES)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_metadata_is_what_the_data_declares(game) -> None:
+    meta = metadata(game)
+    assert (meta.players_min, meta.players_max) == (game.players_min, game.players_max)
+    assert meta.max_turns == game.rule("end", "max_turns")
+    for stat in game.stats.values():
+        if not stat.derived:
+            assert meta.stat_bounds[stat.id] == (stat.min, stat.cap)
+    assert meta.has_chance
+    assert meta.phases == tuple(p.id for p in game.phases)
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_random_and_greedy_games_keep_every_invariant_at_every_step(game) -> None:
+    meta = metadata(game)
+    ended: Counter = Counter()
+    for players in range(meta.players_min, meta.players_max + 1):
+        for seed in range(SEEDS_PER_COUNT):
+            bots = [("random", "greedy")[(seed + seat) % 2] for seat in range(players)]
+            r = play_game(game, players, 1000 * players + seed, bots, invariants="all")
+            assert r.violations == [], (players, seed, r.violations)
+            assert r.ended in (COMPLETED, TIMEOUT, ALL_OUT)
+            assert 1 <= r.turns <= meta.max_turns
+            assert set(r.winners) <= set(range(players))
+            assert len(r.scores) == len(r.final_stats) == players
+            for stats in r.final_stats:
+                for stat, (lo, hi) in meta.stat_bounds.items():
+                    assert lo <= stats[stat] and (hi is None or stats[stat] <= hi)
+            ended[r.ended] += 1
+    assert ended[COMPLETED] > 0
+
+
+@pytest.mark.parametrize("variant", sorted(GAMES[0].variants) if GAMES else [])
+def test_every_variant_keeps_every_invariant(variant: str) -> None:
+    game = load_game(GAMES[0].folder, variant).game
+    for seed in range(6):
+        r = play_game(game, 2 + seed % 3, seed, ["random", "greedy"][seed % 2 :][:1],
+                      invariants="all")
+        assert r.violations == [], r.violations
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
+def test_a_short_turn_cap_is_a_timeout_not_a_hang(game) -> None:
+    r = play_game(game, 4, 7, ["random"], invariants="all", max_turns=1)
+    assert r.ended in (TIMEOUT, COMPLETED) and r.turns == 1
