@@ -74,17 +74,19 @@ def main() -> None:
     seconds = turns = 0.0
     base_tps: list[float] = []
     base_games = base_turns = 0.0
-    per_round = max(1, args.games // args.rounds)
+    first = 0
     for k in range(args.rounds):
         base = run_baseline(max(1, args.baseline_games // args.rounds))
         if base is not None:
             base_tps.append(base[0] * base[1])
             base_games += base[0]
             base_turns += base[1]
-        dt, n = run_engine(game, per_round, bots, args.players, args.invariants, k * per_round)
+        count = args.games // args.rounds + (1 if k < args.games % args.rounds else 0)
+        dt, n = run_engine(game, count, bots, args.players, args.invariants, first)
+        first += count
         seconds += dt
         turns += n
-    played = per_round * args.rounds
+    played = first
     gps, tps = played / seconds, turns / seconds
     print(f"engine:   {played} games ({args.players} players, bots {args.bots}, invariants "
           f"{args.invariants}): {gps:.0f} games/s, {turns / played:.1f} turns/game, "

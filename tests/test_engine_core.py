@@ -134,3 +134,17 @@ def test_invariant_sampling_is_cheap_but_still_checks(ac) -> None:
         assert play_game(ac, 4, 16, ["random"], invariants=mode).violations == []
     with pytest.raises(ValueError, match="invariants"):
         play_game(ac, 2, 1, ["random"], invariants="some")
+
+
+def test_an_illegal_bot_choice_is_a_violation_not_an_exception(ac, monkeypatch) -> None:
+    class Cheat:
+        def __init__(self, *args) -> None:
+            pass
+
+        def choose(self, state, seat, options, why, outcomes) -> int:
+            return len(options)  # one past the last legal option
+
+    monkeypatch.setitem(BOTS, "cheat", Cheat)
+    r = play_game(ac, 2, 1, ["cheat"])
+    assert r.ended == "crashed"
+    assert any("not legal" in v for v in r.violations)

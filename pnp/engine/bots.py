@@ -115,7 +115,10 @@ class GreedyBot:
         best, pick = None, 0
         for i, option in enumerate(options):
             delta = outcomes(option)
-            prep = getattr(delta, "prep", False)
+            try:
+                prep = delta.prep
+            except AttributeError:  # a plain dict
+                prep = False
             if prep is None:  # an Estimate seen for the first time: digest it once
                 prep = delta.prep = self.digest(delta)
             if prep and prep[0] is info:  # score() inlined for the common case

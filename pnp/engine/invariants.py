@@ -17,7 +17,7 @@ SAMPLE_EVERY = 32
 #: ... and one sampled step in this many also checks the JSON round trip
 ROUNDTRIP_EVERY = 4
 #: in 'sample' mode one game in this many is replayed from its log (chosen by the seed)
-REPLAY_EVERY = 32
+REPLAY_EVERY = 64
 
 
 def check_state(state: State, meta: GameMeta) -> list[str]:

@@ -11,6 +11,7 @@ from pnp.engine.core import (
     LOG_VERSION,
     Context,
     GameMeta,
+    IllegalChoice,
     Replay,
     ReplayMismatch,
     RunawayGame,
@@ -21,6 +22,10 @@ from pnp.engine.core import (
 from pnp.engine.games import module_for
 from pnp.engine.invariants import REPLAY_EVERY, StepChecker
 from pnp.engine.result import TIMEOUT, GameResult
+
+#: GameResult.ended when a decision had no legal option or a bot broke the rules (the same
+#: word the self-play harness uses for a game that raised)
+ABORTED = "crashed"
 
 
 def metadata(game: GameDef) -> GameMeta:
@@ -54,6 +59,8 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
     except RunawayGame as exc:
         ctx.violate(f"the game did not end: {exc}")
         state.ended = TIMEOUT
+    except IllegalChoice:  # already recorded by ctx.choose; the game cannot go on
+        state.ended = ABORTED
     module.finish(game, ctx)
     due = invariants == "all" or (invariants == "sample" and seed % REPLAY_EVERY == 0)
     if due and not ctx.violations:

@@ -114,7 +114,7 @@ class TrackTable:
     __slots__ = ("id", "n", "start", "loop", "owned", "leader", "ids", "keys", "owned_keys",
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
-                 "alt_expect", "start_reroll_expect")
+                 "alt_expect", "start_reroll_expect", "start_outcomes")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -153,6 +153,7 @@ class TrackTable:
         self.alt_expect = [[Estimate(rules.estimate((a,), None)) for a in alts]
                            for alts in self.effects]
         self.start_reroll_expect = _merge(self.move_expect[self.start], rules.start_cost)
+        self.start_outcomes = {STAY: _NOTHING, REROLL: self.start_reroll_expect}.get
 
     def advance(self, here: int, steps: int) -> int:
         if self.loop:
@@ -270,7 +271,7 @@ class Rules:
             cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
                   c.repeat, f"conversion {cid}")
             for cid, c in game.conversions.items()}
-        self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], dict]] = {}
+        self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], Callable]] = {}
         for tid, table in game.tables.items():
             rows: list[tuple[str, int, Ops]] = []
             for row in table.rows:
@@ -280,7 +281,8 @@ class Rules:
                 rows.append((label, row.cost, single(row.buys)))
             pay = table.pay or ""
             expect = {label: _merge({pay: -cost}, mean_delta(ops)) for label, cost, ops in rows}
-            self.tables[tid] = (pay, rows, expect)
+            expect[DONE] = _NOTHING
+            self.tables[tid] = (pay, rows, expect.get)
         self.phases = [PhasePlan(self, ph) for ph in game.phases]
         self.phase_ids = tuple(p.id for p in self.phases)
         war = game.rule("options", "war", default={})
@@ -485,6 +487,9 @@ class ACGame(EffectRunner):
         if rules.eliminate_now:
             self.apply = self._apply_then_eliminate
         self.single_die = rules.die_count == 1
+        #: per seat, the other players as (seat, state) pairs
+        self.others = [[(q, o) for q, o in enumerate(self.players) if q != seat]
+                       for seat in range(len(self.players))]
         #: seats still in the game, in seat order (updated when a player is out)
         self.live = [i for i, p in enumerate(self.players) if not p.out]
 
@@ -509,8 +514,11 @@ class ACGame(EffectRunner):
         t = self.r.charts[chart]
         p = self.players[seat]
         while True:
-            v = self.player_roll(seat, t.count, t.sides, t.why,
-                                 t.row_expect.get if p.powers else None)
+            if t.count == 1 and not p.powers:
+                v = self.roll(t.sides, t.why, seat)
+            else:
+                v = self.player_roll(seat, t.count, t.sides, t.why,
+                                     t.row_expect.get if p.powers else None)
             key, ops, if_short = t.rows[v]
             self.chart_counts[key] += 1
             short = self.apply(seat, ops, t.why)
@@ -644,9 +652,7 @@ class ACGame(EffectRunner):
                 here = p.pos[tt.id]
                 worth = plan.pay_expect[here] if not tt.owned or self.unbuilt(tt) else \
                     plan.pay_only  # nothing left to build: the move is only a cost
-
-                def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
-                    return _NOTHING if o == STOP else worth
+                outcomes = {MOVE: worth, STOP: _NOTHING}.get
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
             if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
@@ -753,8 +759,8 @@ class ACGame(EffectRunner):
         if space == tt.start and self.r.start_shared:
             return True
         tid = tt.id
-        for q, other in enumerate(self.players):
-            if other.pos[tid] == space and q != seat and not other.out:
+        for _, other in self.others[seat]:
+            if other.pos[tid] == space and not other.out:
                 return False
         return not (self.r.built_blocks and tt.owned and space in self.state.markers[tt.id])
 
@@ -764,8 +770,7 @@ class ACGame(EffectRunner):
         start spaces give nothing but may be left by paying the reroll cost; an occupied space
         (or a built wonder, interpretation built-wonder) is resolved by occupied()."""
         r = self.r
-        players = self.players
-        p = players[seat]
+        p = self.players[seat]
         tid = tt.id
         here = p.pos[tid]
         if p.powers or not self.single_die:
@@ -796,8 +801,8 @@ class ACGame(EffectRunner):
                     dest = self.marked_space(seat, tt)
                 break
             occupant = -1
-            for q, other in enumerate(players):
-                if other.pos[tid] == dest and q != seat and not other.out:
+            for q, other in self.others[seat]:
+                if other.pos[tid] == dest and not other.out:
                     occupant = q
                     break
             if occupant < 0 and not (tt.owned and r.built_blocks
@@ -862,11 +867,7 @@ class ACGame(EffectRunner):
         r = self.r
         if not r.start_reroll or not self.book.can_pay(self.players[seat].stats, r.start_cost):
             return False
-        worth = tt.start_reroll_expect
-
-        def outcomes(o: str) -> dict[str, float]:
-            return _NOTHING if o == STAY else worth
-        if self.choose(seat, (STAY, REROLL), tt.why_start, outcomes) != REROLL:
+        if self.choose(seat, (STAY, REROLL), tt.why_start, tt.start_outcomes) != REROLL:
             return False
         self.event("start-reroll", seat)
         self.apply(seat, r.start_cost_ops, tt.why_start)
@@ -1013,13 +1014,10 @@ class ACGame(EffectRunner):
 
     def purchases(self, seat: int, table_id: str) -> None:
         """End of the Trade Phase: buy from the Purchase List, one item at a time, until done."""
-        pay, rows, expect = self.r.tables[table_id]
+        pay, rows, outcomes = self.r.tables[table_id]
         p = self.players[seat]
         why = "purchase " + table_id
         lo = self.book.lo[pay]
-
-        def outcomes(o: str) -> dict[str, float]:
-            return _NOTHING if o == DONE else expect[o]
         while True:
             have = p.stats[pay] - lo
             options = [DONE]
