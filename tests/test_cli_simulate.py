@@ -17,7 +17,7 @@ from pnp.engine import selfplay
 #: fields the CLI contract (DESIGN.md) requires in the simulate document
 REQUIRED = {"schema_version", "game", "variant", "games", "players", "seed", "bots", "seconds",
             "games_per_second", "turns", "outcomes", "seats", "margin", "stats", "spaces",
-            "never_seen", "charts", "cap_clips", "events", "violations", "findings"}
+            "never_seen", "charts", "cap_clips", "floor_clips", "events", "violations", "findings"}
 
 
 @pytest.fixture

@@ -60,14 +60,16 @@ def constant_deltas(ops: Ops) -> dict[str, int]:
 
 
 class StatBook:
-    """Every stat change: clamped to [min, cap] from the data, clips counted per stat."""
+    """Every stat change: clamped to [min, cap] from the data; cap and floor clips counted apart."""
 
-    __slots__ = ("lo", "hi", "clips")
+    __slots__ = ("lo", "hi", "clips", "floors")
 
-    def __init__(self, bounds: Mapping[str, tuple[int, int | None]], clips: Counter):
+    def __init__(self, bounds: Mapping[str, tuple[int, int | None]], clips: Counter,
+                 floors: Counter):
         self.lo = {s: b[0] for s, b in bounds.items()}
         self.hi = {s: b[1] for s, b in bounds.items()}
-        self.clips = clips
+        self.clips = clips  # a gain cut at the cap
+        self.floors = floors  # a loss cut at the floor
 
     def add(self, stats: dict[str, int], stat: str, amount: int) -> int:
         """Change one stat; returns the change actually made (after clamping)."""
@@ -78,7 +80,7 @@ class StatBook:
             self.clips[stat] += 1
             new = hi
         elif new < self.lo[stat]:
-            self.clips[stat] += 1
+            self.floors[stat] += 1
             new = self.lo[stat]
         stats[stat] = new
         return new - old
@@ -138,7 +140,7 @@ class EffectRunner:
                     book.clips[stat] += 1
                     v = h
                 elif v < lo[stat]:
-                    book.clips[stat] += 1
+                    book.floors[stat] += 1
                     v = lo[stat]
                 stats[stat] = v
             elif kind == FORMULA:

@@ -238,24 +238,22 @@ def _never_seen(doc, game, agg) -> list[Finding]:
 def _caps(doc, game, agg) -> list[Finding]:
     stats = getattr(game, "stats", {}) or {}
     out = []
-    for stat_id, c in doc["cap_clips"].items():
-        per_game = c["per_game"]
-        if per_game < CAP_CLIPS_INFO:
-            continue
-        severity = WARNING if per_game >= CAP_CLIPS_WARN else INFO
-        stat = stats.get(stat_id)
-        cap, floor = getattr(stat, "cap", None), getattr(stat, "min", None)
-        if cap is not None and floor is not None:
-            lost = f"gains above its cap of {cap} or losses below {floor} are lost"
-        elif cap is not None:
-            lost = f"gains above its cap of {cap} are lost"
-        elif floor is not None:
-            lost = f"losses that would take it below {floor} are cut short"
-        else:
-            lost = "part of a gain or loss is lost"
-        out.append(Finding(severity, "PNP-B010",
-                           f"{_name(stats, stat_id)} was clipped at a bound {num(per_game)} times "
-                           f"a game: {lost}"))
+    for key, bound in (("cap_clips", "cap"), ("floor_clips", "min")):
+        for stat_id, c in (doc.get(key) or {}).items():
+            per_game = c["per_game"]
+            if per_game < CAP_CLIPS_INFO:
+                continue
+            severity = WARNING if per_game >= CAP_CLIPS_WARN else INFO
+            limit = getattr(stats.get(stat_id), bound, None)
+            if bound == "cap":
+                what = f"hit its cap of {limit}" if limit is not None else "hit its cap"
+                lost = "the rest of each gain is lost"
+            else:
+                what = f"fell to its floor of {limit}" if limit is not None else "fell to its floor"
+                lost = "losses larger than what was left were cut short"
+            out.append(Finding(severity, "PNP-B010",
+                               f"{_name(stats, stat_id)} {what} {num(per_game)} times a game: "
+                               f"{lost}"))
     return out
 
 

@@ -531,13 +531,14 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
     pages.gap(4)
     caps = {k: getattr(v, "cap", None) for k, v in (getattr(game, "stats", {}) or {}).items()}
     stat_ranges(pages, doc, _names(game, "stats"), caps)
-    if doc["cap_clips"]:
-        pages.gap(10)
-        pages.heading("Caps and floors clipped", 11)
-        stat_names = _names(game, "stats")
-        for stat, clip in doc["cap_clips"].items():
-            pages.paragraph(f"{stat_names.get(stat, stat)}: {clip['total']} times "
-                            f"({num(clip['per_game'])} a game)", size=8.5)
+    for key, title in (("cap_clips", "Gains cut at a cap"), ("floor_clips", "Losses cut at a floor")):
+        if doc.get(key):
+            pages.gap(10)
+            pages.heading(title, 11)
+            stat_names = _names(game, "stats")
+            for stat, clip in doc[key].items():
+                pages.paragraph(f"{stat_names.get(stat, stat)}: {clip['total']} times "
+                                f"({num(clip['per_game'])} a game)", size=8.5)
     if o["elimination_causes"]:
         pages.gap(10)
         pages.heading("Elimination causes", 11)

@@ -34,12 +34,13 @@ class GameResult:
     ended: str = COMPLETED
     winners: tuple[int, ...] = ()  # seats sharing the top score (ties reported)
     scores: tuple[int, ...] = ()  # final VP (or the game's score) per seat
-    margin: int = 0  # winner's score minus the best non-winner's (0 on a tie)
+    margin: int = 0  # winner's score minus the best other player still in (0 on a tie)
     eliminations: list[Elimination] = field(default_factory=list)
     final_stats: list[dict[str, int]] = field(default_factory=list)  # per seat, stat id -> value
     space_counts: Counter = field(default_factory=Counter)  # (track id, space id) -> landings
     chart_counts: Counter = field(default_factory=Counter)  # (chart id, row low roll) -> results
-    cap_clips: Counter = field(default_factory=Counter)  # stat id -> times a cap or floor clipped
+    cap_clips: Counter = field(default_factory=Counter)  # stat id -> gains cut at the stat's cap
+    floor_clips: Counter = field(default_factory=Counter)  # stat id -> losses cut at its floor
     events: Counter = field(default_factory=Counter)  # named events: 'war', 'war-won', 'trade', ...
     violations: list[str] = field(default_factory=list)  # invariant violations, in plain words
     decisions: int = 0

@@ -189,6 +189,7 @@ class Aggregate:
     space_counts: Counter = field(default_factory=Counter)
     chart_counts: Counter = field(default_factory=Counter)
     cap_clips: Counter = field(default_factory=Counter)
+    floor_clips: Counter = field(default_factory=Counter)
     events: Counter = field(default_factory=Counter)
     event_columns: dict[str, list[int]] = field(default_factory=dict)  # per game counts
     violations: dict[str, dict] = field(default_factory=dict)  # message -> games, first game/seed
@@ -241,6 +242,7 @@ class Aggregate:
         self.space_counts.update(r.space_counts)
         self.chart_counts.update(r.chart_counts)
         self.cap_clips.update(r.cap_clips)
+        self.floor_clips.update(r.floor_clips)
         self.events.update(r.events)
         for name in set(self.event_columns) | set(r.events):
             column = self.event_columns.setdefault(name, [0] * g)
@@ -422,6 +424,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "never_seen": _never_seen(game, spaces, charts),
         "cap_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}
                       for stat, k in sorted(a.cap_clips.items())},
+        "floor_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}
+                        for stat, k in sorted(a.floor_clips.items())},
         "events": {name: {"total": a.events[name], "per_game": _r(a.events[name] / n),
                           "games": sum(1 for v in a.event_columns[name] if v)}
                    for name in sorted(a.events)},

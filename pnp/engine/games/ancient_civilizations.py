@@ -429,7 +429,9 @@ def finish(game: GameDef, ctx: Context) -> None:
     res.scores = tuple(p.stats.get(r.score_stat, 0) for p in st.players)
     if res.winners:
         top = res.scores[res.winners[0]]
-        rest = [s for i, s in enumerate(res.scores) if i not in res.winners]
+        # an eliminated player has lost outright: the margin is over the players still in
+        rest = [s for i, s in enumerate(res.scores)
+                if i not in res.winners and not st.players[i].out]
         res.margin = 0 if len(res.winners) > 1 or not rest else top - max(rest)
     res.final_stats = [final_stats(r, p) for p in st.players]
     res.rolls = ctx.rolls
@@ -476,7 +478,8 @@ class ACGame(EffectRunner):
         self.state = state
         self.players = state.players
         self.stat_rows = [p.stats for p in state.players]
-        self.book = StatBook(rules.bounds, ctx.result.cap_clips if ctx else _Forget())
+        self.book = (StatBook(rules.bounds, ctx.result.cap_clips, ctx.result.floor_clips) if ctx
+                     else StatBook(rules.bounds, _Forget(), _Forget()))
         self.phase_id = "pregame" if state.stage == PREGAME else ""
         if ctx is not None:
             self.roll = ctx.roll
@@ -839,7 +842,7 @@ class ACGame(EffectRunner):
                     book.clips[stat] += 1
                     v = h
                 elif v < lo[stat]:
-                    book.clips[stat] += 1
+                    book.floors[stat] += 1
                     v = lo[stat]
                 stats[stat] = v
             if r.eliminate_now:
@@ -858,7 +861,7 @@ class ACGame(EffectRunner):
                 book.clips[stat] += 1
                 v = h
             elif v < lo[stat]:
-                book.clips[stat] += 1
+                book.floors[stat] += 1
                 v = lo[stat]
             stats[stat] = v
 
