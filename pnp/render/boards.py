@@ -19,12 +19,11 @@ from pnp.data.model import Board, Chart, GameDef, Space, Table, Track
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, has_errors
 from pnp.render import fonts, tiling
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
-from pnp.render.pdfwrite import atomic_write_bytes, pdf_bytes
+from pnp.render.pdfwrite import pdf_bytes, write_outputs
 
 R_BOARD = "PNP-R070"  # a board that cannot be drawn (unknown id, paper, nothing on it)
 R_BOARD_TEXT = "PNP-R071"  # warning: text that does not fit at the smallest legible size
 R_BOARD_SCALED = "PNP-R072"  # warning: the board is larger than its whole paper and is scaled
-R_WRITE = "PNP-R050"  # the output file could not be written (same code as card sheets)
 
 REGULAR, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
 LEADING = 1.16
@@ -810,11 +809,4 @@ def render_board(game: GameDef, out_dir: str | os.PathLike = "output", paper: st
         diags.extend(bd.items)
     if has_errors(diags):
         return [], diags
-    written = []
-    for path, data in outputs:
-        try:
-            written.append(atomic_write_bytes(path, data))
-        except OSError as exc:
-            diags.append(Diagnostic(ERROR, R_WRITE, f"cannot write {path}: "
-                                    f"{exc.strerror or exc}", str(path)))
-    return written, diags
+    return write_outputs(outputs, diags), diags

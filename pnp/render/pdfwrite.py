@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
@@ -18,6 +18,7 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import __version__
+from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
 
 T = TypeVar("T")
@@ -55,6 +56,22 @@ def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
             pass
         raise
     return path
+
+
+WRITE_FAILED = "PNP-R050"  # an output file could not be written
+
+
+def write_outputs(outputs: Sequence[tuple[Path, bytes]], diags: list[Diagnostic]) -> list[Path]:
+    """Write rendered files atomically; a file that cannot be written becomes a diagnostic."""
+    written = []
+    for path, data in outputs:
+        try:
+            written.append(atomic_write_bytes(path, data))
+        except OSError as exc:
+            diags.append(Diagnostic(ERROR, WRITE_FAILED,
+                                    f"cannot write {path}: {exc.strerror or exc}", str(path),
+                                    hint="check the folder exists and is writable"))
+    return written
 
 
 def pdf_bytes(draw: Callable[[Canvas], T], pagesize: tuple[float, float],

@@ -19,10 +19,9 @@ from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.render import fonts
 from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, fit_one_line, words
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
-from pnp.render.pdfwrite import atomic_write_bytes, pdf_bytes
+from pnp.render.pdfwrite import pdf_bytes, write_outputs
 
 R_RECORD = "PNP-R075"  # a record sheet that cannot be laid out on the paper
-R_WRITE = "PNP-R050"
 
 MIN_CELL_W = mm(7)  # two pencil digits
 MIN_CELL_H = mm(5)
@@ -498,11 +497,4 @@ def render_record_sheets(game: GameDef, out_dir: str | os.PathLike = "output",
             outputs.append((out / f"{sheet.id}-fillable.pdf", data))
     if has_errors(diags):
         return [], diags
-    written = []
-    for path, data in outputs:
-        try:
-            written.append(atomic_write_bytes(path, data))
-        except OSError as exc:
-            diags.append(Diagnostic(ERROR, R_WRITE, f"cannot write {path}: "
-                                    f"{exc.strerror or exc}", str(path)))
-    return written, diags
+    return write_outputs(outputs, diags), diags

@@ -39,9 +39,8 @@ from pnp.render.layout import (
     load_library,
     place_form,
 )
-from pnp.render.pdfwrite import atomic_write_bytes, pdf_bytes
+from pnp.render.pdfwrite import pdf_bytes, write_outputs
 
-R_WRITE = "PNP-R050"  # the output file could not be written
 R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
 
 Progress = Callable[[int, int], None]
@@ -408,12 +407,8 @@ def _parse_offset(offset) -> tuple[float, float]:
 
 
 def _write(path: Path, data: bytes, diags: list[Diagnostic]) -> Path | None:
-    try:
-        return atomic_write_bytes(path, data)
-    except OSError as exc:
-        diags.append(Diagnostic(ERROR, R_WRITE, f"cannot write {path}: {exc.strerror or exc}",
-                                str(path), hint="check the output folder exists and is writable"))
-        return None
+    written = write_outputs([(path, data)], diags)
+    return written[0] if written else None
 
 
 def render_deck_sheets(
