@@ -16,7 +16,7 @@ KINDS = ("cards", "board", "record", "tokens")
 #: option -> the kinds it applies to (used only to reject options that would be ignored)
 _ONLY_FOR = {
     "duplex": ("cards",), "offset": ("cards",), "print_shop": ("cards",), "png": ("cards",),
-    "tts": ("cards",), "deck": ("cards",), "board": ("board",), "no_tiled": ("board",),
+    "tts": ("cards",), "deck": ("cards",), "calibration": ("cards",), "board": ("board",), "no_tiled": ("board",),
     "no_whole": ("board",), "sheet": ("record",), "no_fillable": ("record",),
 }
 
@@ -48,6 +48,8 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
 @click.option("--print-shop", is_flag=True, help="cards: also one card per page with bleed.")
 @click.option("--png", is_flag=True, help="cards: also one 300 dpi PNG per card.")
 @click.option("--tts", is_flag=True, help="cards: also Tabletop Simulator deck sheets.")
+@click.option("--calibration", is_flag=True,
+              help="cards: also a duplex calibration page (print it double-sided to read --offset).")
 @click.option("--board", default=None, help="board: only this board id.")
 @click.option("--no-tiled", is_flag=True, help="board: skip the tiled home-paper file.")
 @click.option("--no-whole", is_flag=True, help="board: skip the whole large-paper file.")
@@ -77,6 +79,11 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
                                     offset=_offset(opts["offset"]),
                                     print_shop=opts["print_shop"], png=opts["png"],
                                     tts=opts["tts"])
+        if opts["calibration"]:
+            from pnp.render.sheets import render_calibration
+
+            cal_paths, cal_diags = render_calibration(out, paper, opts["duplex"] or "long")
+            paths, diags = [*paths, *cal_paths], [*diags, *cal_diags]
     elif kind == "board":
         from pnp.render.boards import render_board
 
