@@ -607,8 +607,8 @@ class ACGame(EffectRunner):
         return live[k:] + live[:k] if k else live
 
     def play_phase(self, plan: PhasePlan) -> None:
-        """One phase: each player acts in a freshly rolled turn order (Start Phase: 'players
-        roll high anew to determine turn order within each phase'), then the phase-end steps."""
+        """One phase: each player acts in a freshly rolled turn order (per the Start Phase rule,
+        a new high roll sets the order for every phase), then the phase-end steps."""
         order = self.turn_order()
         players = self.players
         st = self.state
