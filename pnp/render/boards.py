@@ -74,7 +74,14 @@ Line = tuple[Word, ...]
 
 
 def words(text: str, font: str = REGULAR) -> list[Word]:
-    return [(w, font) for w in str(text).split()]
+    """Words to wrap; an amount stays with its stat ('Culture +3' never breaks before '+3')."""
+    out: list[Word] = []
+    for w in str(text).split():
+        if out and w[:1] in "+-\u2212" and len(w) > 1:
+            out[-1] = (f"{out[-1][0]} {w}", font)
+        else:
+            out.append((w, font))
+    return out
 
 
 def line_width(line: Line, size: float) -> float:
