@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -273,12 +273,7 @@ def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[s
     top = max(hist.values())
     ticks = _axis_ticks(top)
     scale = ph / ticks[-1]
-    c.setFont(FONT, 7)
-    c.setStrokeColor(LIGHT)
-    for t in ticks:
-        c.line(left, bottom + t * scale, left + pw, bottom + t * scale)
-        c.setFillColor(GREY)
-        c.drawRightString(left - 4, bottom + t * scale - 2.5, num(t))
+    _gridlines(c, left, bottom, pw, ticks, scale, num)
     slot = pw / slots
     c.setFillColor(BAR)
     for k, n in hist.items():
@@ -296,6 +291,17 @@ def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[s
     c.setFillColor(INK)
 
 
+def _gridlines(c: Canvas, left: float, bottom: float, width: float, ticks: Sequence[float],
+               scale: float, label: Callable[[float], str]) -> None:
+    """Light horizontal lines at each tick, labelled left of the plot."""
+    c.setFont(FONT, 7)
+    c.setStrokeColor(LIGHT)
+    for t in ticks:
+        c.line(left, bottom + t * scale, left + width, bottom + t * scale)
+        c.setFillColor(GREY)
+        c.drawRightString(left - 4, bottom + t * scale - 2.5, label(t))
+
+
 def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
               items: Sequence[tuple[str, float, float, float]], title: str,
               fair: float | None = None) -> None:
@@ -309,12 +315,7 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
     top = max(max(hi for _, _, _, hi in items), fair or 0.0)
     ticks = _axis_ticks(max(top, 0.05))
     scale = ph / ticks[-1]
-    c.setFont(FONT, 7)
-    c.setStrokeColor(LIGHT)
-    for t in ticks:
-        c.line(left, bottom + t * scale, left + pw, bottom + t * scale)
-        c.setFillColor(GREY)
-        c.drawRightString(left - 4, bottom + t * scale - 2.5, pct(t))
+    _gridlines(c, left, bottom, pw, ticks, scale, pct)
     slot = pw / len(items)
     for i, (label, rate, lo, hi) in enumerate(items):
         cx = left + (i + 0.5) * slot

@@ -832,19 +832,7 @@ class ACGame(EffectRunner):
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
             self.spaces[tt.keys[dest]] += 1
-            stats = p.stats
-            book = self.book
-            hi, lo = book.hi, book.lo
-            for stat, k in fast:  # add_pairs, inlined
-                v = stats[stat] + k
-                h = hi[stat]
-                if h is not None and v > h:
-                    book.clips[stat] += 1
-                    v = h
-                elif v < lo[stat]:
-                    book.floors[stat] += 1
-                    v = lo[stat]
-                stats[stat] = v
+            self.add_pairs(p.stats, fast)
             if r.eliminate_now:
                 self.eliminations_now()
             return
