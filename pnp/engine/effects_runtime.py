@@ -71,6 +71,20 @@ class StatBook:
         self.clips = clips  # a gain cut at the cap
         self.floors = floors  # a loss cut at the floor
 
+    def add_pairs(self, stats: dict[str, int], pairs: tuple[tuple[str, int], ...]) -> None:
+        """Fixed stat changes, the hot path of a landing: clamped, clips counted."""
+        hi, lo = self.hi, self.lo
+        for stat, k in pairs:
+            v = stats[stat] + k
+            h = hi[stat]
+            if h is not None and v > h:
+                self.clips[stat] += 1
+                v = h
+            elif v < lo[stat]:
+                self.floors[stat] += 1
+                v = lo[stat]
+            stats[stat] = v
+
     def add(self, stats: dict[str, int], stat: str, amount: int) -> int:
         """Change one stat; returns the change actually made (after clamping)."""
         old = stats[stat]

@@ -659,8 +659,8 @@ class ACGame(EffectRunner):
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
             if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
-                self.add_pairs(p.stats, plan.cost_pairs)
-                self.add_pairs(p.stats, plan.on_roll_pairs)
+                self.book.add_pairs(p.stats, plan.cost_pairs)
+                self.book.add_pairs(p.stats, plan.on_roll_pairs)
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
@@ -832,26 +832,12 @@ class ACGame(EffectRunner):
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
             self.spaces[tt.keys[dest]] += 1
-            self.add_pairs(p.stats, fast)
+            self.book.add_pairs(p.stats, fast)
             if r.eliminate_now:
                 self.eliminations_now()
             return
         self.land(seat, tt, dest, plan, pregame)
 
-    def add_pairs(self, stats: dict[str, int], pairs: tuple[tuple[str, int], ...]) -> None:
-        """Fixed stat changes (StatBook.add inlined for the hot path): clamped, clips counted."""
-        book = self.book
-        hi, lo = book.hi, book.lo
-        for stat, k in pairs:
-            v = stats[stat] + k
-            h = hi[stat]
-            if h is not None and v > h:
-                book.clips[stat] += 1
-                v = h
-            elif v < lo[stat]:
-                book.floors[stat] += 1
-                v = lo[stat]
-            stats[stat] = v
 
     def start_reroll(self, seat: int, tt: TrackTable) -> bool:
         """On a start space the player may pay the reroll cost (1 Gold) to roll and move again."""
