@@ -27,9 +27,9 @@ def test_a_copy_is_independent_of_its_original(ac) -> None:
     before = json.dumps(state.to_json(), sort_keys=True)
     copy = state.copy()
     assert copy == state and check_copy(state) == []
-    copy.players[0].stats["food"] += 1
+    copy.players[0].counters["food"] += 1
     copy.players[1].pos["military"] = 5
-    copy.players[2].powers.append("leader/reformer")
+    copy.players[2].vars["powers"].append("leader/reformer")
     copy.markers.setdefault("wonders", []).append(4)
     copy.owners["wonders/pyramids"] = 3
     assert json.dumps(state.to_json(), sort_keys=True) == before
@@ -103,14 +103,14 @@ def test_random_bots_are_seeded_by_game_seed_and_seat() -> None:
 def test_greedy_takes_the_gain_and_keeps_food_above_famine(ac) -> None:
     meta = metadata(ac)
     bot = GreedyBot(0, 0, meta)
-    state = State.from_json({"players": [{"stats": {s: 5 for s in meta.stat_bounds},
+    state = State.from_json({"players": [{"counters": {s: 5 for s in meta.counter_bounds},
                                           "pos": {}}]})
     gains = {"stop": {}, "move": {"victory-points": 1.0}}
     assert bot.choose(state, 0, ["stop", "move"], "x", gains.get) == 1
-    state.players[0].stats["food"] = 2
+    state.players[0].counters["food"] = 2
     famine = {"keep": {}, "sell": {"food": -2.0, "gold": 2.0}}
     assert bot.choose(state, 0, ["keep", "sell"], "x", famine.get) == 0
-    state.players[0].stats["food"] = 20
+    state.players[0].counters["food"] = 20
     capped = {"food": {"food": 3.0}, "gold": {"gold": 1.0}}
     assert bot.choose(state, 0, ["food", "gold"], "x", capped.get) == 1
 
@@ -118,8 +118,10 @@ def test_greedy_takes_the_gain_and_keeps_food_above_famine(ac) -> None:
 def test_a_game_without_engine_is_refused(ac) -> None:
     from dataclasses import replace
 
-    with pytest.raises(NoEngine, match="engines available"):
+    with pytest.raises(NoEngine, match="neither a bundled engine nor a .py file"):
         module_for(replace(ac, engine="chess"))
+    with pytest.raises(NoEngine, match="has no rules module.*engine: rules.py"):
+        module_for(replace(ac, engine=None))
 
 
 def test_player_counts_outside_the_data_are_refused(ac) -> None:

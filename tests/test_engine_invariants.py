@@ -37,7 +37,7 @@ def test_metadata_is_what_the_data_declares(game) -> None:
     assert meta.max_turns == game.rule("end", "max_turns")
     for stat in game.stats.values():
         if not stat.derived:
-            assert meta.stat_bounds[stat.id] == (stat.min, stat.cap)
+            assert meta.counter_bounds[stat.id] == (stat.min, stat.cap)
     assert meta.has_chance
     assert meta.phases == tuple(p.id for p in game.phases)
 
@@ -56,7 +56,7 @@ def test_random_and_greedy_games_keep_every_invariant_at_every_step(game) -> Non
             assert set(r.winners) <= set(range(players))
             assert len(r.scores) == len(r.final_stats) == players
             for stats in r.final_stats:
-                for stat, (lo, hi) in meta.stat_bounds.items():
+                for stat, (lo, hi) in meta.counter_bounds.items():
                     assert lo <= stats[stat] and (hi is None or stats[stat] <= hi)
             ended[r.ended] += 1
     assert ended[COMPLETED] > 0

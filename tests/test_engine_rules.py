@@ -26,7 +26,7 @@ def play_phase(game, phase: str, dice: list[int], stats: list[dict] = (),
     state = ac_rules.main_state(game, 2)
     state.phase = [p.id for p in game.phases].index(phase)
     for p, s in zip(state.players, stats, strict=False):
-        p.stats.update(s)
+        p.counters.update(s)
     for p, s in zip(state.players, positions, strict=False):
         p.pos.update(s)
     result = GameResult(game=game.id, seed=0, players=2, bots=("script",) * 2)
@@ -62,11 +62,11 @@ def _with_rule(game, path: tuple[str, ...], value):
 def test_food_is_capped_at_20_by_the_data(ac) -> None:
     # seat 0 at 19 Food lands on Farms (F+3)
     state, result = play_phase(ac, "agriculture", [6, 1, 2, 3], stats=[{"food": 19}])
-    assert state.players[0].stats["food"] == 20
+    assert state.players[0].counters["food"] == 20
     assert result.cap_clips["food"] == 1
     roomier = _with_stat(ac, "food", cap=25)
     state, _ = play_phase(roomier, "agriculture", [6, 1, 2, 3], stats=[{"food": 19}])
-    assert state.players[0].stats["food"] == 22
+    assert state.players[0].counters["food"] == 22
 
 
 def test_the_war_bonus_of_2_comes_from_the_data(ac) -> None:
@@ -77,11 +77,11 @@ def test_the_war_bonus_of_2_comes_from_the_data(ac) -> None:
                  positions=[{}, {"military": 2}], picks=["war"])
     state, result = play_phase(ac, "military", dice, **setup)
     assert result.events["war-won-aggressor"] == 1
-    assert state.players[0].stats["victory-points"] == 3 + 2
+    assert state.players[0].counters["victory-points"] == 3 + 2
     no_bonus = _with_rule(ac, ("options", "war", "higher_military_bonus"), 0)
     state, result = play_phase(no_bonus, "military", dice, **setup)
     assert result.events["war-won-defender"] == 1
-    assert state.players[1].stats["victory-points"] == 2 + 2
+    assert state.players[1].counters["victory-points"] == 2 + 2
 
 
 def test_the_turn_cap_of_60_comes_from_the_data(ac) -> None:
@@ -102,8 +102,8 @@ def test_the_game_end_at_20_territories_comes_from_the_data(ac) -> None:
 
 def test_the_setup_bonus_of_5_comes_from_the_data(ac) -> None:
     state = ac_rules.main_state(ac, 2)
-    assert {s: state.players[0].stats[s] for s in ("population", "territories", "food",
+    assert {s: state.players[0].counters[s] for s in ("population", "territories", "food",
                                                     "stability", "zeal", "military",
                                                     "culture")} == dict.fromkeys(
         ("population", "territories", "food", "stability", "zeal", "military", "culture"), 5)
-    assert state.players[0].stats["gold"] == 0
+    assert state.players[0].counters["gold"] == 0

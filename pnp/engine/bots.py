@@ -55,7 +55,7 @@ class GreedyBot:
         #: stat -> (value of one point, cap or None, danger line or None); shared by every
         #: greedy bot of the same game, so digests of the rules' estimates are shared too
         self.info = _info(meta)
-        self.stats = meta.stat_bounds
+        self.stats = meta.counter_bounds
 
     def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
         """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
@@ -110,7 +110,7 @@ class GreedyBot:
                outcomes: Outcomes) -> int:
         if outcomes is None:
             return 0
-        stats = state.players[seat].stats
+        stats = state.players[seat].counters
         info = self.info
         best, pick = None, 0
         for i, option in enumerate(options):
@@ -148,7 +148,7 @@ def _info(meta: GameMeta) -> dict[str, tuple[float, int | None, int | None]]:
     if hit is not None and hit[0] is meta:
         return hit[1]
     info: dict[str, tuple[float, int | None, int | None]] = {}
-    caps = {s: b[1] for s, b in meta.stat_bounds.items()}
+    caps = {s: b[1] for s, b in meta.counter_bounds.items()}
     for stat in {*meta.bot_values, *caps, *meta.bot_floors}:
         floor = meta.bot_floors.get(stat)
         info[stat] = (meta.bot_values.get(stat, 1.0), caps.get(stat),

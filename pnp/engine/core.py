@@ -9,87 +9,28 @@ tests and replays.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from pnp.engine.result import GameResult
+from pnp.engine.state import (  # noqa: F401  (re-exported: the core's vocabulary)
+    ALL,
+    HIDDEN,
+    MAIN,
+    NOBODY,
+    OVER,
+    OWNER,
+    PREGAME,
+    CardInstance,
+    PlayerState,
+    State,
+    observe,
+    redeterminize,
+)
 
 #: log format version written in every log's first event
 LOG_VERSION = 1
-
-# --------------------------------------------------------------------------- state
-
-
-@dataclass(slots=True)
-class PlayerState:
-    """One civilization: its stats, a pawn position per track, powers held for the turn."""
-
-    stats: dict[str, int]
-    pos: dict[str, int]  # track id -> space index of this player's pawn
-    powers: list[str] = field(default_factory=list)  # power ids ("track/space") unused this turn
-    owned: list[str] = field(default_factory=list)  # owned spaces ("track/space"), build order
-    leader: str = ""  # space id of the current leader ("" before the first Leader Phase)
-    out: bool = False  # eliminated
-
-    def copy(self) -> PlayerState:
-        return PlayerState(dict(self.stats), dict(self.pos), list(self.powers), list(self.owned),
-                           self.leader, self.out)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"stats": dict(self.stats), "pos": dict(self.pos), "powers": list(self.powers),
-                "owned": list(self.owned), "leader": self.leader, "out": self.out}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> PlayerState:
-        return cls({k: int(v) for k, v in data["stats"].items()},
-                   {k: int(v) for k, v in data["pos"].items()},
-                   list(data.get("powers", ())), list(data.get("owned", ())),
-                   str(data.get("leader", "")), bool(data.get("out", False)))
-
-
-#: State.stage values
-PREGAME, MAIN, OVER = "pregame", "main", "over"
-
-
-@dataclass(slots=True)
-class State:
-    """The whole game between two steps: everything a replay must reproduce, nothing else."""
-
-    players: list[PlayerState]
-    markers: dict[str, list[int]] = field(default_factory=dict)  # track id -> marked indices
-    owners: dict[str, int] = field(default_factory=dict)  # owned space "track/space" -> seat
-    turn: int = 0  # 0 during the pregame, then 1, 2, ...
-    phase: int = 0  # index of the phase being played (or next to play)
-    stage: str = PREGAME
-    ended: str = ""  # GameResult.ended once the game is over
-    winners: list[int] = field(default_factory=list)
-
-    def copy(self) -> State:
-        """An independent copy (no shared lists or dicts), much cheaper than deepcopy."""
-        return State([p.copy() for p in self.players],
-                     {k: list(v) for k, v in self.markers.items()}, dict(self.owners),
-                     self.turn, self.phase, self.stage, self.ended, list(self.winners))
-
-    def to_json(self) -> dict[str, Any]:
-        return {"players": [p.to_json() for p in self.players],
-                "markers": {k: list(v) for k, v in self.markers.items()},
-                "owners": dict(self.owners), "turn": self.turn, "phase": self.phase,
-                "stage": self.stage, "ended": self.ended, "winners": list(self.winners)}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> State:
-        return cls([PlayerState.from_json(p) for p in data["players"]],
-                   {k: [int(i) for i in v] for k, v in data.get("markers", {}).items()},
-                   {k: int(v) for k, v in data.get("owners", {}).items()},
-                   int(data.get("turn", 0)), int(data.get("phase", 0)),
-                   str(data.get("stage", PREGAME)), str(data.get("ended", "")),
-                   [int(s) for s in data.get("winners", ())])
-
-    def live(self) -> list[int]:
-        """Seats still in the game, in seat order."""
-        return [i for i, p in enumerate(self.players) if not p.out]
-
 
 # --------------------------------------------------------------------------- metadata
 
@@ -102,16 +43,21 @@ class GameMeta:
     players_min: int
     players_max: int
     max_turns: int
-    stat_bounds: dict[str, tuple[int, int | None]]  # stat id -> (min, cap or None)
+    #: per-player counter id -> (min or None, cap or None): bounds every state must respect
+    counter_bounds: dict[str, tuple[int | None, int | None]]
     has_chance: bool = True
-    phases: tuple[str, ...] = ()  # phase ids in play order
-    track_starts: dict[str, int] = field(default_factory=dict)  # track id -> start index
-    track_lengths: dict[str, int] = field(default_factory=dict)  # track id -> spaces
-    exclusive_tracks: tuple[str, ...] = ()  # one pawn per non-start space on these
-    owned_tracks: tuple[str, ...] = ()  # tracks whose spaces are owned once (wonders)
-    score_stat: str = ""
-    derived_stats: tuple[str, ...] = ()
-    #: greedy bot: value of one point of each stat, and danger floors (stat -> lowest safe value)
+    phases: tuple[str, ...] = ()  # phase ids in play order ("" steps are not checked)
+    score_counter: str = ""
+    derived_counters: tuple[str, ...] = ()
+    #: shared counter id -> (min or None, cap or None)
+    shared_bounds: dict[str, tuple[int | None, int | None]] = field(default_factory=dict)
+    #: supply id -> (stock, may run out): tokens left may not exceed the stock, nor (unless
+    #: the rules allow substitutes) go below zero
+    supplies: dict[str, tuple[int, bool]] = field(default_factory=dict)
+    #: zone id -> 'all' | 'owner' | 'none': who sees the cards in it (observation)
+    zone_visibility: dict[str, str] = field(default_factory=dict)
+    #: greedy bot heuristics the module supplies: value of one point of each counter, and
+    #: danger floors (counter -> lowest safe value)
     bot_values: dict[str, float] = field(default_factory=dict)
     bot_floors: dict[str, int] = field(default_factory=dict)
 
@@ -250,8 +196,12 @@ class Context:
     """What a rules procedure plays through: dice, decisions, events and step boundaries."""
 
     def __init__(self, state: State, dice: Any, bots: Sequence[Any], result: GameResult,
-                 log: list | None = None, on_step: StepHook | None = None):
+                 log: list | None = None, on_step: StepHook | None = None,
+                 visibility: Mapping[str, str] | None = None):
         self.state = state
+        #: zone id -> who sees it; with hidden zones, bots get an observation, not the state
+        self.visibility = {z: v for z, v in (visibility or {}).items() if v != ALL}
+        self._dice = dice
         self.bots = list(bots)
         self.result = result
         self.log = log
@@ -332,8 +282,68 @@ class Context:
                                  "why": why})
         return values
 
+    def roll_face(self, faces: Sequence[Any], why: str, seat: int = -1) -> Any:
+        """One roll of a die with these faces (numbers or symbols such as 'titan', 'coin').
+
+        Recorded as the face's 1-based index, so logs replay it and scenarios script it (by
+        index or by the face's name)."""
+        pick = getattr(self._dice, "draw_face", None)
+        if pick is None:
+            index = self.roll(len(faces), why, seat)
+        else:
+            index = pick(tuple(faces), why)
+            self._trace_add(index)
+            self.rolls += 1
+        if self.log is not None:
+            self.log.append({"e": "face", "seat": seat, "why": why, "face": faces[index - 1]})
+        return faces[index - 1]
+
+    def shuffle(self, cards: list, why: str) -> None:
+        """Shuffle a zone in place: a chance event (Fisher-Yates over recorded dice).
+
+        A scripted source may keep the order a scenario set, or impose its own."""
+        scripted = getattr(self._dice, "order", None)
+        if scripted is not None and scripted(cards, why):
+            if self.log is not None:
+                self.log.append({"e": "shuffle", "why": why, "n": len(cards), "scripted": True})
+            return
+        roll = self.roll
+        for i in range(len(cards) - 1, 0, -1):
+            j = roll(i + 1, why) - 1
+            cards[i], cards[j] = cards[j], cards[i]
+        if self.log is not None:
+            self.log.append({"e": "shuffle", "why": why, "n": len(cards)})
+
+    def draw(self, source: list, count: int, why: str, seat: int = -1,
+             into: list | None = None) -> list:
+        """Take up to `count` cards from the top (index 0) of a zone, optionally into another.
+
+        Not chance by itself (the pile's order was shuffled), but logged, so a replay shows
+        which cards came."""
+        taken = source[:count]
+        del source[:count]
+        if into is not None:
+            into.extend(taken)
+        if self.log is not None:
+            self.log.append({"e": "draw", "seat": seat, "why": why,
+                             "cards": [getattr(c, "card", c) for c in taken]})
+        return taken
+
+    def draw_random(self, source: list, why: str, seat: int = -1) -> Any:
+        """Take one card (or token) at random from an unordered zone, such as a bag: chance."""
+        if not source:
+            raise IndexError(f"draw from an empty zone ({why})")
+        index = self.roll(len(source), why, seat) - 1 if len(source) > 1 else 0
+        item = source.pop(index)
+        if self.log is not None:
+            self.log.append({"e": "draw", "seat": seat, "why": why,
+                             "cards": [getattr(item, "card", item)]})
+        return item
+
     def roll_high(self, sides: int, why: str, seats: Sequence[int]) -> int:
-        """Each seat rolls one die; a tie for highest re-rolls among the tied; the winner."""
+        """Each seat rolls one die; a tie for highest re-rolls among the tied; the winner.
+
+        A reusable pattern (first player, turn order), not one game's rule."""
         contenders = seats
         while True:
             values = self.roll_each(sides, why, contenders)
@@ -352,7 +362,8 @@ class Context:
         if n == 0:
             self.violate(f"no legal option for a decision that cannot pass ({why})")
             raise IllegalChoice(f"no legal options ({why})")
-        pick = self.bots[seat].choose(self.state, seat, options, why, outcomes)
+        state = observe(self.state, seat, self.visibility) if self.visibility else self.state
+        pick = self.bots[seat].choose(state, seat, options, why, outcomes)
         if pick.__class__ is not int or not 0 <= pick < n:
             self.violate(f"a bot chose an option that is not legal ({why})")
             raise IllegalChoice(f"option {pick!r} is not legal ({why}); options: {list(options)}")
@@ -369,6 +380,10 @@ class Context:
         self._events[name] += 1
         if self.log is not None:
             self.log.append({"e": "event", "name": name, "seat": seat})
+
+    def cover(self, kind: str, key: str) -> None:
+        """Count a use of something the report checks coverage of (an action space, a card)."""
+        self.result.coverage[(kind, key)] += 1
 
     def violate(self, message: str) -> None:
         """An invariant broke: recorded once per game, never raised in a long run."""
@@ -389,16 +404,18 @@ class Context:
 
 
 class GameModule(Protocol):
-    """What a rules module offers the driver (pnp/engine/games/<game>.py)."""
+    """What a rules module offers the driver (pnp/engine/games/<game>.py or a game's own file).
+
+    Required: metadata, new_state, play, finish. Optional, with defaults in pnp.engine.module:
+    main_state (scenarios start there), player_counters (derived counters included),
+    observation (what a seat may see), invariants (the module's own), coverage_keys (what
+    'never used' is measured on), scenario_fields (extra per-player scenario keys).
+    """
 
     def metadata(self, game: Any) -> GameMeta: ...
 
     def new_state(self, game: Any, players: int) -> State:
         """The state before anything is played (pregame included)."""
-        ...
-
-    def main_state(self, game: Any, players: int) -> State:
-        """The state right after setup, ready for the first phase (scenarios start here)."""
         ...
 
     def play(self, game: Any, ctx: Context, max_turns: int) -> None:
@@ -407,12 +424,4 @@ class GameModule(Protocol):
 
     def finish(self, game: Any, ctx: Context) -> None:
         """Fill ctx.result from the final state."""
-        ...
-
-    def player_stats(self, game: Any, player: PlayerState) -> dict[str, int]:
-        """A player's stats with derived ones included."""
-        ...
-
-    def power_ids(self, game: Any) -> frozenset[str]:
-        """Ids of the powers a player may hold."""
         ...

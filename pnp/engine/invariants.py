@@ -1,13 +1,18 @@
 """Invariants every game state must satisfy, checked at step boundaries (OpenSpiel style).
 
-Each check returns plain sentences; a long run records them in GameResult.violations and never
-raises. Messages name the broken rule, not the seat or turn, so the harness can count how many
-games broke the same way.
+The checks here hold for every game: counters within their bounds, supplies within their stock,
+every card in exactly one zone and none lost or made, winners still in the game, copies that
+share nothing, JSON round trips that change nothing, phases in order. A rules module adds its
+own through its `invariants(game, state, label)` hook. Each check returns plain sentences; a
+long run records them in GameResult.violations and never raises. Messages name the broken rule,
+not the seat or turn, so the harness can count how many games broke the same way.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 from pnp.engine.core import OVER, PREGAME, Context, GameMeta, State
 
@@ -19,71 +24,103 @@ ROUNDTRIP_EVERY = 4
 #: in 'sample' mode one game in this many is replayed from its log (chosen by the seed)
 REPLAY_EVERY = 64
 
+#: a module's own invariants: (state, label of the step just played) -> sentences
+ModuleCheck = Callable[[State, str], list[str]]
 
-def check_state(state: State, meta: GameMeta) -> list[str]:
-    """Stats within bounds, one pawn per non-start space, each owned space owned once."""
-    out: list[str] = []
-    bounds = meta.stat_bounds
-    for p in state.players:
-        stats = p.stats
-        if stats.keys() != bounds.keys():
-            out.append("a player's stats do not match the game's stats")
-        for stat, (lo, hi) in bounds.items():
-            value = stats.get(stat, 0)
-            if value < lo:
-                out.append(f"{stat} is {'negative' if lo == 0 else 'below its minimum'} "
-                           f"(minimum {lo})")
-            elif hi is not None and value > hi:
-                out.append(f"{stat} is above its cap ({hi})")
-    starts = meta.track_starts
-    lengths = meta.track_lengths
-    taken: set[tuple[str, int]] = set()
-    for p in state.players:
-        if p.out:
-            continue
-        for track, space in p.pos.items():
-            if space == starts.get(track):
-                continue
-            if (track, space) in taken:
-                out.append(f"two pawns share a non-start space on the {track} track")
-            taken.add((track, space))
-            if not 0 <= space < lengths.get(track, space + 1):
-                out.append(f"a pawn is off the {track} track")
-    owned_by: dict[str, int] = {}
-    for seat, p in enumerate(state.players):
-        for key in p.owned:
-            if key in owned_by:
-                out.append(f"{key} is owned twice")
-            owned_by[key] = seat
-    if owned_by != state.owners:
-        out.append("the owners on the board do not match what the players own")
-    for key in state.owners:
-        track, _, _ = key.partition("/")
-        if track not in state.markers:
-            out.append(f"owned space {key} is on a track without markers")
-    for track, marks in state.markers.items():
-        if len(set(marks)) != len(marks):
-            out.append(f"a space on the {track} track is marked twice")
-    if state.stage == OVER:
-        live_seats = {i for i, p in enumerate(state.players) if not p.out}
-        if not set(state.winners) <= live_seats:
-            out.append("a winner is not a player still in the game")
+
+def _bounds(values: dict[str, int], bounds: dict[str, tuple[int | None, int | None]],
+            whose: str) -> list[str]:
+    out = []
+    if values.keys() != bounds.keys():
+        out.append(f"{whose} counters do not match the game's counters")
+    for name, (lo, hi) in bounds.items():
+        value = values.get(name, 0)
+        if lo is not None and value < lo:
+            out.append(f"{name} is {'negative' if lo == 0 else 'below its minimum'} "
+                       f"(minimum {lo})")
+        elif hi is not None and value > hi:
+            out.append(f"{name} is above its cap ({hi})")
     return out
 
 
+def check_counters(state: State, meta: GameMeta) -> list[str]:
+    """Every player's counters, and the shared ones, within their declared bounds."""
+    out: list[str] = []
+    for p in state.players:
+        out += _bounds(p.counters, meta.counter_bounds, "a player's")
+    if meta.shared_bounds or state.counters:
+        out += _bounds(state.counters, meta.shared_bounds, "the shared")
+    return out
+
+
+def check_supplies(state: State, meta: GameMeta) -> list[str]:
+    """Tokens left in each supply: never above the box's stock, never below zero unless the
+    rules let the supply run out (then the shortfall is measured, not a violation)."""
+    out = []
+    if state.supply.keys() != meta.supplies.keys():
+        out.append("the supplies do not match the game's supplies")
+    for name, (stock, may_run_out) in meta.supplies.items():
+        left = state.supply.get(name, 0)
+        if left > stock:
+            out.append(f"the {name} supply holds more than the box's {stock}")
+        elif left < 0 and not may_run_out:
+            out.append(f"the {name} supply is below zero")
+    return out
+
+
+def card_census(state: State) -> dict[int, int]:
+    """uid -> how many places hold that card (every card must be in exactly one)."""
+    seen: dict[int, int] = {}
+    for _, _, cards in state.all_zones():
+        for c in cards:
+            seen[c.uid] = seen.get(c.uid, 0) + 1
+    return seen
+
+
+def check_cards(state: State, expected: set[int] | None) -> list[str]:
+    """Every card in exactly one zone; with `expected` (the uids at the start), none lost or
+    made."""
+    census = card_census(state)
+    out = []
+    if any(n > 1 for n in census.values()):
+        out.append("a card is in two places at once")
+    if expected is not None:
+        if expected - census.keys():
+            out.append("a card was lost (it is in no zone)")
+        if census.keys() - expected:
+            out.append("a card appeared that the game did not start with")
+    return out
+
+
+def check_winners(state: State) -> list[str]:
+    if state.stage == OVER:
+        live_seats = {i for i, p in enumerate(state.players) if not p.out}
+        if not set(state.winners) <= live_seats:
+            return ["a winner is not a player still in the game"]
+    return []
+
+
+def _shares(a: Any, b: Any) -> bool:
+    """Whether two equal structures share any mutable part (list, dict, player, card)."""
+    if (isinstance(a, list | dict) or hasattr(type(a), "__slots__")) and a is b:
+        return True
+    if isinstance(a, dict) and isinstance(b, dict):
+        return any(k in b and _shares(v, b[k]) for k, v in a.items())
+    if isinstance(a, list) and isinstance(b, list):
+        return any(_shares(x, y) for x, y in zip(a, b, strict=False))
+    slots = getattr(type(a), "__slots__", None)
+    if slots and type(a) is type(b):
+        return any(_shares(getattr(a, s), getattr(b, s)) for s in slots)
+    return False
+
+
 def check_copy(state: State) -> list[str]:
-    """A copy equals its original and shares no list or dict with it."""
+    """A copy equals its original and shares no list, dict, player or card with it."""
     c = state.copy()
     out = []
     if c != state:
         out.append("a copy of the state differs from its original")
-    shared = (c.markers is state.markers or c.owners is state.owners
-              or c.winners is state.winners or c.players is state.players
-              or any(c.markers[k] is v for k, v in state.markers.items()))
-    for a, b in zip(state.players, c.players, strict=True):
-        shared = shared or a is b or a.stats is b.stats or a.pos is b.pos \
-            or a.powers is b.powers or a.owned is b.owned
-    if shared:
+    if _shares(state, c):
         out.append("a copy of the state shares data with its original")
     return out
 
@@ -94,36 +131,46 @@ def check_roundtrip(state: State) -> list[str]:
     return [] if back == state else ["serialize then deserialize changes the state"]
 
 
+def check_state(state: State, meta: GameMeta, cards: set[int] | None = None) -> list[str]:
+    """The generic state invariants (bounds, supplies, cards, winners)."""
+    return (check_counters(state, meta) + check_supplies(state, meta)
+            + check_cards(state, cards) + check_winners(state))
+
+
 class StepChecker:
     """The step hook of a self-played game: phase order always, full checks every or sampled."""
 
-    def __init__(self, meta: GameMeta, mode: str, seed: int, state: State):
+    def __init__(self, meta: GameMeta, mode: str, seed: int, state: State,
+                 module_check: ModuleCheck | None = None):
         if mode not in MODES:
             raise ValueError(f"invariants must be one of {', '.join(MODES)}, not {mode!r}")
         self.meta = meta
         self.mode = mode
+        self.module_check = module_check
         self.offset = seed % SAMPLE_EVERY
+        self.cards = set(card_census(state))
         phases = meta.phases
         #: label -> the label due next ("pregame" is followed by the first phase)
         self.after = {"pregame": phases[0] if phases else ""}
         for i, ph in enumerate(phases):
             self.after[ph] = phases[(i + 1) % len(phases)]
         self.first = phases[0] if phases else ""
-        self.expect = "pregame" if state.stage == PREGAME else phases[state.phase]
+        self.expect = "pregame" if state.stage == PREGAME or not phases else phases[state.phase]
         self.turn = state.turn
 
     def __call__(self, ctx: Context, label: str) -> None:
         st = ctx.state
-        if label != self.expect:
-            ctx.violate(f"phases out of order: {label} came where {self.expect} was due")
-        nxt = self.after.get(label, self.first)
-        if label == "pregame":
-            if st.turn != 1:
-                ctx.violate("the first turn after the pregame is not turn 1")
-        elif nxt == self.first and st.stage != OVER and st.turn != self.turn + 1:
-            ctx.violate("the turn number did not advance by one after the last phase")
+        if self.meta.phases:
+            if label != self.expect:
+                ctx.violate(f"phases out of order: {label} came where {self.expect} was due")
+            nxt = self.after.get(label, self.first)
+            if label == "pregame":
+                if st.turn != 1:
+                    ctx.violate("the first turn after the pregame is not turn 1")
+            elif nxt == self.first and st.stage != OVER and st.turn != self.turn + 1:
+                ctx.violate("the turn number did not advance by one after the last phase")
+            self.expect = nxt
         self.turn = st.turn
-        self.expect = nxt
         mode = self.mode
         if mode == "none":
             return
@@ -131,15 +178,25 @@ class StepChecker:
         if mode == "sample" and k % SAMPLE_EVERY:
             return
         deep = mode == "all" or k % (SAMPLE_EVERY * ROUNDTRIP_EVERY) == 0
-        for message in full_check(st, self.meta, label, deep):
+        for message in self.full_check(st, label, deep):
             ctx.violate(message)
 
+    def full_check(self, state: State, label: str = "", deep: bool = True) -> list[str]:
+        """Every invariant at once (`deep=False` skips the JSON round trip, the costly one)."""
+        out = check_state(state, self.meta, self.cards) + check_copy(state)
+        if deep:
+            out += check_roundtrip(state)
+        if self.module_check is not None:
+            out += self.module_check(state, label)
+        return out
 
-def full_check(state: State, meta: GameMeta, label: str = "", deep: bool = True) -> list[str]:
-    """Every state invariant at once (`deep=False` skips the JSON round trip, the costly one)."""
+
+def full_check(state: State, meta: GameMeta, label: str = "", deep: bool = True,
+               module_check: ModuleCheck | None = None) -> list[str]:
+    """Every generic invariant of one state, plus the module's (for tests and tools)."""
     out = check_state(state, meta) + check_copy(state)
     if deep:
         out += check_roundtrip(state)
-    if label == (meta.phases[-1] if meta.phases else "") and any(p.powers for p in state.players):
-        out.append("powers of the turn outlived the End Phase")
+    if module_check is not None:
+        out += module_check(state, label)
     return out

@@ -21,6 +21,7 @@ from pnp.engine.core import (
 )
 from pnp.engine.games import module_for
 from pnp.engine.invariants import REPLAY_EVERY, StepChecker
+from pnp.engine.module import Rules, rules_of
 from pnp.engine.result import TIMEOUT, GameResult
 
 #: GameResult.ended when a decision had no legal option or a bot broke the rules (the same
@@ -29,15 +30,29 @@ ABORTED = "crashed"
 
 
 def metadata(game: GameDef) -> GameMeta:
-    """What the game declares for the harness: players, turn cap, stat bounds, chance."""
+    """What the game declares for the harness: players, turn cap, counter bounds, chance."""
     return module_for(game).metadata(game)
+
+
+def rules(game: GameDef) -> Rules:
+    """The game's rules module, wrapped with the harness's defaults for optional hooks."""
+    return rules_of(module_for(game))
+
+
+def step_checker(game: GameDef, module: Rules, meta: GameMeta, mode: str, seed: int,
+                 state: State) -> StepChecker:
+    """Generic invariants plus the module's own, at every (or every sampled) step."""
+    def own(st: State, label: str) -> list[str]:
+        return module.invariants(game, st, label)
+
+    return StepChecker(meta, mode, seed, state, own)
 
 
 def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
               invariants: str = "sample", log: list | None = None,
               max_turns: int | None = None) -> GameResult:
     """Self-play one seeded game; violations are recorded in the result, never raised."""
-    module = module_for(game)
+    module = rules(game)
     meta = module.metadata(game)
     if not meta.players_min <= players <= meta.players_max:
         raise ValueError(f"{game.id} is for {meta.players_min}-{meta.players_max} players, "
@@ -52,8 +67,12 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
         log.append({"e": "game", "version": LOG_VERSION, "game": game.id,
                     "variant": game.variant, "players": players, "seed": seed,
                     "bots": list(names), "max_turns": cap})
-    checker = StepChecker(meta, invariants, seed, state)
-    ctx = Context(state, SeededDice(seed), seats, result, log, checker)
+    checker = step_checker(game, module, meta, invariants, seed, state)
+    ctx = Context(state, SeededDice(seed), seats, result, log, checker, meta.zone_visibility)
+    for bot in seats:
+        attach = getattr(bot, "attach", None)
+        if attach is not None:  # search bots replay the game so far: they need its trace
+            attach(game, players, ctx, cap)
     try:
         module.play(game, ctx, cap)
     except RunawayGame as exc:
@@ -77,14 +96,14 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
 def replay(game: GameDef, players: int, trace: Iterable[int],
            max_turns: int | None = None, state: State | None = None) -> tuple[State, GameResult]:
     """Play again from the recorded dice and decisions; returns the final state and result."""
-    module = module_for(game)
+    module = rules(game)
     meta = module.metadata(game)
     cap = meta.max_turns if max_turns is None else max_turns
     source = Replay(trace)
     state = state.copy() if state is not None else module.new_state(game, players)
     result = GameResult(game=game.id, seed=0, players=players, bots=("replay",) * players,
                         variant=game.variant)
-    ctx = Context(state, source, [source] * players, result)
+    ctx = Context(state, source, [source] * players, result, visibility=meta.zone_visibility)
     module.play(game, ctx, cap)
     module.finish(game, ctx)
     left = source.left()

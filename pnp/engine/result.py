@@ -41,6 +41,9 @@ class GameResult:
     chart_counts: Counter = field(default_factory=Counter)  # (chart id, row low roll) -> results
     cap_clips: Counter = field(default_factory=Counter)  # stat id -> gains cut at the stat's cap
     floor_clips: Counter = field(default_factory=Counter)  # stat id -> losses cut at its floor
+    #: (kind, key) -> uses: which action spaces, cards, ... a game used (the module's coverage
+    #: keys; tracks and charts are counted in space_counts and chart_counts)
+    coverage: Counter = field(default_factory=Counter)
     events: Counter = field(default_factory=Counter)  # named events: 'war', 'war-won', 'trade', ...
     violations: list[str] = field(default_factory=list)  # invariant violations, in plain words
     decisions: int = 0

@@ -32,7 +32,8 @@ from pnp.engine.core import (
     StopRun,
 )
 from pnp.engine.games import NoEngine, module_for
-from pnp.engine.invariants import StepChecker
+from pnp.engine.module import rules_of
+from pnp.engine.play import step_checker
 from pnp.engine.result import GameResult
 
 KIND = "scenario"
@@ -99,11 +100,20 @@ class _Names:
 
     def __init__(self, game: GameDef):
         self.game = game
-        self.stats: dict[str, str] = {}
+        self.stats: dict[str, str] = {}  # counters (stats are counters), by every spelling
         for s in game.stats.values():
             for spelling in (s.id, s.name, s.abbreviation, *s.aliases):
                 if spelling:
                     self.stats.setdefault(spelling.lower(), s.id)
+        for c in (getattr(game, "counters", None) or {}).values():
+            for spelling in (c.id, c.name, getattr(c, "abbreviation", "")):
+                if spelling:
+                    self.stats.setdefault(spelling.lower(), c.id)
+        self.cards: dict[str, str] = {}  # card id, name or deck/card -> card id
+        for d in (getattr(game, "decks", None) or {}).values():
+            for c in d.cards:
+                for spelling in (c.id, c.name, f"{d.id}/{c.id}"):
+                    self.cards.setdefault(str(spelling).lower(), c.id)
         self.tracks: dict[str, str] = {}
         for t in game.tracks.values():
             for spelling in (t.id, t.name, *t.aliases):
@@ -114,6 +124,12 @@ class _Names:
         ident = self.stats.get(str(name).lower())
         if ident is None:
             raise _Fail(pos, f"unknown stat '{name}'")
+        return ident
+
+    def card(self, name: Any, pos: Position) -> str:
+        ident = self.cards.get(str(name).lower())
+        if ident is None:
+            raise _Fail(pos, f"unknown card '{name}'")
         return ident
 
     def track(self, name: str, pos: Position) -> str:
@@ -164,9 +180,10 @@ class _Names:
 
 
 class _Dice:
-    """Scripted dice; each value remembers its line for error messages."""
+    """Scripted dice; each value remembers its line for error messages. Shuffles keep the
+    order the scenario set, so `state: zones:` decides the next cards of a deck."""
 
-    def __init__(self, values: list[int], positions: list[Position]):
+    def __init__(self, values: list[Any], positions: list[Position]):
         self.values = values
         self.positions = positions
         self.used = 0
@@ -178,10 +195,29 @@ class _Dice:
         value = self.values[self.used]
         pos = self.positions[self.used]
         self.used += 1
+        if not isinstance(value, int):
+            raise _ScriptError(pos, f"die {self.used} is '{value}', but '{why}' rolls a "
+                                    f"{sides}-sided die: give a number")
         if not 1 <= value <= sides:
             raise _ScriptError(pos, f"die {self.used} is {value}, but '{why}' rolls a "
                                     f"{sides}-sided die")
         return value
+
+
+    def draw_face(self, faces: tuple, why: str) -> int:
+        """A symbol die: the script gives the face's name or its 1-based index."""
+        if self.used < len(self.values) and isinstance(self.values[self.used], str):
+            value, pos = self.values[self.used], self.positions[self.used]
+            if value not in faces:
+                self.used += 1
+                raise _ScriptError(pos, f"die {self.used} is '{value}', but '{why}' shows "
+                                        f"{', '.join(map(str, faces))}")
+            self.used += 1
+            return faces.index(value) + 1
+        return self.draw(len(faces), why)
+
+    def order(self, cards: list, why: str) -> bool:
+        return True  # the scenario's order stands
 
 
 class _Choices:
@@ -303,7 +339,7 @@ class _Run:
         data = self.data
         game = _game(self.doc, str(data["game"]), data.get("variant"))
         try:
-            module = module_for(game)
+            module = rules_of(module_for(game))
         except NoEngine as exc:
             raise _Fail(self.pos("game"), str(exc)) from None
         self.game, self.module = game, module
@@ -329,7 +365,7 @@ class _Run:
             step = names.step(e.get("after", "finish"), self.pos("expect", i, "after"),
                               ("pregame", "finish"))
             self.expects.append((i, e, step))
-        dice = [int(v) for v in data.get("dice") or []]
+        dice = [v if isinstance(v, str) else int(v) for v in data.get("dice") or []]
         dice_pos = [self.pos("dice", i) for i in range(len(dice))]
         entries = []
         for i, c in enumerate(data.get("choices") or []):
@@ -344,9 +380,9 @@ class _Run:
         self.choices = _Choices(entries, fallback)
         result = GameResult(game=game.id, seed=0, players=players, bots=("script",) * players,
                             variant=game.variant)
-        self.checker = StepChecker(meta, "all", 0, state)
+        self.checker = step_checker(game, module, meta, "all", 0, state)
         ctx = Context(state, self.dice, [self.choices] * players, result, self.report.log,
-                      self.on_step)
+                      self.on_step, meta.zone_visibility)
         self.ctx = ctx
         self.done: set[int] = set()
         self.play(data.get("max_turns", meta.max_turns))
@@ -354,18 +390,20 @@ class _Run:
     def override(self, state: State) -> None:
         names = self.names
         spec = self.data.get("state") or {}
+        extra = self.module.scenario_hooks()
         for j, ps in enumerate(spec.get("players") or []):
             seat = ps.get("seat", j)
             if seat >= self.players:
                 raise _Fail(self.pos("state", "players", j), f"no seat {seat} in a "
                                                              f"{self.players}-player game")
             p = state.players[seat]
-            for name, value in (ps.get("stats") or {}).items():
-                where = self.key_pos("state", "players", j, "stats", name)
-                stat = names.stat(name, where)
-                if stat not in p.stats:
-                    raise _Fail(where, f"{stat} is derived; set the stat it comes from")
-                p.stats[stat] = int(value)
+            for key in ("stats", "counters"):
+                for name, value in (ps.get(key) or {}).items():
+                    where = self.key_pos("state", "players", j, key, name)
+                    stat = names.stat(name, where)
+                    if stat not in p.counters:
+                        raise _Fail(where, f"{stat} is derived; set the counter it comes from")
+                    p.counters[stat] = int(value)
             for name, ref in (ps.get("positions") or {}).items():
                 where = self.key_pos("state", "players", j, "positions", name)
                 track = names.track(name, where)
@@ -373,26 +411,12 @@ class _Run:
                     raise _Fail(where, f"no pawn on the {track} track at this point of the game")
                 p.pos[track] = names.space(track, ref, self.pos("state", "players", j,
                                                                 "positions", name))
-            for k, ref in enumerate(ps.get("powers") or []):
-                key = names.keyed(ref, self.game.tracks, self.pos("state", "players", j,
-                                                                  "powers", k))
-                if key not in self.module.power_ids(self.game):
-                    raise _Fail(self.pos("state", "players", j, "powers", k),
-                                f"'{ref}' grants no power that lasts the turn")
-                p.powers.append(key)
-            meta = self.module.metadata(self.game)
-            for k, ref in enumerate(ps.get("owned") or []):
-                key = names.keyed(ref, meta.owned_tracks,
-                                  self.pos("state", "players", j, "owned", k))
-                track, _, sid = key.partition("/")
-                p.owned.append(key)
-                state.owners[key] = seat
-                index = self.game.tracks[track].space(sid).index
-                marks = state.markers.setdefault(track, [])
-                if index not in marks:
-                    marks.append(index)
-            if "leader" in ps:
-                p.leader = str(ps["leader"])
+            self.set_zones(state, seat, ps.get("zones"), ("state", "players", j, "zones"))
+            p.vars.update(ps.get("vars") or {})
+            for key, (setter, _) in extra.items():
+                if key in ps:
+                    path = ("state", "players", j, key)
+                    setter(self.game, state, seat, ps[key], self.keyed_at(path))
             if "out" in ps:
                 p.out = bool(ps["out"])
         for name, refs in (spec.get("markers") or {}).items():
@@ -400,6 +424,52 @@ class _Run:
             track = names.track(name, where)
             state.markers[track] = [names.space(track, r, self.pos("state", "markers", name, i))
                                     for i, r in enumerate(refs)]
+        for name, value in (spec.get("counters") or {}).items():
+            where = self.key_pos("state", "counters", name)
+            counter = names.stat(name, where)
+            if counter not in state.counters:
+                raise _Fail(where, f"{counter} is not a shared counter")
+            state.counters[counter] = int(value)
+        for name, value in (spec.get("supply") or {}).items():
+            if name not in state.supply:
+                raise _Fail(self.key_pos("state", "supply", name), f"no supply '{name}'")
+            state.supply[name] = int(value)
+        self.set_zones(state, -1, spec.get("zones"), ("state", "zones"))
+        state.vars.update(spec.get("vars") or {})
+
+    def keyed_at(self, path: tuple) -> Any:
+        """A space resolver for a module's scenario key, failing at that key's line."""
+        def keyed(ref: Any, tracks: Any) -> str:
+            return self.names.keyed(ref, tracks, self.key_pos(*path))
+        return keyed
+
+    def set_zones(self, state: State, seat: int, spec: Any, path: tuple) -> None:
+        """Put the named cards on top of each zone, in order (top first), taking each from
+        wherever the game holds a copy; what the zone held stays below them."""
+        if not spec:
+            return
+        pool: dict[str, list] = {}
+        for _, _, cards in state.all_zones():
+            for c in cards:
+                pool.setdefault(c.card, []).append((cards, c))
+        zones = state.zones if seat < 0 else state.players[seat].zones
+        for zone, refs in spec.items():
+            where = self.key_pos(*path, zone)
+            if zone not in zones:
+                raise _Fail(where, f"no zone '{zone}' "
+                                   f"{'shared' if seat < 0 else f'for seat {seat}'}; zones: "
+                                   f"{', '.join(sorted(zones)) or 'none'}")
+            taken = []
+            for k, ref in enumerate(refs):
+                card = self.names.card(ref, self.pos(*path, zone, k))
+                if not pool.get(card):
+                    raise _Fail(self.pos(*path, zone, k),
+                                f"no copy of '{card}' left to put here (the game has "
+                                f"{sum(1 for _, _, cs in state.all_zones() for c in cs if c.card == card)})")
+                src, inst = pool[card].pop()
+                src.remove(inst)
+                taken.append(inst)
+            zones[zone][:0] = taken
 
     # ------------------------------------------------------------------ playing
     def play(self, max_turns: int) -> None:
@@ -470,17 +540,19 @@ class _Run:
                 self.fail(self.key_pos(*base, *path),
                           f"{when}: {what}: expected {_show(want)}, got {_show(got)}")
 
+        extra = self.module.scenario_hooks()
         for j, ps in enumerate(e.get("players") or []):
             seat = ps.get("seat", j)
             if seat >= self.players:
                 self.fail(self.pos(*base, "players", j), f"no seat {seat}")
                 continue
             p = st.players[seat]
-            stats = self.module.player_stats(self.game, p)
-            for name, want in (ps.get("stats") or {}).items():
-                stat = names.stat(name, self.key_pos(*base, "players", j, "stats", name))
-                expect(("players", j, "stats", name), f"seat {seat} {stat}", want,
-                       stats.get(stat))
+            counters = self.module.counters(self.game, p)
+            for key in ("stats", "counters"):
+                for name, want in (ps.get(key) or {}).items():
+                    stat = names.stat(name, self.key_pos(*base, "players", j, key, name))
+                    expect(("players", j, key, name), f"seat {seat} {stat}", want,
+                           counters.get(stat))
             for name, ref in (ps.get("positions") or {}).items():
                 path = ("players", j, "positions", name)
                 track = names.track(name, self.key_pos(*base, *path))
@@ -489,20 +561,27 @@ class _Run:
                 got = p.pos.get(track)
                 expect(path, f"seat {seat} pawn on the {track} track", spaces[want].id,
                        spaces[got].id if got is not None else None)
-            if "powers" in ps:
-                want = sorted(names.keyed(r, self.game.tracks,
-                                          self.pos(*base, "players", j, "powers", k))
-                              for k, r in enumerate(ps["powers"]))
-                expect(("players", j, "powers"), f"seat {seat} powers", want, sorted(p.powers))
-            if "owned" in ps:
-                want = sorted(names.keyed(r, self.game.tracks,
-                                          self.pos(*base, "players", j, "owned", k))
-                              for k, r in enumerate(ps["owned"]))
-                expect(("players", j, "owned"), f"seat {seat} owns", want, sorted(p.owned))
-            if "leader" in ps:
-                expect(("players", j, "leader"), f"seat {seat} leader", ps["leader"], p.leader)
+            self.expect_zones(p.zones, ps.get("zones"), (*base, "players", j, "zones"),
+                              f"seat {seat} ", expect)
+            for key, want in (ps.get("vars") or {}).items():
+                expect(("players", j, "vars", key), f"seat {seat} {key}", want, p.vars.get(key))
+            for key, (_, read) in extra.items():
+                if key in ps:
+                    path = ("players", j, key)
+                    want, got = read(self.game, st, seat, ps[key],
+                                     self.keyed_at((*base, *path)))
+                    expect(path, f"seat {seat} {key}", want, got)
             if "out" in ps:
                 expect(("players", j, "out"), f"seat {seat} out", ps["out"], p.out)
+        for name, want in (e.get("counters") or {}).items():
+            counter = names.stat(name, self.key_pos(*base, "counters", name))
+            expect(("counters", name), f"shared {counter}", want, st.counters.get(counter))
+        for name, want in (e.get("supply") or {}).items():
+            expect(("supply", name), f"{name} left in the supply", want, st.supply.get(name))
+        self.expect_zones(st.zones, e.get("zones"), (*base, "zones"), "", expect)
+        for key, want in (e.get("coverage") or {}).items():
+            kind, _, ident = str(key).partition("/")
+            expect(("coverage", key), f"uses of {key}", want, res.coverage.get((kind, ident), 0))
         for name, want in (e.get("events") or {}).items():
             expect(("events", name), f"'{name}' events", want, res.events.get(name, 0))
         for chart, rows in (e.get("charts") or {}).items():
@@ -539,6 +618,16 @@ class _Run:
             expect(("turn",), "turn", e["turn"], st.turn)
         if "phase" in e:
             expect(("phase",), "next phase", e["phase"], self.names.phases[st.phase])
+
+
+    def expect_zones(self, zones: dict, spec: Any, path: tuple, whose: str, expect: Any) -> None:
+        """Each named zone holds exactly these cards, in this order (top first)."""
+        for zone, refs in (spec or {}).items():
+            if zone not in zones:
+                self.fail(self.key_pos(*path, zone), f"no zone '{zone}'")
+                continue
+            want = [self.names.card(r, self.pos(*path, zone, k)) for k, r in enumerate(refs)]
+            expect((*path[2:], zone), f"{whose}{zone}", want, [c.card for c in zones[zone]])
 
 
 def _matches(step: tuple[int | None, str], label: str, turn: int) -> bool:

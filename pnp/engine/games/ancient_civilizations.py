@@ -361,13 +361,9 @@ class Rules:
         g = self.game
         return GameMeta(
             game=g.id, players_min=g.players_min, players_max=g.players_max,
-            max_turns=self.max_turns, stat_bounds=dict(self.bounds), has_chance=True,
-            phases=self.phase_ids,
-            track_starts={t: tt.start for t, tt in self.tracks.items()},
-            track_lengths={t: tt.n for t, tt in self.tracks.items()},
-            exclusive_tracks=tuple(self.tracks), owned_tracks=self.owned_tracks,
-            score_stat=self.score_stat, derived_stats=tuple(self.derived),
-            bot_values=dict(BOT_VALUES), bot_floors=floors)
+            max_turns=self.max_turns, counter_bounds=dict(self.bounds), has_chance=True,
+            phases=self.phase_ids, score_counter=self.score_stat,
+            derived_counters=tuple(self.derived), bot_values=dict(BOT_VALUES), bot_floors=floors)
 
 
 _RULES: dict[int, tuple[GameDef, Rules]] = {}
@@ -402,7 +398,8 @@ def new_state(game: GameDef, players: int) -> State:
     stats = {s: game.stats[s].start for s in r.stat_ids}
     pos = {r.pregame_track: r.tracks[r.pregame_track].start} if r.pregame_track else {}
     markers: dict[str, list[int]] = {t: [] for t in r.markers_on}
-    return State([PlayerState(dict(stats), dict(pos)) for _ in range(players)], markers)
+    return State([PlayerState(dict(stats), dict(pos), vars={"powers": [], "owned": [], "leader": ""})
+                  for _ in range(players)], markers)
 
 
 def main_state(game: GameDef, players: int) -> State:
@@ -426,7 +423,7 @@ def finish(game: GameDef, ctx: Context) -> None:
     res.turns = st.turn
     res.ended = st.ended or TIMEOUT
     res.winners = tuple(st.winners)
-    res.scores = tuple(p.stats.get(r.score_stat, 0) for p in st.players)
+    res.scores = tuple(p.counters.get(r.score_stat, 0) for p in st.players)
     if res.winners:
         top = res.scores[res.winners[0]]
         # an eliminated player has lost outright: the margin is over the players still in
@@ -448,11 +445,106 @@ def power_ids(game: GameDef) -> frozenset[str]:
     return frozenset(rules_for(game).powers)
 
 
+def player_counters(game: GameDef, p: PlayerState) -> dict[str, int]:
+    """A player's counters as the record page shows them (derived ones included)."""
+    return final_stats(rules_for(game), p)
+
+
+def coverage_keys(game: GameDef) -> dict[str, list[str]]:
+    """Nothing beyond the track spaces and chart rows the report already covers (the chart
+    cards are references to hold, not cards that are played)."""
+    return {}
+
+
+def invariants(game: GameDef, state: State, label: str) -> list[str]:
+    """This game's own invariants: one pawn per non-start space of a track, pawns on their
+    tracks, each wonder owned once and marked, and no power of the turn outliving the End
+    Phase."""
+    r = rules_for(game)
+    out: list[str] = []
+    taken: set[tuple[str, int]] = set()
+    for p in state.players:
+        if p.out:
+            continue
+        for track, space in p.pos.items():
+            tt = r.tracks.get(track)
+            if tt is None:
+                out.append(f"a pawn is on {track}, which is not a track")
+                continue
+            if space == tt.start:
+                continue
+            if (track, space) in taken:
+                out.append(f"two pawns share a non-start space on the {track} track")
+            taken.add((track, space))
+            if not 0 <= space < tt.n:
+                out.append(f"a pawn is off the {track} track")
+    owned_by: dict[str, int] = {}
+    for seat, p in enumerate(state.players):
+        for key in p.vars.get("owned", ()):
+            if key in owned_by:
+                out.append(f"{key} is owned twice")
+            owned_by[key] = seat
+    if owned_by != state.owners:
+        out.append("the owners on the board do not match what the players own")
+    for key in state.owners:
+        track, _, _ = key.partition("/")
+        if track not in state.markers:
+            out.append(f"owned space {key} is on a track without markers")
+    for track, marks in state.markers.items():
+        if len(set(marks)) != len(marks):
+            out.append(f"a space on the {track} track is marked twice")
+    if r.phase_ids and label == r.phase_ids[-1] and \
+            any(p.vars.get("powers") for p in state.players):
+        out.append("powers of the turn outlived the End Phase")
+    return out
+
+
+#: a scenario's space resolver: (reference, tracks to look on) -> 'track/space'
+Keyed = Callable[[Any, Any], str]
+
+
+def _set_powers(game: GameDef, state: State, seat: int, refs: list, keyed: Keyed) -> None:
+    powers = rules_for(game).powers
+    for ref in refs:
+        key = keyed(ref, game.tracks)
+        if key not in powers:
+            raise ValueError(f"'{ref}' grants no power that lasts the turn")
+        state.players[seat].vars["powers"].append(key)
+
+
+def _set_owned(game: GameDef, state: State, seat: int, refs: list, keyed: Keyed) -> None:
+    for ref in refs:
+        key = keyed(ref, rules_for(game).owned_tracks)
+        track, _, sid = key.partition("/")
+        state.players[seat].vars["owned"].append(key)
+        state.owners[key] = seat
+        index = game.tracks[track].space(sid).index
+        marks = state.markers.setdefault(track, [])
+        if index not in marks:
+            marks.append(index)
+
+
+def _set_leader(game: GameDef, state: State, seat: int, value: Any, keyed: Keyed) -> None:
+    state.players[seat].vars["leader"] = str(value)
+
+
+def scenario_fields() -> dict[str, tuple[Callable, Callable]]:
+    """Per-player scenario keys of this game: key -> (set, (expected, actual))."""
+    return {
+        "powers": (_set_powers, lambda g, st, seat, want, keyed: (
+            sorted(keyed(r, g.tracks) for r in want), sorted(st.players[seat].vars["powers"]))),
+        "owned": (_set_owned, lambda g, st, seat, want, keyed: (
+            sorted(keyed(r, g.tracks) for r in want), sorted(st.players[seat].vars["owned"]))),
+        "leader": (_set_leader, lambda g, st, seat, want, keyed: (
+            want, st.players[seat].vars["leader"])),
+    }
+
+
 def final_stats(r: Rules, p: PlayerState) -> dict[str, int]:
     """A player's stats with the derived ones (Cities) filled in."""
-    out = dict(p.stats)
+    out = dict(p.counters)
     for sid, f in r.derived.items():
-        out[sid] = f.evaluate(p.stats.get(f.stat, 0))
+        out[sid] = f.evaluate(p.counters.get(f.stat, 0))
     return out
 
 
@@ -477,7 +569,7 @@ class ACGame(EffectRunner):
         self.ctx = ctx
         self.state = state
         self.players = state.players
-        self.stat_rows = [p.stats for p in state.players]
+        self.stat_rows = [p.counters for p in state.players]
         self.book = (StatBook(rules.bounds, ctx.result.cap_clips, ctx.result.floor_clips) if ctx
                      else StatBook(rules.bounds, _Forget(), _Forget()))
         self.phase_id = "pregame" if state.stage == PREGAME else ""
@@ -499,16 +591,16 @@ class ACGame(EffectRunner):
     # ---------------------------------------------------------------- EffectRunner hooks
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
         judge = None
-        if count == 1 and not self.players[seat].powers:
+        if count == 1 and not self.players[seat].vars["powers"]:
             return self.roll(sides, self.r.why_amount[stat], seat)
-        if self.players[seat].powers:
+        if self.players[seat].vars["powers"]:
             def judge(v: int) -> dict[str, float]:
                 return {stat: sign * v}
         return self.player_roll(seat, count, sides, self.r.why_amount[stat], judge)
 
     def formula_value(self, seat: int, formula: str) -> int:
         f = self.r.formulas[formula]
-        return f.evaluate(self.players[seat].stats[f.stat])
+        return f.evaluate(self.players[seat].counters[f.stat])
 
     def roll_chart(self, seat: int, chart: str) -> None:
         """Roll on a chart. A row marked `if_short: lose-all-and-reroll` whose loss is more than
@@ -517,11 +609,11 @@ class ACGame(EffectRunner):
         t = self.r.charts[chart]
         p = self.players[seat]
         while True:
-            if t.count == 1 and not p.powers:
+            if t.count == 1 and not p.vars["powers"]:
                 v = self.roll(t.sides, t.why, seat)
             else:
                 v = self.player_roll(seat, t.count, t.sides, t.why,
-                                     t.row_expect.get if p.powers else None)
+                                     t.row_expect.get if p.vars["powers"] else None)
             key, ops, if_short = t.rows[v]
             self.chart_counts[key] += 1
             short = self.apply(seat, ops, t.why)
@@ -625,11 +717,11 @@ class ACGame(EffectRunner):
                     self.paid_moves(plan, seat, tt)
                 else:
                     self.move(seat, tt, plan)
-                if p.powers and not p.out:
+                if p.vars["powers"] and not p.out:
                     self.extra_roll(seat, tt, plan)
             if chart is not None and not p.out:
                 f = plan.rolls
-                for _ in range(f.evaluate(p.stats[f.stat]) if f else 1):
+                for _ in range(f.evaluate(p.counters[f.stat]) if f else 1):
                     self.roll_chart(seat, chart.id)
             for cid in conversions:
                 if not p.out:
@@ -648,7 +740,7 @@ class ACGame(EffectRunner):
         pay and wants to; `on_roll` (Build: Infra+1) comes with every paid move."""
         p = self.players[seat]
         cost = plan.cost
-        stats = p.stats
+        stats = p.counters
         lo = self.book.lo
         while all(stats[s] + v >= lo[s] for s, v in cost.items()):  # can_pay, inlined
             if plan.optional:
@@ -659,8 +751,8 @@ class ACGame(EffectRunner):
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
             if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
-                self.book.add_pairs(p.stats, plan.cost_pairs)
-                self.book.add_pairs(p.stats, plan.on_roll_pairs)
+                self.book.add_pairs(p.counters, plan.cost_pairs)
+                self.book.add_pairs(p.counters, plan.on_roll_pairs)
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
@@ -679,7 +771,7 @@ class ACGame(EffectRunner):
         total = roll(sides, why, seat)
         for _ in range(count - 1):
             total += roll(sides, why, seat)
-        if self.players[seat].powers:
+        if self.players[seat].vars["powers"]:
             total = self.roll_powers(seat, count, sides, total, why, judge)
         return total
 
@@ -693,7 +785,7 @@ class ACGame(EffectRunner):
         lo, hi = count, count * sides
         while True:
             options = [KEEP]
-            for key in p.powers:
+            for key in p.vars["powers"]:
                 name, args = powers[key]
                 if name == "adjust":
                     for k in range(1, int(args[0]) + 1):
@@ -725,16 +817,16 @@ class ACGame(EffectRunner):
                 total += int(choice)
 
     def spend_power(self, p: PlayerState, name: str, amount: int) -> None:
-        for i, key in enumerate(p.powers):
+        for i, key in enumerate(p.vars["powers"]):
             n, args = self.r.powers[key]
             if n == name and (name != "adjust" or int(args[0]) >= amount):
-                del p.powers[i]
+                del p.vars["powers"][i]
                 return
 
     def extra_roll(self, seat: int, tt: TrackTable, plan: PhasePlan) -> None:
         """Populist: one extra roll on one of the named tracks this turn, if the player wants."""
         p = self.players[seat]
-        for i, key in enumerate(p.powers):
+        for i, key in enumerate(p.vars["powers"]):
             name, args = self.r.powers[key]
             if name == "extra_roll" and tt.id in args:
                 worth = tt.move_expect[p.pos[tt.id]]
@@ -742,7 +834,7 @@ class ACGame(EffectRunner):
                 def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
                     return worth if o == EXTRA else {"power": 1.0}
                 if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
-                    del p.powers[i]
+                    del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
                     self.move(seat, tt, plan)
                 return
@@ -776,9 +868,9 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         tid = tt.id
         here = p.pos[tid]
-        if p.powers or not self.single_die:
+        if p.vars["powers"] or not self.single_die:
             judge = None
-            if p.powers:
+            if p.vars["powers"]:
                 def judge(v: int, here: int = here) -> dict[str, float]:
                     return tt.expect[tt.advance(here, v)]
             steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
@@ -791,7 +883,7 @@ class ACGame(EffectRunner):
                 p.pos[tid] = dest
                 self.spaces[tt.keys[dest]] += 1
                 if tt.leader:
-                    p.leader = tt.ids[dest]
+                    p.vars["leader"] = tt.ids[dest]
                 if r.start_benefit:
                     self.apply_space(seat, tt, dest)
                 if self.start_reroll(seat, tt):
@@ -832,7 +924,7 @@ class ACGame(EffectRunner):
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
             self.spaces[tt.keys[dest]] += 1
-            self.book.add_pairs(p.stats, fast)
+            self.book.add_pairs(p.counters, fast)
             if r.eliminate_now:
                 self.eliminations_now()
             return
@@ -842,7 +934,7 @@ class ACGame(EffectRunner):
     def start_reroll(self, seat: int, tt: TrackTable) -> bool:
         """On a start space the player may pay the reroll cost (1 Gold) to roll and move again."""
         r = self.r
-        if not r.start_reroll or not self.book.can_pay(self.players[seat].stats, r.start_cost):
+        if not r.start_reroll or not self.book.can_pay(self.players[seat].counters, r.start_cost):
             return False
         if self.choose(seat, (STAY, REROLL), tt.why_start, tt.start_outcomes) != REROLL:
             return False
@@ -886,7 +978,7 @@ class ACGame(EffectRunner):
         p.pos[tt.id] = dest
         self.spaces[tt.keys[dest]] += 1
         if tt.leader:
-            p.leader = tt.ids[dest]
+            p.vars["leader"] = tt.ids[dest]
         if dest == tt.start:
             if self.r.start_benefit:
                 self.apply_space(seat, tt, dest)
@@ -908,7 +1000,7 @@ class ACGame(EffectRunner):
         marks.append(dest)
         key = tt.owned_keys[dest]
         self.state.owners[key] = seat
-        self.players[seat].owned.append(key)
+        self.players[seat].vars["owned"].append(key)
         self.event("wonder-built", seat)
 
     def apply_space(self, seat: int, tt: TrackTable, dest: int) -> None:
@@ -934,13 +1026,13 @@ class ACGame(EffectRunner):
         for op in ops:
             if op[0] == ABILITY:
                 uses = int(op[2][0]) if op[1] == "reroll" and op[2] else 1
-                p.powers.extend([key] * uses)
+                p.vars["powers"].extend([key] * uses)
 
     def per_turn_bonuses(self, seat: int, track: str) -> None:
         """Start Phase: each owned wonder's per-turn bonus (stats now, powers for the turn)."""
         p = self.players[seat]
         tt = self.r.tracks[track]
-        for key in p.owned:
+        for key in p.vars["owned"]:
             tid, _, sid = key.partition("/")
             if tid != track:
                 continue
@@ -958,14 +1050,14 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         can_pay = self.book.can_pay
         if mandatory:
-            while can_pay(p.stats, cost):
+            while can_pay(p.counters, cost):
                 self.apply(seat, pay_ops, why)
                 self.apply(seat, gain_ops, why)
                 self.event(cid, seat)
                 if not repeat or p.out:
                     return
             return
-        most = self.times_payable(p.stats, cost)
+        most = self.times_payable(p.counters, cost)
         if not repeat:
             most = min(most, 1)
         if most <= 0:
@@ -996,7 +1088,7 @@ class ACGame(EffectRunner):
         why = "purchase " + table_id
         lo = self.book.lo[pay]
         while True:
-            have = p.stats[pay] - lo
+            have = p.counters[pay] - lo
             options = [DONE]
             for label, cost, _ in rows:
                 if cost <= have:
@@ -1007,7 +1099,7 @@ class ACGame(EffectRunner):
             if choice == DONE:
                 return
             _, cost, ops = next(row for row in rows if row[0] == choice)
-            self.book.add(p.stats, pay, -cost)
+            self.book.add(p.counters, pay, -cost)
             self.apply(seat, ops, why)
             self.event("purchase", seat)
 
@@ -1022,7 +1114,7 @@ class ACGame(EffectRunner):
                 if p.out:
                     break
                 stat, op, value, ops = checks[cid]
-                if op(p.stats[stat], value):
+                if op(p.counters[stat], value):
                     self.event(cid, seat)
                     self.apply(seat, ops, cid)
 
@@ -1034,11 +1126,11 @@ class ACGame(EffectRunner):
         for seat, p in enumerate(self.players):
             if not p.out:
                 self.check_out(seat)
-            p.powers.clear()
+            p.vars["powers"].clear()
         live = [p for p in self.players if not p.out]
         if r.game_end is not None:
             stat, op, value = r.game_end
-            if any(op(p.stats[stat], value) for p in live):
+            if any(op(p.counters[stat], value) for p in live):
                 self.game_over(COMPLETED)
                 return
         if not live:
@@ -1050,9 +1142,9 @@ class ACGame(EffectRunner):
     def check_out(self, seat: int) -> bool:
         p = self.players[seat]
         for stat, op, value in self.r.eliminated_when:
-            if op(p.stats[stat], value):
+            if op(p.counters[stat], value):
                 p.out = True
-                p.powers.clear()
+                p.vars["powers"].clear()
                 self.live = [i for i, q in enumerate(self.players) if not q.out]
                 self.ctx.result.eliminations.append(
                     Elimination(seat, self.state.turn, stat, self.phase_id))
@@ -1079,7 +1171,7 @@ class ACGame(EffectRunner):
     def leaders(self) -> list[int]:
         """Seats still in the game sharing the most VP (ties reported, never broken)."""
         stat = self.r.score_stat
-        live = [(i, p.stats[stat]) for i, p in enumerate(self.players) if not p.out]
+        live = [(i, p.counters[stat]) for i, p in enumerate(self.players) if not p.out]
         if not live:
             return []
         top = max(v for _, v in live)
@@ -1091,8 +1183,8 @@ class ACGame(EffectRunner):
         r = self.r
         if other < 0:
             return {}
-        mine = self.players[seat].stats[r.war_stat]
-        theirs = self.players[other].stats[r.war_stat]
+        mine = self.players[seat].counters[r.war_stat]
+        theirs = self.players[other].counters[r.war_stat]
         bonus = r.war_bonus if mine > theirs else -r.war_bonus if theirs > mine else 0
         pw, pl = r.war_odds[bonus]
         out = mean_delta(r.war_loss)
@@ -1115,12 +1207,12 @@ class ACGame(EffectRunner):
         rolls = []
         for seat in (aggressor, defender):
             judge = None
-            if self.players[seat].powers:
+            if self.players[seat].vars["powers"]:
                 def judge(v: int) -> dict[str, float]:
                     return {"war": float(v)}
             rolls.append(self.player_roll(seat, r.war_count, r.war_sides, "war roll", judge))
-        ma = self.players[aggressor].stats[r.war_stat]
-        md = self.players[defender].stats[r.war_stat]
+        ma = self.players[aggressor].counters[r.war_stat]
+        md = self.players[defender].counters[r.war_stat]
         if ma > md:
             rolls[0] += r.war_bonus
         elif md > ma:
@@ -1142,8 +1234,8 @@ class ACGame(EffectRunner):
         """Move stat points from loser to winner: only what the loser has; caps still apply."""
         add = self.book.add
         for stat, k in amounts.items():
-            taken = -add(self.players[loser].stats, stat, -k)
-            add(self.players[winner].stats, stat, taken)
+            taken = -add(self.players[loser].counters, stat, -k)
+            add(self.players[winner].counters, stat, taken)
 
     def trade(self, seat: int, other: int) -> None:
         """Trade option: both gain 1 Idea, then the mover may offer an exchange of Gold, Food or
@@ -1153,8 +1245,8 @@ class ACGame(EffectRunner):
         self.event("trade", seat)
         self.apply(seat, r.trade_gain, "trade")
         self.apply(other, r.trade_gain, "trade")
-        mine = self.players[seat].stats
-        theirs = self.players[other].stats
+        mine = self.players[seat].counters
+        theirs = self.players[other].counters
         lo = self.book.lo
         offers = {label: (give, kg, get, kr) for label, give, kg, get, kr in r.trade_offers
                   if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr}
@@ -1185,7 +1277,7 @@ class ACGame(EffectRunner):
         if not options:
             return
         target = self.choose(seat, options, "steal " + stat,
-                             lambda q: {stat: float(min(count, self.players[q].stats[stat]))})
+                             lambda q: {stat: float(min(count, self.players[q].counters[stat]))})
         self.event("steal", seat)
         self.take(seat, target, {stat: count})
 
@@ -1196,7 +1288,7 @@ class ACGame(EffectRunner):
         options: list[str] = [NONE]
         deals: dict[str, tuple[str, int]] = {}
         for stat in give:
-            for k in range(1, p.stats[stat] - self.book.lo[stat] + 1):
+            for k in range(1, p.counters[stat] - self.book.lo[stat] + 1):
                 label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
                 options.append(label)
                 deals[label] = (stat, k)
@@ -1212,6 +1304,6 @@ class ACGame(EffectRunner):
         if choice == NONE:
             return
         stat, k = deals[choice]
-        self.book.add(p.stats, stat, -k)
-        self.book.add(p.stats, receive, k)
+        self.book.add(p.counters, stat, -k)
+        self.book.add(p.counters, receive, k)
         self.event("exchange", seat)

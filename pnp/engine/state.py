@@ -1,0 +1,232 @@
+"""The generic game state: counters, pawn positions, zones of card instances, shared areas.
+
+Every game's state is built from the same few parts (TAG's components), so the harness can copy,
+serialise, compare, observe and check any game without knowing its rules:
+
+- counters: bounded integers per player (stats are counters) and shared ones;
+- supply: tokens left in the box, per supply;
+- pos: a pawn position per track, per player;
+- zones: ordered lists of card instances, per player (a hand, a tableau) or shared (a draw
+  pile, a market row); each instance carries its own tokens and flags;
+- owners and markers: shared areas (a space owned by a seat, spaces marked on a track);
+- vars: the rules module's own plain data (JSON values), per player and shared.
+
+A state is plain data: `copy()` shares nothing with its original, `to_json()`/`from_json()`
+round-trip exactly, and `==` compares everything.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+#: State.stage values
+PREGAME, MAIN, OVER = "pregame", "main", "over"
+
+#: zone visibility: everybody, only the owning seat, nobody (a face-down pile)
+ALL, OWNER, NOBODY = "all", "owner", "none"
+#: the id an observer sees for a card it may not see
+HIDDEN = "?"
+
+
+@dataclass(slots=True)
+class CardInstance:
+    """One physical card: which card it is (the deck's card id), plus what lies on it."""
+
+    uid: int  # unique within a game: conservation checks count these
+    card: str  # the card's id in its deck
+    tokens: dict[str, int] | None = None  # e.g. coins placed on the card
+    flags: list[str] | None = None  # e.g. 'exhausted', 'damaged'
+    face_up: bool | None = None  # None: as its zone shows it
+
+    def copy(self) -> CardInstance:
+        return CardInstance(self.uid, self.card,
+                            None if self.tokens is None else dict(self.tokens),
+                            None if self.flags is None else list(self.flags), self.face_up)
+
+    def to_json(self) -> Any:
+        if self.tokens is None and self.flags is None and self.face_up is None:
+            return [self.uid, self.card]
+        return {"uid": self.uid, "card": self.card, "tokens": self.tokens, "flags": self.flags,
+                "face_up": self.face_up}
+
+    @classmethod
+    def from_json(cls, data: Any) -> CardInstance:
+        if isinstance(data, list):
+            return cls(int(data[0]), str(data[1]))
+        tokens = data.get("tokens")
+        flags = data.get("flags")
+        return cls(int(data["uid"]), str(data["card"]),
+                   None if tokens is None else {str(k): int(v) for k, v in tokens.items()},
+                   None if flags is None else [str(f) for f in flags], data.get("face_up"))
+
+
+Zones = dict[str, list[CardInstance]]
+
+
+def _copy_zones(zones: Zones) -> Zones:
+    return {z: [c.copy() for c in cards] for z, cards in zones.items()}
+
+
+def _zones_json(zones: Zones) -> dict[str, list]:
+    return {z: [c.to_json() for c in cards] for z, cards in zones.items()}
+
+
+def _zones_from(data: Mapping[str, Any] | None) -> Zones:
+    return {str(z): [CardInstance.from_json(c) for c in cards]
+            for z, cards in (data or {}).items()}
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """One seat: its counters, pawns, zones and the module's own data."""
+
+    counters: dict[str, int]
+    pos: dict[str, int] = field(default_factory=dict)  # track id -> space index of the pawn
+    zones: Zones = field(default_factory=dict)  # zone id -> cards, in order (index 0 = top)
+    vars: dict[str, Any] = field(default_factory=dict)  # rules module's data (JSON values)
+    out: bool = False  # eliminated
+
+    def copy(self) -> PlayerState:
+        return PlayerState(dict(self.counters), dict(self.pos),
+                           _copy_zones(self.zones) if self.zones else {},
+                           _copy_json(self.vars) if self.vars else {}, self.out)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"counters": dict(self.counters), "pos": dict(self.pos),
+                "zones": _zones_json(self.zones), "vars": _copy_json(self.vars), "out": self.out}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> PlayerState:
+        return cls({k: int(v) for k, v in data["counters"].items()},
+                   {k: int(v) for k, v in data.get("pos", {}).items()},
+                   _zones_from(data.get("zones")), _copy_json(data.get("vars") or {}),
+                   bool(data.get("out", False)))
+
+
+@dataclass(slots=True)
+class State:
+    """The whole game between two steps: everything a replay must reproduce, nothing else."""
+
+    players: list[PlayerState]
+    markers: dict[str, list[int]] = field(default_factory=dict)  # track id -> marked indices
+    owners: dict[str, int] = field(default_factory=dict)  # owned area key -> seat
+    counters: dict[str, int] = field(default_factory=dict)  # shared counters
+    supply: dict[str, int] = field(default_factory=dict)  # supply id -> tokens left in the box
+    zones: Zones = field(default_factory=dict)  # shared zones
+    vars: dict[str, Any] = field(default_factory=dict)  # rules module's shared data
+    turn: int = 0  # 0 during the pregame, then 1, 2, ... (a round, where a game has rounds)
+    phase: int = 0  # index of the phase being played (or next to play)
+    stage: str = PREGAME
+    ended: str = ""  # GameResult.ended once the game is over
+    winners: list[int] = field(default_factory=list)
+
+    def copy(self) -> State:
+        """An independent copy (no shared lists or dicts), much cheaper than deepcopy."""
+        return State([p.copy() for p in self.players],
+                     {k: list(v) for k, v in self.markers.items()}, dict(self.owners),
+                     dict(self.counters), dict(self.supply),
+                     _copy_zones(self.zones) if self.zones else {},
+                     _copy_json(self.vars) if self.vars else {},
+                     self.turn, self.phase, self.stage, self.ended, list(self.winners))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"players": [p.to_json() for p in self.players],
+                "markers": {k: list(v) for k, v in self.markers.items()},
+                "owners": dict(self.owners), "counters": dict(self.counters),
+                "supply": dict(self.supply), "zones": _zones_json(self.zones),
+                "vars": _copy_json(self.vars), "turn": self.turn, "phase": self.phase,
+                "stage": self.stage, "ended": self.ended, "winners": list(self.winners)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> State:
+        return cls([PlayerState.from_json(p) for p in data["players"]],
+                   {k: [int(i) for i in v] for k, v in data.get("markers", {}).items()},
+                   {k: int(v) for k, v in data.get("owners", {}).items()},
+                   {k: int(v) for k, v in data.get("counters", {}).items()},
+                   {k: int(v) for k, v in data.get("supply", {}).items()},
+                   _zones_from(data.get("zones")), _copy_json(data.get("vars") or {}),
+                   int(data.get("turn", 0)), int(data.get("phase", 0)),
+                   str(data.get("stage", PREGAME)), str(data.get("ended", "")),
+                   [int(s) for s in data.get("winners", ())])
+
+    def live(self) -> list[int]:
+        """Seats still in the game, in seat order."""
+        return [i for i, p in enumerate(self.players) if not p.out]
+
+    def all_zones(self) -> Iterator[tuple[int, str, list[CardInstance]]]:
+        """(owner seat or -1 for shared, zone id, cards) for every zone of the state."""
+        for zone, cards in self.zones.items():
+            yield -1, zone, cards
+        for seat, p in enumerate(self.players):
+            for zone, cards in p.zones.items():
+                yield seat, zone, cards
+
+    def zone(self, zone: str, seat: int = -1) -> list[CardInstance]:
+        """A shared zone (seat -1) or a player's zone, created empty on first use."""
+        zones = self.zones if seat < 0 else self.players[seat].zones
+        cards = zones.get(zone)
+        if cards is None:
+            cards = zones[zone] = []
+        return cards
+
+
+def _copy_json(value: Any) -> Any:
+    """A copy of plain JSON data (dicts, lists, scalars); tuples become lists, as JSON does."""
+    if isinstance(value, dict):
+        return {k: _copy_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_copy_json(v) for v in value]
+    return value
+
+
+# --------------------------------------------------------------------------- observation
+
+
+def visible(visibility: str, face_up: bool | None, owner: int, seat: int) -> bool:
+    """Whether `seat` may see a card in a zone with `visibility` owned by `owner` (-1 shared)."""
+    if face_up is not None:
+        if face_up:
+            return True
+        return visibility == OWNER and owner == seat  # face down in one's own hand: still known
+    if visibility == ALL:
+        return True
+    return visibility == OWNER and owner == seat
+
+
+def observe(state: State, seat: int, visibility: Mapping[str, str]) -> State:
+    """What `seat` may know (TAG's copy per observer): hidden cards become '?', uid -1.
+
+    `visibility` maps zone id -> 'all' | 'owner' | 'none'; zones it does not name are open.
+    A game without hidden zones gets the state itself, uncopied (bots must not change it).
+    """
+    if not visibility or all(v == ALL for v in visibility.values()):
+        return state
+    obs = state.copy()
+    for owner, zone, cards in obs.all_zones():
+        vis = visibility.get(zone, ALL)
+        for c in cards:
+            if not visible(vis, c.face_up, owner, seat):
+                c.uid, c.card, c.tokens, c.flags = -1, HIDDEN, None, None
+    return obs
+
+
+def redeterminize(state: State, seat: int, visibility: Mapping[str, str],
+                  rng: random.Random) -> None:
+    """Shuffle every card `seat` cannot see among the places it cannot see (in place).
+
+    A search bot playing out from a copy of the true state would otherwise know the hidden
+    cards; after this it only knows what it could see (the unseen cards' multiset and places).
+    """
+    places: list[tuple[list[CardInstance], int]] = []
+    for owner, zone, cards in state.all_zones():
+        vis = visibility.get(zone, ALL)
+        for i, c in enumerate(cards):
+            if not visible(vis, c.face_up, owner, seat):
+                places.append((cards, i))
+    hidden = [cards[i] for cards, i in places]
+    rng.shuffle(hidden)
+    for (cards, i), card in zip(places, hidden, strict=True):
+        cards[i] = card
