@@ -190,13 +190,3 @@ class StepChecker:
             out += self.module_check(state, label)
         return out
 
-
-def full_check(state: State, meta: GameMeta, label: str = "", deep: bool = True,
-               module_check: ModuleCheck | None = None) -> list[str]:
-    """Every generic invariant of one state, plus the module's (for tests and tools)."""
-    out = check_state(state, meta) + check_copy(state)
-    if deep:
-        out += check_roundtrip(state)
-    if module_check is not None:
-        out += module_check(state, label)
-    return out
