@@ -45,7 +45,7 @@ def test_json_document_has_every_contract_field(fake_engine):
     assert set(doc["outcomes"]) >= {"completed", "timeouts", "eliminations", "completion_rate",
                                     "timeout_rate", "elimination_rate", "elimination_causes"}
     assert set(doc["seats"][0]) >= {"seat", "wins", "win_rate", "ci95"}
-    assert set(doc["never_seen"]) == {"spaces", "chart_results"}
+    assert set(doc["never_seen"]) == {"spaces", "chart_results", "unused"}
     assert all(set(f) == {"severity", "code", "message"} for f in doc["findings"])
     assert (doc["game"], doc["games"], doc["players"], doc["seed"]) == (
         "ancient-civilizations", 12, 4, 4)

@@ -73,8 +73,8 @@ def num(x: float) -> str:
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
-    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _caps, _pinned,
-                  _runaway, _ties, _skill):
+    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _unused, _caps,
+                  _pinned, _runaway, _ties, _skill):
         out.extend(check(doc, game, agg))
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
 
@@ -232,6 +232,28 @@ def _never_seen(doc, game, agg) -> list[Finding]:
             out.append(Finding(INFO, "PNP-B009",
                                f"{name}: {', '.join(unsure)} never came up, but the chart was "
                                f"rolled only {rolls} times in {n} games"))
+    return out
+
+
+#: how the report words an unused key of each coverage kind
+UNUSED_WORDS = {"action": "action spaces never taken", "card": "cards never played or bought",
+                "wonder": "wonders never built", "technology": "technologies never taken"}
+
+
+def _unused(doc, game, agg) -> list[Finding]:
+    """Coverage keys (actions, cards, ...) no game used: dead content or a rule that never
+    fires."""
+    n = doc["games"]
+    by_kind: dict[str, list[str]] = {}
+    for u in doc["never_seen"].get("unused", ()):
+        by_kind.setdefault(u["kind"], []).append(u["key"])
+    out = []
+    for kind, keys in by_kind.items():
+        total = len(doc.get("coverage", {}).get(kind, {})) or len(keys)
+        shown = ", ".join(keys[:12]) + (f" and {len(keys) - 12} more" if len(keys) > 12 else "")
+        words = UNUSED_WORDS.get(kind, f"{kind} keys never used")
+        out.append(Finding(WARNING, "PNP-B021",
+                           f"{len(keys)} of {total} {words} in {n} games: {shown}"))
     return out
 
 

@@ -188,6 +188,7 @@ class Aggregate:
     stat_game_means: dict[str, list[float]] = field(default_factory=dict)  # per game: seats' mean
     space_counts: Counter = field(default_factory=Counter)
     chart_counts: Counter = field(default_factory=Counter)
+    coverage: Counter = field(default_factory=Counter)  # (kind, key) -> uses
     cap_clips: Counter = field(default_factory=Counter)
     floor_clips: Counter = field(default_factory=Counter)
     events: Counter = field(default_factory=Counter)
@@ -241,6 +242,7 @@ class Aggregate:
             self.stat_game_means.setdefault(stat, []).append(st.mean(vals))
         self.space_counts.update(r.space_counts)
         self.chart_counts.update(r.chart_counts)
+        self.coverage.update(getattr(r, "coverage", None) or {})
         self.cap_clips.update(r.cap_clips)
         self.floor_clips.update(r.floor_clips)
         self.events.update(r.events)
@@ -338,7 +340,31 @@ def _chart_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
     return table
 
 
-def _never_seen(game: Any, spaces: dict, charts: dict) -> dict[str, list[dict]]:
+def coverage_universe(game: Any) -> dict[str, list[str]]:
+    """Every key the game's rules module says it may report as used, by kind; {} when the
+    game has no loadable rules module (a fake engine in tests, say)."""
+    try:
+        from pnp.engine.games import module_for
+        from pnp.engine.module import rules_of
+
+        return rules_of(module_for(game)).coverage_keys(game)
+    except Exception:  # no module: coverage is then what the games reported, nothing more
+        return {}
+
+
+def _coverage_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
+    """{kind: {key: uses}}: every key of the module's universe (zeros included), then any key
+    reported outside it."""
+    table: dict[str, dict[str, int]] = {kind: dict.fromkeys(keys, 0)
+                                        for kind, keys in coverage_universe(game).items()}
+    for (kind, key), n in sorted(counts.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
+        row = table.setdefault(str(kind), {})
+        row[str(key)] = row.get(str(key), 0) + n
+    return table
+
+
+def _never_seen(game: Any, spaces: dict, charts: dict,
+                coverage: dict | None = None) -> dict[str, list[dict]]:
     """Spaces and chart rows with no count. Start spaces are left out: pawns begin there, and
     on a path (not a loop) nothing can land on them again."""
     missing_spaces = []
@@ -352,7 +378,9 @@ def _never_seen(game: Any, spaces: dict, charts: dict) -> dict[str, list[dict]]:
             if charts.get(chart_id, {}).get(r.roll_label, 0) == 0:
                 missing_rows.append({"chart": chart_id, "roll": r.roll_label,
                                      "result": r.result_label})
-    return {"spaces": missing_spaces, "chart_results": missing_rows}
+    unused = [{"kind": kind, "key": key} for kind, row in (coverage or {}).items()
+              for key, n in row.items() if n == 0]
+    return {"spaces": missing_spaces, "chart_results": missing_rows, "unused": unused}
 
 
 def summarize(sim: Simulation) -> dict[str, Any]:
@@ -382,6 +410,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
                            "min": min(values), "max": max(values)}
     spaces = _space_table(game, a.space_counts)
     charts = _chart_table(game, a.chart_counts)
+    coverage = _coverage_table(game, a.coverage)
     completed, timeouts, eliminations = sum(a.completed), sum(a.timed_out), sum(a.eliminated)
     turns = {k: _r(v) for k, v in st.describe(a.turns).items()}
     turns["min"] = min(a.turns) if a.turns else 0
@@ -421,7 +450,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "stats": stats_doc,
         "spaces": spaces,
         "charts": charts,
-        "never_seen": _never_seen(game, spaces, charts),
+        "coverage": coverage,
+        "never_seen": _never_seen(game, spaces, charts, coverage),
         "cap_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}
                       for stat, k in sorted(a.cap_clips.items())},
         "floor_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}
