@@ -91,7 +91,7 @@ class Builder:
         return eff
 
     def condition(self, doc: Document, path: tuple, text: str) -> m.Condition | None:
-        match = _CONDITION_RE.match(text or "")
+        match = _CONDITION_RE.match(text) if isinstance(text, str) else None
         pos = text_pos(doc, path)
         if not match:
             self.error(pos, "PNP-E007", f"bad condition '{text}'", "write STAT OP NUMBER, e.g. 'M > 10'")
@@ -112,6 +112,10 @@ class Builder:
     def ref(self, table: dict, ident: Any, pos: Position, what: str) -> str | None:
         """Resolve a reference to a track/chart/table/... id, or report it with did-you-mean."""
         if ident is None:
+            return None
+        if not isinstance(ident, str):
+            self.error(pos, "PNP-L003", f"expected a {what} id, found {type(ident).__name__}",
+                       f"write the {what}'s id")
             return None
         if ident in table:
             return ident
@@ -360,22 +364,27 @@ class Builder:
         return tuple(phases)
 
     def build_rules(self, gdoc: Document, tracks, groups) -> dict[str, Any]:
-        """Rule parameters with their effects, dice and conditions parsed."""
-        g = gdoc.data
+        """The `rules:` block with its effects, dice and conditions parsed.
+
+        Its shape is the engine's (schemas/rules/ENGINE.schema.json); the keys parsed here are the
+        ones whose spelling says what they hold (effects, dice, conditions, stat lists)."""
+        g = gdoc.data.get("rules")
+        g = g if isinstance(g, dict) else {}
+        base = ("rules",)
         rules: dict[str, Any] = {}
-        for key in ("setup", "movement", "pregame", "options", "end"):
-            if key in g:
-                rules[key] = self._parse_params(gdoc, (key,), g[key])
+        for key, value in g.items():
+            if key != "check_timing":
+                rules[key] = self._parse_params(gdoc, base + (key,), value)
         rules["check_timing"] = g.get("check_timing", "phase-end")
-        for key, table, what in (("pregame", tracks, "track"),):
-            track = (g.get(key) or {}).get("track")
-            self.ref(table, track, gdoc.pos((key, "track")), what)
-        setup = g.get("setup") or {}
-        self.ref(tracks, setup.get("pregame"), gdoc.pos(("setup", "pregame")), "track")
+        pregame = g.get("pregame") if isinstance(g.get("pregame"), dict) else {}
+        self.ref(tracks, pregame.get("track"), gdoc.pos(base + ("pregame", "track")), "track")
+        setup = g.get("setup") if isinstance(g.get("setup"), dict) else {}
+        self.ref(tracks, setup.get("pregame"), gdoc.pos(base + ("setup", "pregame")), "track")
         self.ref(groups, setup.get("pawn_on_start_of_each"),
-                 gdoc.pos(("setup", "pawn_on_start_of_each")), "track group")
-        for i, tid in enumerate((g.get("movement") or {}).get("markers_on") or ()):
-            self.ref(tracks, tid, gdoc.pos(("movement", "markers_on", i)), "track")
+                 gdoc.pos(base + ("setup", "pawn_on_start_of_each")), "track group")
+        movement = g.get("movement") if isinstance(g.get("movement"), dict) else {}
+        for i, tid in enumerate(movement.get("markers_on") or ()):
+            self.ref(tracks, tid, gdoc.pos(base + ("movement", "markers_on", i)), "track")
         return rules
 
     _EFFECT_KEYS = {"bonus", "reroll_cost", "loss", "winner_steals", "aggressor_win_steals", "both_gain"}

@@ -14,7 +14,7 @@ from pnp.data import lint
 from pnp.data.build import Builder, slug
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
-from pnp.data.schema import check_schema_line, validate_document
+from pnp.data.schema import check_schema_line, validate_document, validate_rules
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.paths import CARDS
 
@@ -84,6 +84,8 @@ def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
         diags.extend(apply_variant(docs, variant))
     for doc in docs:
         diags.extend(validate_document(doc))
+        if doc.kind == "game":
+            diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
         return result
     builder = Builder(folder, docs, variant)
