@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pnp.data.effects import Effect, effect_charts, effect_formulas, effect_stats, effect_tracks
 from pnp.data.loader import Document, load_file
-from pnp.data.model import GameDef
+from pnp.data.model import Condition, GameDef
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.paths import TEMPLATES
 
@@ -68,6 +68,11 @@ def all_effects(game: GameDef) -> Iterable[Effect]:
     for conv in game.conversions.values():
         yield from (conv.pay, conv.gain)
     yield from _effects_in(game.rules)
+    for space in game.action_spaces.values():
+        yield from (e for e in (space.cost, space.effect) if e)
+    for deck in game.decks.values():
+        for card in deck.cards:
+            yield from (v for v in card.fields.values() if isinstance(v, Effect))
 
 
 def _effects_in(node) -> Iterable[Effect]:
@@ -126,6 +131,8 @@ def _unused(game: GameDef) -> list[Diagnostic]:
     used_formulas |= {p.rolls for p in game.phases} | {s.derived for s in game.stats.values()}
     used_stats = {s for e in effects for s in effect_stats(e)}
     used_stats |= {c.when.stat for c in game.checks.values()}
+    used_stats |= {v.stat for d in game.decks.values() for c in d.cards for v in c.fields.values()
+                   if isinstance(v, Condition)}
     used_stats |= {f.stat for f in game.formulas.values()}
     used_stats |= {s.id for s in game.stats.values() if s.derived}
     for rs in game.record_sheets.values():
@@ -151,8 +158,6 @@ def _unused(game: GameDef) -> list[Diagnostic]:
 
 def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
     """Interpretations and variants must point at each other and at real data."""
-    from pnp.data.game import set_override
-
     out = []
     playable = {a.id for i in game.interpretations.values() for a in i.alternatives if a.id}
     for interp in game.interpretations.values():
@@ -172,10 +177,22 @@ def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                                      f"'{variant.interpretation}'",
                                      "give the alternative it plays the same id"))
         if game.variant is None:
-            for path, value in variant.overrides.items():
-                if set_override(docs, path, value, dry_run=True):
-                    out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L015",
-                                             f"variant '{variant.id}': override path '{path}' "
-                                             "does not match the data",
-                                             "paths are KIND/step/...; list items match by id, name or index"))
+            out.extend(_override_paths(variant, docs))
+    return out
+
+
+def _override_paths(variant, docs: list[Document]) -> list[Diagnostic]:
+    """Every override path of a variant must name data, reported at the override's line."""
+    from pnp.data.game import OverrideProblem, resolve_override
+
+    game_doc = next((d for d in docs if d.kind == "game"), None)
+    listed = (game_doc.data.get("variants") or []) if game_doc and isinstance(game_doc.data, dict) else []
+    index = next((i for i, v in enumerate(listed) if isinstance(v, dict) and v.get("id") == variant.id), None)
+    out = []
+    for path in variant.overrides:
+        found = resolve_override(docs, str(path))
+        if isinstance(found, OverrideProblem):
+            pos = game_doc.key_pos(("variants", index, "overrides", path)) if index is not None else None
+            out.append(Diagnostic.at(pos or variant.origin, ERROR, "PNP-L015",
+                                     f"variant '{variant.id}': {found.message}", found.hint))
     return out
