@@ -404,3 +404,16 @@ def test_rules_keep_their_parsed_values():
     assert ac.rule("check_timing") == "phase-end"
     assert load_game(CARDS / "ancient-civilizations", "checks-every-phase").game.rule(
         "check_timing") == "every-phase"
+
+
+def test_a_card_layout_prints_typed_fields_as_written(tmp_path):
+    from pnp.render.layout import _compile, render_template
+    from pnp.render.sheets import card_context
+
+    game = load_game(make(tmp_path)).game
+    deck = game.decks["tribes"]
+    ctx = card_context(game, deck, deck.cards[1])
+    for source, shown in (("{{ card.ability }}", "C+2 | VP+1"), ("{{ card.banners }}", "yellow"),
+                          ("Cost {{ card.cost }}: {{ card.ability.source }}", "Cost 2: C+2 | VP+1")):
+        template, fields = _compile(source)
+        assert render_template(template, ctx, "test", fields) == shown
