@@ -417,3 +417,10 @@ def test_a_card_layout_prints_typed_fields_as_written(tmp_path):
                           ("Cost {{ card.cost }}: {{ card.ability.source }}", "Cost 2: C+2 | VP+1")):
         template, fields = _compile(source)
         assert render_template(template, ctx, "test", fields) == shown
+
+
+def test_validate_reports_a_misspelt_last_step_of_an_override_at_its_line(tmp_path):
+    folder = ac_copy(tmp_path, "game/rules/movement/built_wonder: wasted", "game/rules/movement/built_wondr: wasted")
+    d = next(d for d in load_game(folder).diagnostics if d.severity == "error")  # no variant played
+    assert (d.code, d.line) == ("PNP-S002", line_of(folder, "game", "built_wondr"))
+    assert "variant 'built-wonder-wasted'" in d.message and "did you mean built_wonder" in d.hint
