@@ -95,11 +95,12 @@ phases:
   - {{id: travel, name: Travel Phase, track: road}}
   - {{id: market, name: Market Phase, note: Draw a Market card and resolve it.}}
   - {{id: end, name: End Phase, end_checks: true}}
-end:
-  game_ends_when: "VP >= 10"
-  winner: most VP
-  eliminated_when: ["F < 0"]
-  max_turns: 40
+rules:  # rule parameters; a game's engine supplies their schema
+  end:
+    game_ends_when: "VP >= 10"
+    winner: most VP
+    eliminated_when: ["F < 0"]
+    max_turns: 40
 """
 
 _STATS = """stats:

@@ -128,7 +128,7 @@ def test_missing_schema_line(tmp_path):
 
 def test_variant_with_a_path_that_matches_nothing(tmp_path):
     game = BASE["game.yaml"] + "variants:\n  - id: rich\n    overrides:\n      tracks/road/spaces/mime/effect: G+2\n"
-    assert ("PNP-L015", "game.yaml", 11) in codes(make_game(tmp_path, game_yaml=game))
+    assert ("PNP-L015", "game.yaml", 13) in codes(make_game(tmp_path, game_yaml=game))  # the override line
 
 
 def test_variant_overrides_the_data(tmp_path):

@@ -28,6 +28,8 @@ CASES = {
     "layout": ("layouts:\n  - id: f\n    size: poker\n    elements:\n      - {type: txet, x: 1mm, y: 1mm}\n",
                None, 5),
     "scenario": ("name: S\ngame: g\nplayers: 2\nexpect: []\ndice: [0]\n", "PNP-S004", 5),
+    "components": ("counters:\n  - {id: round, name: Round}\nzones:\n  - {id: z, name: Z, kind: heap}\n",
+                   "PNP-S005", 4),
 }
 
 

@@ -6,6 +6,8 @@ resolve) are collected as Diagnostics; the caller decides whether a model with e
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 from collections.abc import Iterable
 from functools import lru_cache
@@ -15,7 +17,7 @@ from typing import Any
 from pnp.data import model as m
 from pnp.data.effects import Effect, Names, parse_effect
 from pnp.data.loader import Document
-from pnp.diagnostics import ERROR, Diagnostic, Position
+from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
 _FORMULA_RE = re.compile(
     r"^\s*(?:(?P<op>ceil|floor)\s*\(\s*(?P<stat>[A-Za-z][A-Za-z_]*)\s*/\s*(?P<div>[0-9]+)\s*\)"
@@ -41,7 +43,7 @@ def _lines(path: Path) -> tuple[str, ...]:
 def text_pos(doc: Document, path: tuple) -> Position:
     """Where a string value's first character is: after its opening quote if it is quoted."""
     pos = doc.pos(path)
-    lines = _lines(doc.path)
+    lines = _lines(Path(pos.file))
     if 0 < pos.line <= len(lines):
         line = lines[pos.line - 1]
         if 0 < pos.column <= len(line) and line[pos.column - 1] in "\"'":
@@ -91,7 +93,7 @@ class Builder:
         return eff
 
     def condition(self, doc: Document, path: tuple, text: str) -> m.Condition | None:
-        match = _CONDITION_RE.match(text or "")
+        match = _CONDITION_RE.match(text) if isinstance(text, str) else None
         pos = text_pos(doc, path)
         if not match:
             self.error(pos, "PNP-E007", f"bad condition '{text}'", "write STAT OP NUMBER, e.g. 'M > 10'")
@@ -112,6 +114,10 @@ class Builder:
     def ref(self, table: dict, ident: Any, pos: Position, what: str) -> str | None:
         """Resolve a reference to a track/chart/table/... id, or report it with did-you-mean."""
         if ident is None:
+            return None
+        if not isinstance(ident, str):
+            self.error(pos, "PNP-L003", f"expected a {what} id, found {type(ident).__name__}",
+                       f"write the {what}'s id")
             return None
         if ident in table:
             return ident
@@ -136,16 +142,17 @@ class Builder:
         gdoc = games[0]
         g = gdoc.data
         stats = self.build_stats()
+        counters = self.build_counters(stats)
         formulas = self.build_formulas()
         tracks_raw = list(self.items("tracks", "tracks"))
         charts_raw = list(self.items("charts", "charts"))
         self.names = Names.create(
-            stats={s.id: [s.name, s.abbreviation, *s.aliases] for s in stats.values()},
+            stats={c.id: [c.name, c.abbreviation, *c.aliases] for c in counters.values()},
             charts={c["id"]: [c.get("name", "")] for _, _, c in charts_raw},
             tracks={t["id"]: [t.get("name", ""), *(t.get("aliases") or [])] for _, _, t in tracks_raw},
             formulas={f: [] for f in formulas},
         )
-        self.check_aliases(stats)
+        self.check_aliases(counters)
         formulas = self.resolve_formulas(formulas)
         for s in stats.values():
             if s.derived:
@@ -161,6 +168,7 @@ class Builder:
                 self.ref(tracks, tid, gdoc.pos(("track_groups", name, i)), "track")
         phases = self.build_phases(gdoc, tracks, charts, tables, checks, conversions, formulas)
         rules = self.build_rules(gdoc, tracks, groups)
+        decks = self.build_decks(charts)
         game = m.GameDef(
             id=g["id"], name=g["name"], folder=self.folder,
             players_min=g["players"]["min"], players_max=g["players"]["max"],
@@ -172,10 +180,12 @@ class Builder:
             conversions=conversions, track_groups=groups, rules=rules,
             interpretations=self.build_interpretations(gdoc),
             variants=self.build_variants(gdoc),
-            decks=self.build_decks(charts), boards=self.build_boards(tracks, charts, tables),
+            decks=decks, boards=self.build_boards(tracks, charts, tables),
             record_sheets=self.build_record_sheets(stats, tracks),
             layout_documents=tuple(self.by_kind.get("layout", [])),
             documents=tuple(self.docs), variant=self.variant, origin=gdoc.pos(()),
+            counters=counters, supplies=self.build_supplies(), dice=self.build_dice(),
+            zones=self.build_zones(decks), action_spaces=self.build_action_spaces(),
         )
         if game.id != self.folder.name:
             self.error(gdoc.pos(("id",)), "PNP-L007",
@@ -198,17 +208,93 @@ class Builder:
             )
         return stats
 
-    def check_aliases(self, stats: dict[str, m.Stat]) -> None:
-        """Two stats must never share a spelling: 'F' cannot mean Food and Faith."""
+    def check_aliases(self, counters: dict[str, m.Counter]) -> None:
+        """Two stats or counters must never share a spelling: 'F' cannot mean Food and Faith."""
         owner: dict[str, tuple[str, Position]] = {}
-        for s in stats.values():
-            for spelling in {s.id, s.name, s.abbreviation, *s.aliases} - {""}:
+        for s in counters.values():
+            for spelling in sorted({s.id, s.name, s.abbreviation, *s.aliases} - {""}):
                 key = spelling.lower()
                 if key in owner and owner[key][0] != s.id:
+                    what = "stat" if counters[owner[key][0]].stat else "counter"
                     self.error(s.origin, "PNP-L006",
-                               f"'{spelling}' names both stat '{owner[key][0]}' and stat '{s.id}'",
+                               f"'{spelling}' names both {what} '{owner[key][0]}' and "
+                               f"{'stat' if s.stat else 'counter'} '{s.id}'",
                                "remove the alias from one of them")
                 owner.setdefault(key, (s.id, s.origin))
+
+    # ------------------------------------------------------------------ components.yaml
+    def build_counters(self, stats: dict[str, m.Stat]) -> dict[str, m.Counter]:
+        """Every stat as a per-player counter, then the counters of components.yaml."""
+        out = {s.id: m.Counter(s.id, s.name, s.min, s.cap, s.start, True, s.abbreviation, s.note,
+                               s.origin, s.aliases, stat=True) for s in stats.values()}
+        seen = {s.id: s.origin for s in stats.values()}
+        for doc, path, c in self.items("components", "counters"):
+            pos = doc.pos(path + ("id",))
+            if c["id"] in stats:
+                self.error(pos, "PNP-L002", f"counter id '{c['id']}' is already a stat",
+                           "every stat is a per-player counter already; rename one of them")
+                continue
+            if not self.unique(seen, c["id"], pos, "counter"):
+                continue
+            low, cap, start = c.get("min", 0), c.get("cap"), c.get("start", 0)
+            if low is not None and cap is not None and low > cap:
+                self.error(doc.pos(path + ("cap",)), "PNP-L016",
+                           f"counter '{c['id']}': cap {cap} is below min {low}", "raise cap or lower min")
+            elif (low is not None and start < low) or (cap is not None and start > cap):
+                self.error(doc.pos(path + ("start",)), "PNP-L016",
+                           f"counter '{c['id']}': start {start} is outside min {low} .. cap {cap}",
+                           "start within the counter's bounds")
+            out[c["id"]] = m.Counter(
+                c["id"], c["name"], low, cap, start, bool(c.get("per_player", True)),
+                c.get("abbreviation", ""), c.get("note", ""), doc.pos(path),
+                tuple(c.get("aliases") or ()))
+        return out
+
+    def build_supplies(self) -> dict[str, m.Supply]:
+        out: dict[str, m.Supply] = {}
+        seen: dict[str, Position] = {}
+        for doc, path, s in self.items("components", "supplies"):
+            if self.unique(seen, s["id"], doc.pos(path + ("id",)), "supply"):
+                out[s["id"]] = m.Supply(s["id"], s["name"], s["stock"], bool(s.get("may_run_out", False)),
+                                        s.get("note", ""), doc.pos(path))
+        return out
+
+    def build_dice(self) -> dict[str, m.Die]:
+        out: dict[str, m.Die] = {}
+        seen: dict[str, Position] = {}
+        for doc, path, d in self.items("components", "dice"):
+            if not self.unique(seen, d["id"], doc.pos(path + ("id",)), "die"):
+                continue
+            faces = tuple(d["faces"]) if "faces" in d else tuple(range(1, d["sides"] + 1))
+            out[d["id"]] = m.Die(d["id"], d["name"], faces, d.get("note", ""), doc.pos(path))
+        return out
+
+    def build_zones(self, decks: dict[str, m.Deck]) -> dict[str, m.ZoneDef]:
+        out: dict[str, m.ZoneDef] = {}
+        seen: dict[str, Position] = {}
+        for doc, path, z in self.items("components", "zones"):
+            if not self.unique(seen, z["id"], doc.pos(path + ("id",)), "zone"):
+                continue
+            deck = self.ref(decks, z.get("deck"), doc.pos(path + ("deck",)), "deck")
+            kind, face = z["kind"], z.get("face", "down" if z["kind"] == "pile" else "up")
+            visible = z.get("visible_to") or (
+                "owner" if kind == "hand" else "none" if kind == "pile" or face == "down" else "all")
+            out[z["id"]] = m.ZoneDef(z["id"], z["name"], kind, z.get("owner", "shared"), face, visible,
+                                     deck, z.get("capacity"), z.get("note", ""), doc.pos(path))
+        return out
+
+    def build_action_spaces(self) -> dict[str, m.ActionSpace]:
+        out: dict[str, m.ActionSpace] = {}
+        seen: dict[str, Position] = {}
+        for doc, path, a in self.items("components", "action_spaces"):
+            if not self.unique(seen, a["id"], doc.pos(path + ("id",)), "action space"):
+                continue
+            out[a["id"]] = m.ActionSpace(
+                a["id"], a["name"], a.get("slots", 1),
+                self.effect(doc, path + ("cost",), a.get("cost")),
+                self.effect(doc, path + ("effect",), a.get("effect")),
+                a.get("text", ""), a.get("round"), a.get("note", ""), doc.pos(path))
+        return out
 
     def build_formulas(self) -> dict[str, tuple[Document, tuple, dict]]:
         out: dict[str, tuple[Document, tuple, dict]] = {}
@@ -360,22 +446,27 @@ class Builder:
         return tuple(phases)
 
     def build_rules(self, gdoc: Document, tracks, groups) -> dict[str, Any]:
-        """Rule parameters with their effects, dice and conditions parsed."""
-        g = gdoc.data
+        """The `rules:` block with its effects, dice and conditions parsed.
+
+        Its shape is the engine's (schemas/rules/ENGINE.schema.json); the keys parsed here are the
+        ones whose spelling says what they hold (effects, dice, conditions, stat lists)."""
+        g = gdoc.data.get("rules")
+        g = g if isinstance(g, dict) else {}
+        base = ("rules",)
         rules: dict[str, Any] = {}
-        for key in ("setup", "movement", "pregame", "options", "end"):
-            if key in g:
-                rules[key] = self._parse_params(gdoc, (key,), g[key])
+        for key, value in g.items():
+            if key != "check_timing":
+                rules[key] = self._parse_params(gdoc, base + (key,), value)
         rules["check_timing"] = g.get("check_timing", "phase-end")
-        for key, table, what in (("pregame", tracks, "track"),):
-            track = (g.get(key) or {}).get("track")
-            self.ref(table, track, gdoc.pos((key, "track")), what)
-        setup = g.get("setup") or {}
-        self.ref(tracks, setup.get("pregame"), gdoc.pos(("setup", "pregame")), "track")
+        pregame = g.get("pregame") if isinstance(g.get("pregame"), dict) else {}
+        self.ref(tracks, pregame.get("track"), gdoc.pos(base + ("pregame", "track")), "track")
+        setup = g.get("setup") if isinstance(g.get("setup"), dict) else {}
+        self.ref(tracks, setup.get("pregame"), gdoc.pos(base + ("setup", "pregame")), "track")
         self.ref(groups, setup.get("pawn_on_start_of_each"),
-                 gdoc.pos(("setup", "pawn_on_start_of_each")), "track group")
-        for i, tid in enumerate((g.get("movement") or {}).get("markers_on") or ()):
-            self.ref(tracks, tid, gdoc.pos(("movement", "markers_on", i)), "track")
+                 gdoc.pos(base + ("setup", "pawn_on_start_of_each")), "track group")
+        movement = g.get("movement") if isinstance(g.get("movement"), dict) else {}
+        for i, tid in enumerate(movement.get("markers_on") or ()):
+            self.ref(tracks, tid, gdoc.pos(base + ("movement", "markers_on", i)), "track")
         return rules
 
     _EFFECT_KEYS = {"bonus", "reroll_cost", "loss", "winner_steals", "aggressor_win_steals", "both_gain"}
@@ -442,6 +533,7 @@ class Builder:
         for doc, path, d in self.items("deck", "decks"):
             if not self.unique(seen, d["id"], doc.pos(path + ("id",)), "deck"):
                 continue
+            declared = self.card_fields(doc, path, d)
             defaults = dict(d.get("defaults") or {})
             cards = []
             if d.get("generate") == "charts":
@@ -451,15 +543,117 @@ class Builder:
                 cpath = path + ("cards", i)
                 cid = c.get("id") or slug(c.get("name", f"card-{i + 1}"))
                 self.unique(card_ids, cid, doc.pos(cpath), f"card (deck {d['id']})")
-                fields = {**defaults, **(c.get("fields") or {})}
+                own = c.get("fields") or {}
+                fields = {**defaults, **own}
+                origins = {k: doc.pos(cpath + ("fields", k)) for k in own}
+                if declared:
+                    where = {k: (cpath + ("fields", k)) if k in own else (path + ("defaults", k))
+                             for k in fields}
+                    fields = self.typed_fields(doc, d["id"], cid, cpath, declared, fields, where)
                 fields.setdefault("name", c.get("name", cid))
-                origins = {k: doc.pos(cpath + ("fields", k)) for k in (c.get("fields") or {})}
                 cards.append(m.Card(cid, c.get("name", cid), int(c.get("count", 1)), fields,
                                     doc.pos(cpath), origins))
             out[d["id"]] = m.Deck(d["id"], d["name"], d.get("size", "poker"), d.get("front", ""),
                                   d.get("back"), tuple(cards), bool(d.get("prototype", False)),
-                                  doc.pos(path))
+                                  doc.pos(path), declared)
         return out
+
+    def card_fields(self, doc: Document, path: tuple, deck: dict) -> dict[str, m.CardField]:
+        """A deck's field declarations; enum and list fields without `values` are reported."""
+        out: dict[str, m.CardField] = {}
+        for fid, f in (deck.get("fields") or {}).items():
+            fpath = path + ("fields", fid)
+            kind, values = f["type"], tuple(f.get("values") or ())
+            if kind == "enum" and not values:
+                self.error(doc.key_pos(fpath), "PNP-D001", f"enum field '{fid}' lists no values",
+                           "add values: [a, b, ...]")
+            if f.get("min") is not None and f.get("max") is not None and f["min"] > f["max"]:
+                self.error(doc.pos(fpath + ("max",)), "PNP-D001",
+                           f"field '{fid}': max {f['max']} is below min {f['min']}", "swap them")
+            out[fid] = m.CardField(fid, kind, values, bool(f.get("required", False)), f.get("default"),
+                                   f.get("min"), f.get("max"), doc.pos(fpath))
+        return out
+
+    def typed_fields(self, doc: Document, deck: str, card: str, cpath: tuple,
+                     declared: dict[str, m.CardField], fields: dict, where: dict) -> dict:
+        """A card's fields parsed to their declared types; each mistake a positioned diagnostic."""
+        out = dict(fields)
+        for fid, spec in declared.items():
+            if fid not in fields:
+                if spec.required:
+                    self.error(doc.pos(cpath), "PNP-D002",
+                               f"card '{card}' of deck '{deck}' lacks required field '{fid}'",
+                               f"add {fid}: to the card's fields (or a default to the deck)")
+                    continue
+                if spec.default is None:
+                    continue
+                out[fid] = self.field_value(doc, spec, spec.default, spec.origin, None, card)
+                continue
+            out[fid] = self.field_value(doc, spec, fields[fid], doc.pos(where[fid]), where[fid], card)
+        for fid in fields:  # undeclared fields stay free-form; one spelled like a declared one is a typo
+            close = difflib.get_close_matches(fid, list(declared), n=2, cutoff=0.75)
+            if fid not in declared and fid != "name" and close:
+                hint = f"did you mean {' or '.join(close)}? deck '{deck}' declares: {', '.join(declared)}"
+                self.diags.append(Diagnostic.at(doc.key_pos(where[fid]), WARNING, "PNP-D004",
+                                                f"card '{card}': field '{fid}' is not declared", hint))
+        return out
+
+    def field_value(self, doc: Document, spec: m.CardField, value: Any, pos: Position,
+                    path: tuple | None, card: str) -> Any:
+        """One value parsed to its declared type, or None after reporting why it is not one."""
+        what = f"card '{card}': {spec.id}"
+        kind = spec.type
+
+        def bad(message: str, hint: str) -> None:
+            self.error(pos, "PNP-D003", f"{what}: {message}", hint)
+
+        if kind == "integer":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return bad(f"expected a whole number, got {_shown(value)}", "write a number such as 3")
+            if spec.min is not None and value < spec.min:
+                return bad(f"{value} is below the minimum {spec.min}", f"use {spec.min} or more")
+            if spec.max is not None and value > spec.max:
+                return bad(f"{value} is above the maximum {spec.max}", f"use {spec.max} or less")
+            return value
+        if kind == "boolean":
+            if not isinstance(value, bool):
+                return bad(f"expected true or false, got {_shown(value)}", "write true or false")
+            return value
+        if kind == "text":
+            if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+                return bad(f"expected text, got {_shown(value)}", "write the text, quoted if it holds ': '")
+            return str(value)
+        if kind == "enum":
+            if not isinstance(value, str) or (spec.values and value not in spec.values):
+                return bad(f"{_shown(value)} is not one of {', '.join(spec.values)}", _did_you_mean(value, spec.values))
+            return value
+        if kind == "list":
+            items = [value] if isinstance(value, str) else value
+            if not isinstance(items, list) or not all(isinstance(v, str) for v in items):
+                return bad(f"expected a list of words, got {_shown(value)}", "write [a, b, ...]")
+            wrong = [v for v in items if spec.values and v not in spec.values]
+            if wrong:
+                item_pos = doc.pos(path + (items.index(wrong[0]),)) if path and value is items else pos
+                self.error(item_pos, "PNP-D003",
+                           f"{what}: {wrong[0]!r} is not one of {', '.join(spec.values)}",
+                           _did_you_mean(wrong[0], spec.values))
+                return None
+            return m.FieldList(items)
+        if kind == "effect":
+            if path is None:  # a declared default: positioned at the declaration
+                eff, diags = parse_effect(str(value), pos, self.names)
+                self.diags.extend(diags)
+                return eff
+            return self.effect(doc, path, value)
+        if kind == "condition":
+            if path is None:
+                match = _CONDITION_RE.match(str(value))
+                if not match:
+                    return bad(f"bad condition {_shown(value)}", "write STAT OP NUMBER, e.g. 'M > 10'")
+                stat = self.stat_id(match["stat"], pos)
+                return m.Condition(stat, match["op"], int(match["value"]), str(value)) if stat else None
+            return self.condition(doc, path, value)
+        return value
 
     def build_boards(self, tracks, charts, tables) -> dict[str, m.Board]:
         out: dict[str, m.Board] = {}
@@ -520,6 +714,17 @@ def chart_cards(charts: dict[str, m.Chart], defaults: dict) -> list[m.Card]:
     return cards
 
 
+def _shown(value: Any) -> str:
+    """A value as a message shows it: 'pink', 3, a list."""
+    text = repr(value) if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
+def _did_you_mean(value: Any, options: tuple[str, ...]) -> str:
+    close = difflib.get_close_matches(str(value), list(options), n=2)
+    return (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
+
+
 def _dice(text: str) -> m.Dice:
     match = _DICE_RE.match(text)
     if not match:
@@ -528,8 +733,6 @@ def _dice(text: str) -> m.Dice:
 
 
 def _close(word: str, table: dict, names: Names | None) -> str:
-    import difflib
-
     keys = difflib.get_close_matches(word.lower(), list(table), n=3, cutoff=0.6)
     shown = []
     for k in keys:

@@ -104,6 +104,10 @@ class Effect:
     pos: Position | None = field(default=None, compare=False)
     source: str = field(default="", compare=False)
 
+    def __str__(self) -> str:
+        """The effect as written (its source), e.g. on a card face."""
+        return self.source
+
     @property
     def is_empty(self) -> bool:
         return not self.choices

@@ -14,12 +14,13 @@ from pnp.data import lint
 from pnp.data.build import Builder, slug
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
-from pnp.data.schema import check_schema_line, validate_document
+from pnp.data.schema import check_schema_line, validate_document, validate_rules
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.paths import CARDS
 
 #: Document kinds a game folder holds; other kinds (scenarios) are skipped by the game loader.
-GAME_KINDS = {"game", "stats", "tracks", "charts", "tables", "deck", "board", "record-sheet", "layout"}
+GAME_KINDS = {"game", "stats", "tracks", "charts", "tables", "deck", "board", "record-sheet", "layout",
+              "components"}
 
 
 @dataclass
@@ -84,6 +85,8 @@ def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
         diags.extend(apply_variant(docs, variant))
     for doc in docs:
         diags.extend(validate_document(doc))
+        if doc.kind == "game":
+            diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
         return result
     builder = Builder(folder, docs, variant)
@@ -95,8 +98,24 @@ def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
     return result
 
 
+#: Kinds whose files hold one main list: an override path may start inside it
+#: (`tracks/road/...` is `tracks/tracks/road/...`).
+MAIN_LISTS = {"stats": "stats", "tracks": "tracks", "charts": "charts", "tables": "tables",
+              "deck": "decks", "board": "boards", "record-sheet": "record_sheets", "layout": "layouts"}
+
+#: Keys a card itself has; any other last step of a card path names one of its fields.
+_CARD_KEYS = {"id", "name", "count", "fields"}
+
+OVERRIDE_HINT = ("a path is KIND/step/...: KIND is a file kind (game, stats, tracks, charts, tables, "
+                 "deck, board, record-sheet, components, layout); a list step matches an item's "
+                 "id, its name as an id, or its index (docs/components.md)")
+
+
 def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
-    """Apply a variant's overrides to the loaded documents, in place."""
+    """Apply a variant's overrides to the loaded documents, in place.
+
+    Every overridden value remembers the override's position, so a later schema, effect or
+    type error in it is reported at the variant's line, where the new value is written."""
     game_doc = next((d for d in docs if d.kind == "game"), None)
     if game_doc is None:
         return []
@@ -110,52 +129,140 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
                               f"unknown variant '{variant}'", hint)]
     index, spec = variants[variant]
     diags = []
-    for key, value in (spec.get("overrides") or {}).items():
-        pos = game_doc.key_pos(("variants", index, "overrides", key))
-        problem = set_override(docs, key, value, dry_run=False)
-        if problem:
-            diags.append(Diagnostic.at(pos, ERROR, "PNP-L015", problem,
-                                       "paths are KIND/step/...; list items match by id, name or index"))
+    overrides = spec.get("overrides")
+    for key, value in (overrides if isinstance(overrides, dict) else {}).items():
+        where = ("variants", index, "overrides", key)
+        found = resolve_override(docs, str(key))
+        if isinstance(found, OverrideProblem):
+            diags.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
+                                       found.message, found.hint))
+            continue
+        found.set(copy.deepcopy(value))
+        found.doc.redirects[found.data_path] = game_doc.pos(where)
     return diags
+
+
+@dataclass
+class OverrideTarget:
+    """The place an override path names: `container[key]`, inside `doc` at `data_path`.
+
+    `parent[parent_key]` is set to the container first when the container is new (a card's
+    `fields:` map that the card did not have yet)."""
+
+    doc: Document
+    container: dict | list
+    key: str | int
+    data_path: tuple
+    parent: dict | None = None
+    parent_key: str = ""
+
+    def set(self, value) -> None:
+        if self.parent is not None and self.parent_key not in self.parent:
+            self.parent[self.parent_key] = self.container
+        self.container[self.key] = value
+
+
+@dataclass(frozen=True)
+class OverrideProblem:
+    """Why an override path does not resolve, with a did-you-mean hint."""
+
+    message: str
+    hint: str = OVERRIDE_HINT
 
 
 def set_override(docs: list[Document], path: str, value, dry_run: bool) -> str:
     """Set one override (or, dry_run, only check its path); returns a problem or ''."""
+    found = resolve_override(docs, path)
+    if isinstance(found, OverrideProblem):
+        return found.message
+    if not dry_run:
+        found.set(copy.deepcopy(value))
+    return ""
+
+
+def resolve_override(docs: list[Document], path: str):
+    """The OverrideTarget an override path names, or the OverrideProblem of the first document
+    tried (the path's KIND picks the documents; nothing is changed)."""
     kind, _, rest = path.partition("/")
     steps = rest.split("/") if rest else []
-    for doc in (d for d in docs if d.kind == kind):
-        node = doc.data
-        if kind != "game":
-            node = node.get(kind) if isinstance(node, dict) else None
-        problem = _walk_and_set(node, steps, copy.deepcopy(value), dry_run)
-        if not problem:
-            return ""
-    return f"override path '{path}' does not match the data"
+    of_kind = [d for d in docs if d.kind == kind]
+    if not of_kind:
+        present = sorted({d.kind for d in docs if d.kind})
+        close = difflib.get_close_matches(kind, present, n=2)
+        hint = (f"did you mean {' or '.join(close)}? " if close else "") + (
+            f"this game's file kinds: {', '.join(present)}")
+        return OverrideProblem(f"override path '{path}': the game has no '{kind}' file", hint)
+    if not steps:
+        return OverrideProblem(f"override path '{path}' names a whole file", OVERRIDE_HINT)
+    first: OverrideProblem | None = None
+    for doc in of_kind:
+        main = MAIN_LISTS.get(kind)
+        starts = [(main,), ()] if main and steps[0] != main else [()]
+        for start in starts:
+            found = _walk(doc, start, steps, path)
+            if not isinstance(found, OverrideProblem):
+                return found
+            first = first or found
+    return first
 
 
-def _walk_and_set(node, steps: list[str], value, dry_run: bool) -> str:
+def _walk(doc: Document, start: tuple, steps: list[str], path: str):
+    node = doc.data
+    data_path: tuple = ()
+    for key in start:
+        if not isinstance(node, dict) or key not in node:
+            return OverrideProblem(f"override path '{path}' does not match the data")
+        node, data_path = node[key], data_path + (key,)
     for i, step in enumerate(steps):
         last = i == len(steps) - 1
+        here = "/".join(map(str, data_path)) or "the top of the file"
         if isinstance(node, list):
             match = _list_item(node, step)
             if match is None:
-                return "no list item"
-            if last:
-                if not dry_run:
-                    node[match] = value
-                return ""
-            node = node[match]
+                ids = [_item_id(x, j) for j, x in enumerate(node)]
+                close = difflib.get_close_matches(step, ids, n=3)
+                hint = (f"did you mean {' or '.join(close)}?" if close
+                        else f"items here: {', '.join(ids[:12]) or '(none)'}")
+                return OverrideProblem(f"override path '{path}': no item '{step}' in "
+                                       f"{Path(doc.path).name} {here}", hint)
+            step_key: str | int = match
         elif isinstance(node, dict):
-            if last:
-                if not dry_run:
-                    node[step] = value
-                return ""
-            if step not in node:
-                return "no key"
-            node = node[step]
+            step_key = step
+            if step not in node and step not in _CARD_KEYS and _is_card(data_path):
+                fields = node.get("fields")
+                if fields is None and last:  # a card without fields: the override adds one
+                    return OverrideTarget(doc, {}, step, data_path + ("fields", step), node, "fields")
+                if isinstance(fields, dict):
+                    node, data_path = fields, data_path + ("fields",)
+            if step not in node and not last:
+                close = difflib.get_close_matches(step, [str(k) for k in node], n=3)
+                hint = (f"did you mean {' or '.join(close)}?" if close
+                        else f"keys here: {', '.join(map(str, node)) or '(none)'}")
+                if step == "cards" and node.get("generate"):
+                    hint = (f"this deck's cards are generated from {node['generate']}; "
+                            f"override the {node['generate']} data instead")
+                return OverrideProblem(f"override path '{path}': no '{step}' in "
+                                       f"{Path(doc.path).name} {here}", hint)
         else:
-            return "not a container"
-    return "empty path"
+            return OverrideProblem(f"override path '{path}': {here} holds a value, not a list or map",
+                                   "end the path at the value to replace")
+        if last:
+            return OverrideTarget(doc, node, step_key, data_path + (step_key,))
+        node, data_path = node[step_key], data_path + (step_key,)
+    return OverrideProblem(f"override path '{path}' is empty")
+
+
+def _is_card(data_path: tuple) -> bool:
+    """A card of a deck file: decks/N/cards/M."""
+    return len(data_path) >= 4 and data_path[-2] == "cards" and data_path[0] == "decks"
+
+
+def _item_id(item, index: int) -> str:
+    if isinstance(item, dict) and item.get("id") is not None:
+        return str(item["id"])
+    if isinstance(item, dict) and item.get("name") is not None:
+        return slug(str(item["name"]))
+    return str(index)
 
 
 def _list_item(items: list, step: str) -> int | None:
@@ -165,4 +272,3 @@ def _list_item(items: list, step: str) -> int | None:
     if step.isdigit() and int(step) < len(items):
         return int(step)
     return None
-

@@ -6,14 +6,17 @@ position of each reference is at hand; this module looks at the game as a whole.
 
 from __future__ import annotations
 
+import copy
 import difflib
 from collections.abc import Iterable
+from dataclasses import replace
 from functools import cache
 from pathlib import Path
 
 from pnp.data.effects import Effect, effect_charts, effect_formulas, effect_stats, effect_tracks
 from pnp.data.loader import Document, load_file
-from pnp.data.model import GameDef
+from pnp.data.model import Condition, GameDef
+from pnp.data.schema import validate_document, validate_rules
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.paths import TEMPLATES
 
@@ -68,6 +71,11 @@ def all_effects(game: GameDef) -> Iterable[Effect]:
     for conv in game.conversions.values():
         yield from (conv.pay, conv.gain)
     yield from _effects_in(game.rules)
+    for space in game.action_spaces.values():
+        yield from (e for e in (space.cost, space.effect) if e)
+    for deck in game.decks.values():
+        for card in deck.cards:
+            yield from (v for v in card.fields.values() if isinstance(v, Effect))
 
 
 def _effects_in(node) -> Iterable[Effect]:
@@ -126,6 +134,8 @@ def _unused(game: GameDef) -> list[Diagnostic]:
     used_formulas |= {p.rolls for p in game.phases} | {s.derived for s in game.stats.values()}
     used_stats = {s for e in effects for s in effect_stats(e)}
     used_stats |= {c.when.stat for c in game.checks.values()}
+    used_stats |= {v.stat for d in game.decks.values() for c in d.cards for v in c.fields.values()
+                   if isinstance(v, Condition)}
     used_stats |= {f.stat for f in game.formulas.values()}
     used_stats |= {s.id for s in game.stats.values() if s.derived}
     for rs in game.record_sheets.values():
@@ -151,8 +161,6 @@ def _unused(game: GameDef) -> list[Diagnostic]:
 
 def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
     """Interpretations and variants must point at each other and at real data."""
-    from pnp.data.game import set_override
-
     out = []
     playable = {a.id for i in game.interpretations.values() for a in i.alternatives if a.id}
     for interp in game.interpretations.values():
@@ -171,11 +179,62 @@ def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                                      f"variant '{variant.id}' is not an alternative of "
                                      f"'{variant.interpretation}'",
                                      "give the alternative it plays the same id"))
-        if game.variant is None:
-            for path, value in variant.overrides.items():
-                if set_override(docs, path, value, dry_run=True):
-                    out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L015",
-                                             f"variant '{variant.id}': override path '{path}' "
-                                             "does not match the data",
-                                             "paths are KIND/step/...; list items match by id, name or index"))
+    if game.variant is None:
+        out.extend(_override_problems(game, docs))
+    return out
+
+
+def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
+    """Every override of every variant must name data, and its new value must pass the schema;
+    both are reported at the override's line.
+
+    Variants whose overrides touch different data are applied together to one copy of the
+    documents they change, so the schemas run about once however many variants there are."""
+    from pnp.data.game import OverrideProblem, resolve_override
+
+    game_doc = next((d for d in docs if d.kind == "game"), None)
+    listed = game_doc.data.get("variants") or [] if game_doc and isinstance(game_doc.data, dict) else []
+    out: list[Diagnostic] = []
+    groups: list[tuple[dict[int, Document], set, set]] = []  # (copies, paths, their prefixes)
+    moved: dict[tuple[str, int], str] = {}  # (file, line) of an override value -> its variant
+    for index, spec in enumerate(listed):
+        variant = game.variants.get(spec.get("id")) if isinstance(spec, dict) else None
+        if variant is None:
+            continue
+        targets = []
+        for path, value in variant.overrides.items():
+            where = ("variants", index, "overrides", path)
+            found = resolve_override(docs, str(path))
+            if isinstance(found, OverrideProblem):
+                out.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
+                                         f"variant '{variant.id}': {found.message}", found.hint))
+            else:
+                targets.append((path, value, found, game_doc.pos(where)))
+        # Two overrides clash when one path lies within the other.
+        fulls = {(id(f.doc), f.data_path) for _, _, f, _ in targets}
+        prefixes = {(id(f.doc), f.data_path[:n]) for _, _, f, _ in targets
+                    for n in range(1, len(f.data_path) + 1)}
+        group = next((g for g in groups if not (fulls & g[2] or prefixes & g[1])), None)
+        if group is None:
+            group = ({}, set(), set())
+            groups.append(group)
+        group[1].update(fulls)
+        group[2].update(prefixes)
+        for path, value, found, value_pos in targets:
+            doc = found.doc
+            if id(doc) not in group[0]:
+                group[0][id(doc)] = Document(doc.path, copy.deepcopy(doc.data), doc.schema_ref,
+                                             doc.positions, doc.key_positions, {})
+            target = resolve_override([group[0][id(doc)]], str(path))
+            if not isinstance(target, OverrideProblem):
+                target.set(copy.deepcopy(value))
+                target.doc.redirects[target.data_path] = value_pos
+                moved[(value_pos.file, value_pos.line)] = variant.id
+    for copies, _, _ in groups:
+        for doc in copies.values():
+            problems = validate_document(doc)
+            if doc.kind == "game":
+                problems += validate_rules(doc, game.folder)
+            out.extend(replace(d, message=f"variant '{moved[d.file, d.line]}': {d.message}")
+                       for d in problems if (d.file, d.line) in moved)
     return out

@@ -159,12 +159,29 @@ class Document:
     schema_ref: str | None = None
     positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
     key_positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
+    #: data path -> where its value was written instead (a variant override, in game.yaml)
+    redirects: dict[tuple, Position] = field(default_factory=dict, repr=False)
+
+    def redirected(self, path: Sequence[str | int]) -> Position | None:
+        """The override position for `path` or its nearest overridden ancestor, if any."""
+        if not self.redirects:
+            return None
+        key = tuple(path)
+        for end in range(len(key), 0, -1):
+            found = self.redirects.get(key[:end])
+            if found is not None:
+                return found
+        return None
 
     def pos(self, path: Sequence[str | int] = ()) -> Position:
         """Where the value at `path` starts; the nearest recorded ancestor for missing paths.
 
-        `()` is the root value; a document without positions points at line 1, column 1.
+        `()` is the root value; a document without positions points at line 1, column 1. A value
+        a variant replaced points at the override that wrote it.
         """
+        moved = self.redirected(path)
+        if moved is not None:
+            return moved
         key = tuple(path)
         while True:
             found = self.positions.get(key)
@@ -176,6 +193,9 @@ class Document:
 
     def key_pos(self, path: Sequence[str | int]) -> Position:
         """Where the mapping key leading to `path` is written; pos(path) when there is none."""
+        moved = self.redirected(path)
+        if moved is not None:
+            return moved
         found = self.key_positions.get(tuple(path))
         if found is not None:
             return Position(str(self.path), found[0], found[1])

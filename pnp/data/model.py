@@ -67,6 +67,10 @@ class Condition:
     value: int
     text: str = ""
 
+    def __str__(self) -> str:
+        """The condition as written, for card layouts."""
+        return self.text or f"{self.stat} {self.op} {self.value}"
+
     def holds(self, amount: int) -> bool:
         return {
             "<": amount < self.value,
@@ -255,8 +259,40 @@ class Variant:
     origin: Position = NOWHERE
 
 
+class FieldList(tuple):
+    """A card field of type list: a tuple of strings that prints as 'red, blue' on a card."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return ", ".join(str(v) for v in self)
+
+
+#: Types a deck may declare for its card fields (docs/components.md).
+FIELD_TYPES = ("integer", "text", "enum", "list", "effect", "condition", "boolean")
+
+
+@dataclass(frozen=True)
+class CardField:
+    """A typed field declared by a deck; every card's value is parsed to this type once."""
+
+    id: str
+    type: str  # one of FIELD_TYPES
+    values: tuple[str, ...] = ()  # allowed values for enum / list items
+    required: bool = False
+    default: Any = None
+    min: int | None = None
+    max: int | None = None
+    origin: Position = NOWHERE
+
+
 @dataclass(frozen=True)
 class Card:
+    """One card design; `count` copies are printed and dealt.
+
+    `fields` holds each value as its deck declares it (int, str, FieldList, Effect, Condition,
+    bool); undeclared fields keep their YAML value. An Effect prints as the text written."""
+
     id: str
     name: str
     count: int
@@ -274,6 +310,86 @@ class Deck:
     back: str | None
     cards: tuple[Card, ...]
     prototype: bool = False
+    origin: Position = NOWHERE
+    fields: Mapping[str, CardField] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Counter:
+    """A bounded integer, per player (every stat is one) or shared (a round marker)."""
+
+    id: str
+    name: str
+    min: int | None = 0
+    cap: int | None = None
+    start: int = 0
+    per_player: bool = True
+    abbreviation: str = ""
+    note: str = ""
+    origin: Position = NOWHERE
+    aliases: tuple[str, ...] = ()
+    stat: bool = False  # True when the counter is a stat from stats.yaml
+
+
+@dataclass(frozen=True)
+class Supply:
+    """A pool of tokens in the box; may_run_out: the rules allow play on when it is empty."""
+
+    id: str
+    name: str
+    stock: int
+    may_run_out: bool = False
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class Die:
+    """A die by its faces: (1, ..., 6) for a D6, ('titan', 'coin', 'blank', ...) for a symbol die."""
+
+    id: str
+    name: str
+    faces: tuple[int | str, ...]
+    note: str = ""
+    origin: Position = NOWHERE
+
+    @property
+    def numeric(self) -> bool:
+        return all(isinstance(f, int) and not isinstance(f, bool) for f in self.faces)
+
+
+#: Zone kinds and the defaults derived from them (docs/components.md).
+ZONE_KINDS = ("pile", "discard", "row", "hand", "tableau", "stored", "area")
+
+
+@dataclass(frozen=True)
+class ZoneDef:
+    """A place cards or tokens sit: a draw pile, a market row, a hand; shared or per player."""
+
+    id: str
+    name: str
+    kind: str  # one of ZONE_KINDS
+    owner: str = "shared"  # 'shared' | 'player'
+    face: str = "up"  # 'up' | 'down'
+    visible_to: str = "all"  # 'all' | 'owner' | 'none'
+    deck: str | None = None  # a deck whose cards (all copies) start here
+    capacity: int | None = None
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class ActionSpace:
+    """A worker-placement space: how many workers fit, what it costs and what it gives."""
+
+    id: str
+    name: str
+    slots: int | None = 1  # None: unlimited
+    cost: Effect | None = None
+    effect: Effect | None = None
+    text: str = ""
+    round: int | None = None  # first round it is open (None: from the start)
+    note: str = ""
     origin: Position = NOWHERE
 
 
@@ -347,7 +463,8 @@ class GameDef:
     checks: Mapping[str, Check] = field(default_factory=dict)
     conversions: Mapping[str, Conversion] = field(default_factory=dict)
     track_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: rule parameters: setup, movement, pregame, options, end, check_timing (effects parsed)
+    #: the `rules:` block of game.yaml (effects, dice and conditions parsed); its schema is the
+    #: engine's (schemas/rules/ENGINE.schema.json)
     rules: Mapping[str, Any] = field(default_factory=dict)
     interpretations: Mapping[str, Interpretation] = field(default_factory=dict)
     variants: Mapping[str, Variant] = field(default_factory=dict)
@@ -358,6 +475,12 @@ class GameDef:
     documents: tuple[Document, ...] = ()
     variant: str | None = None
     origin: Position = NOWHERE
+    #: every stat (per player, stat=True) and every counter of components.yaml, by id
+    counters: Mapping[str, Counter] = field(default_factory=dict)
+    supplies: Mapping[str, Supply] = field(default_factory=dict)
+    dice: Mapping[str, Die] = field(default_factory=dict)
+    zones: Mapping[str, ZoneDef] = field(default_factory=dict)
+    action_spaces: Mapping[str, ActionSpace] = field(default_factory=dict)
 
     def rule(self, *path: str, default: Any = None) -> Any:
         """A rule parameter by path, e.g. game.rule('options', 'war', 'roll')."""

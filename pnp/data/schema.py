@@ -35,14 +35,24 @@ def _schemas(folder: Path = SCHEMAS) -> dict[str, dict]:
     return out
 
 
+#: Stable addresses of the shared schemas, for a game's own rules.schema.json to $ref.
+SHARED_BASE = "https://pnp.invalid/schemas/"
+
+
+@cache
+def _registry() -> Registry:
+    """Every shared schema, by its file URI and by SHARED_BASE + file name."""
+    resources = []
+    for name, s in _schemas().items():
+        resource = Resource.from_contents(s, default_specification=DRAFT202012)
+        resources.append((s["$id"], resource))
+        resources.append((f"{SHARED_BASE}{name}.schema.json", resource))
+    return Registry().with_resources(resources)
+
+
 @cache
 def _validator(kind: str) -> Draft202012Validator:
-    schemas = _schemas()
-    registry = Registry().with_resources(
-        (s["$id"], Resource.from_contents(s, default_specification=DRAFT202012))
-        for s in schemas.values()
-    )
-    return Draft202012Validator(schemas[kind], registry=registry)
+    return Draft202012Validator(_schemas()[kind], registry=_registry())
 
 
 def known_kinds() -> list[str]:
@@ -99,10 +109,59 @@ def validate_document(doc: Document) -> list[Diagnostic]:
     return diags
 
 
-def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
+def rules_schema_file(folder: Path, engine: str | None) -> Path | None:
+    """The schema of a game's `rules:` block: the game folder's own rules.schema.json, else the
+    bundled engine's schemas/rules/ENGINE.schema.json; None when there is neither."""
+    own = folder / "rules.schema.json"
+    if own.is_file():
+        return own
+    if isinstance(engine, str) and engine and "/" not in engine and "\\" not in engine:
+        bundled = SCHEMAS / "rules" / f"{engine}.schema.json"
+        if bundled.is_file():
+            return bundled
+    return None
+
+
+@cache
+def _rules_validator(path: Path, mtime: float) -> Draft202012Validator:
+    """A validator for one rules schema file (mtime keys the cache, so edits are seen)."""
+    schema = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(schema, dict):
+        raise ValueError("the schema is not a JSON object")
+    schema.setdefault("$id", path.resolve().as_uri())
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema, registry=_registry())
+
+
+def validate_rules(doc: Document, folder: Path) -> list[Diagnostic]:
+    """Check a game manifest's `rules:` block against the schema its engine supplies.
+
+    The schema is data (JSON), never code: validating a game never imports its engine."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    if "rules" not in data:
+        return []
+    path = rules_schema_file(folder, data.get("engine"))
+    if path is None:
+        return []
+    try:
+        validator = _rules_validator(path.resolve(), path.stat().st_mtime)
+    except Exception as exc:  # a broken schema file is the game's problem, reported, not raised
+        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+        return [Diagnostic(ERROR, "PNP-S007", f"rules schema {path.name} cannot be used: {reason}",
+                           str(path), 1, 1, "fix the JSON Schema file (Draft 2020-12)")]
+    diags: list[Diagnostic] = []
+    errors = validator.iter_errors(data["rules"])
+    for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
+        diags.append(_to_diagnostic(doc, error, prefix=("rules",)))
+        if len(diags) >= MAX_ERRORS_PER_FILE:
+            break
+    return diags
+
+
+def _to_diagnostic(doc: Document, error: ValidationError, prefix: tuple = ()) -> Diagnostic:
     if error.validator in ("oneOf", "anyOf") and error.context:
         error = best_match(error.context)
-    path = tuple(error.absolute_path)
+    path = prefix + tuple(error.absolute_path)
     pos = doc.pos(path)
     where = "/".join(str(p) for p in path) or "(document)"
     validator = error.validator
