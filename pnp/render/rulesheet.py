@@ -74,7 +74,7 @@ _NEED_AFTER_HEADING = 3  # lines of text (or table rows) a heading never leaves 
 
 def make_styles() -> dict[str, ParagraphStyle]:
     fonts.ensure_fonts()
-    base = ParagraphStyle("body", fontName="Vera", fontSize=BODY, leading=LEADING,
+    base = ParagraphStyle("body", fontName="Vera", bulletFontName="Vera", fontSize=BODY, leading=LEADING,
                           textColor=INK, spaceAfter=4.5)
     s = {
         "body": base,
@@ -235,6 +235,19 @@ class Heading(Paragraph):
         self.level, self.toc_text, self.key = level, label, key
 
 
+class ColumnTable(Table):
+    """A table whose continuation always starts the next column, under its repeated header.
+
+    reportlab places the rest of a split table in the same frame when room is left (the split
+    row was chosen by `rowSplitRange`), which would print a stray header mid-column."""
+
+    def split(self, availWidth, availHeight):
+        parts = super().split(availWidth, availHeight)
+        if len(parts) == 2:
+            return [parts[0], FrameBreak(), parts[1]]
+        return parts
+
+
 @dataclass
 class Story:
     """Builds the flowables of one rulesheet from its parsed sources."""
@@ -289,7 +302,8 @@ class Story:
             style = self.styles[self.text_style]
             if indent:
                 style = ParagraphStyle(f"body-{indent}", parent=style, leftIndent=indent)
-            self.add(Paragraph(self.inline.markup(node.children[0]), style))
+            para = Paragraph(self.inline.markup(node.children[0]), style)
+            self.add(para, min(_height(para, self.width - indent), LEADING * _NEED_AFTER_HEADING))
         elif t in ("bullet_list", "ordered_list"):
             self.list(node, indent)
         elif t == "table":
@@ -328,6 +342,7 @@ class Story:
         inner.blocks(node.children)
         box = Table([[inner.finish()]], colWidths=[self.width])
         box.setStyle(TableStyle([
+            ("FONT", (0, 0), (-1, -1), "Vera", BODY),
             ("BACKGROUND", (0, 0), (-1, -1), NOTE_FILL),
             ("LINEBEFORE", (0, 0), (0, -1), 2, ACCENT),
             ("LEFTPADDING", (0, 0), (-1, -1), 6), ("RIGHTPADDING", (0, 0), (-1, -1), _CELL_PAD),
@@ -361,9 +376,10 @@ class Story:
                 plain_rows.append(texts)
         widths = column_widths(plain_rows, self.width)
         body = len(rows) - 1
-        table = Table(rows, colWidths=widths, repeatRows=1, splitByRow=1,
+        table = ColumnTable(rows, colWidths=widths, repeatRows=1, splitByRow=1,
                       rowSplitRange=(4, -3) if body >= 7 else None, hAlign="LEFT")
         style = [
+            ("FONT", (0, 0), (-1, -1), "Vera", CELL),  # the default cell font is Helvetica
             ("BACKGROUND", (0, 0), (-1, 0), HEAD_FILL),
             ("LINEBELOW", (0, 0), (-1, 0), 0.8, ACCENT),
             ("LINEBELOW", (0, -1), (-1, -1), 0.6, RULE),
@@ -376,9 +392,11 @@ class Story:
         for r in range(2, len(rows), 2):
             style.append(("BACKGROUND", (0, r), (-1, r), ZEBRA))
         table.setStyle(TableStyle(style))
-        row = CELL_LEADING + 3.5
-        lead = 4 * row if body >= 7 else (body + 1) * row
-        return KeepTogether([table, Spacer(1, 6)]) if body < 7 else table, lead
+        table.wrap(self.width, 1e6)
+        heights = table._rowHeights  # what a heading above must see room for
+        if body < 7:
+            return KeepTogether([table, Spacer(1, 6)]), sum(heights) + 6
+        return table, sum(heights[:4])
 
 
 def column_widths(rows: Sequence[Sequence[str]], total: float) -> list[float]:
@@ -527,7 +545,14 @@ def build_story(game: GameDef, prepared: Prepared, icons: IconImages, column: fl
 
 
 def contents(styles: dict[str, ParagraphStyle]) -> list[Flowable]:
-    toc = TableOfContents(levelStyles=[styles["toc"]], dotsMinLevel=0, rightColumnWidth=26)
+    table_style = TableStyle([
+        ("FONT", (0, 0), (-1, -1), "Vera", BODY),  # reportlab's default cell font is Helvetica
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("LEFTPADDING", (0, 0), (-1, -1), 0), ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+        ("TOPPADDING", (0, 0), (-1, -1), 0.5), ("BOTTOMPADDING", (0, 0), (-1, -1), 0.5),
+    ])
+    toc = TableOfContents(levelStyles=[styles["toc"]], dotsMinLevel=0, rightColumnWidth=26,
+                          tableStyle=table_style)
     return [Paragraph("Contents", styles["toc-title"]), toc, Spacer(1, 8)]
 
 
