@@ -89,7 +89,7 @@ class Helpers:
             return f"{self.stat_name(item.stat)} {format_amount(item.amount)}"
         if isinstance(item, ChartRoll):
             chart = self.game.charts.get(item.chart)
-            return f"roll on the {chart.name if chart else item.chart}"
+            return f"roll the {chart.name if chart else item.chart}"
         if isinstance(item, Ability):
             return f"{item.name.replace('_', ' ')}({', '.join(map(str, item.args))})"
         return str(item)
