@@ -437,7 +437,7 @@ class RulesheetDoc(BaseDocTemplate):
                          topMargin=MARGIN, bottomMargin=MARGIN + 6, title=title, author="pnp",
                          creator=f"pnp {__version__}", subject="rulesheet", invariant=1,
                          initialFontName="Vera", **kw)
-        self.footer, self.pages_last_pass = footer, 0
+        self.footer, self.pages_last_pass, self.outline_level = footer, 0, -1
         w, h = pagesize
         col = (w - 2 * MARGIN - GUTTER) / 2
         top = h - MARGIN
@@ -478,14 +478,16 @@ class RulesheetDoc(BaseDocTemplate):
 
     def afterFlowable(self, flowable) -> None:
         if isinstance(flowable, Heading):
+            level = min(flowable.level - 1, self.outline_level + 1)  # the outline skips no level
+            self.outline_level = level
             self.canv.bookmarkPage(flowable.key)
-            self.canv.addOutlineEntry(plain(flowable.toc_text), flowable.key,
-                                      level=min(flowable.level - 1, 2), closed=True)
+            self.canv.addOutlineEntry(plain(flowable.toc_text), flowable.key, level=level,
+                                      closed=True)
             if flowable.level == 1:
                 self.notify("TOCEntry", (0, flowable.toc_text, self.page, flowable.key))
 
     def _endBuild(self):
-        self.pages_last_pass = self.page
+        self.pages_last_pass, self.outline_level = self.page, -1
         super()._endBuild()
 
 
@@ -598,5 +600,8 @@ def render_rulesheet(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4
         return [], diags + [Diagnostic(ERROR, R_LAYOUT, f"the rulesheet cannot be laid out: {exc}",
                                        str(prepared.folder),
                                        hint="a table or block is larger than a column; split it")]
+    except Exception as exc:  # reportlab on unusual content: report it, never a traceback
+        return [], diags + [Diagnostic(ERROR, R_LAYOUT, f"the rulesheet cannot be laid out: "
+                                       f"{type(exc).__name__}: {exc}", str(prepared.folder))]
     written = write_outputs([(Path(out_dir) / rulesheet_name(game), data)], diags)
     return written, diags
