@@ -1,4 +1,4 @@
-"""Rulebook prose is never copied: our sentences, docs and comments are in our own words.
+"""Rulebook prose is never copied: our sentences, rulesheets, docs and comments are in our own words.
 
 Rules facts (names, numbers, the notes of spaces and charts) may be encoded as data; so the
 tables (tracks.yaml, charts.yaml, tables.yaml, stats.yaml, the fidelity test) are not checked. Any
@@ -33,7 +33,7 @@ def test_no_run_of_eight_words_is_copied_from_a_rulebook():
     for seed in sorted(SEEDS.glob("*.txt")):
         book |= runs(words(seed.read_text(encoding="utf-8", errors="ignore")))
     copied = {}
-    folders = ["pnp", "cards", "docs", "tests", "templates", "benchmarks"]
+    folders = ["pnp", "cards", "docs", "tests", "templates", "benchmarks", "rulesheet"]
     files = [p for f in folders for p in (ROOT / f).rglob("*")
              if p.suffix in {".py", ".yaml", ".md", ".json"} and p.name not in TABLES]
     files += [ROOT / "README.md"]

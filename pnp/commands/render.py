@@ -1,4 +1,4 @@
-"""`pnp render KIND GAME`: one kind of component (cards, board, record sheets, tokens)."""
+"""`pnp render KIND GAME`: one kind of component (cards, board, record sheets, tokens, rulesheet)."""
 
 from __future__ import annotations
 
@@ -11,13 +11,14 @@ from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_
 from pnp.diagnostics import has_errors
 from pnp.paths import OUTPUT
 
-KINDS = ("cards", "board", "record", "tokens")
+KINDS = ("cards", "board", "record", "tokens", "rulesheet")
 
 #: option -> the kinds it applies to (used only to reject options that would be ignored)
 _ONLY_FOR = {
     "duplex": ("cards",), "offset": ("cards",), "print_shop": ("cards",), "png": ("cards",),
     "tts": ("cards",), "deck": ("cards",), "calibration": ("cards",), "board": ("board",), "no_tiled": ("board",),
     "no_whole": ("board",), "sheet": ("record",), "no_fillable": ("record",),
+    "variant": ("rulesheet",),
 }
 
 
@@ -34,7 +35,7 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
 
 
 @click.command("render")
-@click.argument("kind", type=click.Choice(KINDS), metavar="cards|board|record|tokens")
+@click.argument("kind", type=click.Choice(KINDS), metavar="cards|board|record|tokens|rulesheet")
 @click.argument("game", metavar="GAME")
 @click.option("--paper", default="a4", show_default=True,
               help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
@@ -55,6 +56,8 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
 @click.option("--no-whole", is_flag=True, help="board: skip the whole large-paper file.")
 @click.option("--sheet", default=None, help="record: only this record sheet id.")
 @click.option("--no-fillable", is_flag=True, help="record: skip the fillable PDF.")
+@click.option("--variant", default=None,
+              help="rulesheet: print the rules as this variant plays them (rulesheet-VARIANT.pdf).")
 def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> None:
     """Render one kind of component of GAME into output/GAME (or --out)."""
     for name, value in opts.items():
@@ -62,7 +65,7 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
             flag = "--" + name.replace("_", "-")
             raise click.UsageError(f"{flag} applies to `pnp render {_ONLY_FOR[name][0]}`, "
                                    f"not `{kind}`")
-    result = load_or_exit(game)
+    result = load_or_exit(game, opts["variant"])
     gd = result.game
     echo_diagnostics(result.diagnostics)
     out = out_dir or OUTPUT / gd.id
@@ -94,6 +97,10 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
 
         paths, diags = render_record_sheets(gd, out, paper, sheet_id=opts["sheet"],
                                             fillable=not opts["no_fillable"])
+    elif kind == "rulesheet":
+        from pnp.render.rulesheet import render_rulesheet
+
+        paths, diags = render_rulesheet(gd, out, paper)
     else:
         from pnp.render.build import render_pawns
 

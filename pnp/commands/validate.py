@@ -1,4 +1,4 @@
-"""`pnp validate`: schema and lint checks for one or more games."""
+"""`pnp validate`: schema and lint checks for one or more games, and their rulesheet sources."""
 
 from __future__ import annotations
 
@@ -16,15 +16,21 @@ from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
 def command(games: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Check games against their schemas and cross-references (all bundled games when none named)."""
+    """Check games against their schemas and cross-references, and render their rulesheet
+    sources to Markdown to check them (all bundled games when none named)."""
     folders = resolve_games(games)
     diags, summary = [], []
     for folder in folders:
         result = load_game(folder)
-        diags.extend(result.diagnostics)
+        found = list(result.diagnostics)
         game = result.game
-        errors = sum(d.severity == ERROR for d in result.diagnostics)
-        warnings = sum(d.severity == WARNING for d in result.diagnostics)
+        if game is not None and not has_errors(found):
+            from pnp.rulesheet.check import check_rulesheet
+
+            found.extend(check_rulesheet(game))  # rendered to Markdown and parsed, no PDF
+        diags.extend(found)
+        errors = sum(d.severity == ERROR for d in found)
+        warnings = sum(d.severity == WARNING for d in found)
         summary.append({
             "game": folder.name, "files": len(result.files), "errors": errors, "warnings": warnings,
             "checked": _checked(game) if game else {},

@@ -121,10 +121,13 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
 
     Record sheets (printable and fillable), each board tiled on `paper` and whole on its large
-    paper, pawn tokens for every player colour, and every deck's card sheets.
+    paper, pawn tokens for every player colour, every deck's card sheets, and the rulesheet
+    when the game has rulesheet sources.
     """
     from pnp.render.boards import render_board
     from pnp.render.records import render_record_sheets
+    from pnp.render.rulesheet import render_rulesheet
+    from pnp.rulesheet.sources import rulesheet_folder
 
     steps: list[tuple[str, Callable[[], tuple[list[Path], list[Diagnostic]]]]] = []
     if game.record_sheets:
@@ -135,6 +138,8 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
         steps.append(("tokens", lambda: render_pawns(game, out_dir, paper)))
     if game.decks:
         steps.append(("cards", lambda: render_cards(game, out_dir, paper)))
+    if rulesheet_folder(game) is not None:
+        steps.append(("rulesheet", lambda: render_rulesheet(game, out_dir, paper)))
     paths: list[Path] = []
     diags: list[Diagnostic] = []
     for i, (_what, step) in enumerate(steps):

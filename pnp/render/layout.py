@@ -19,13 +19,14 @@ from typing import Any
 
 import jinja2
 import jinja2.nodes as jnodes
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from jinja2.sandbox import SecurityError
 from reportlab.lib import colors as rl_colors
 
 from pnp import paths
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
+from pnp.render.sandbox import sandboxed_environment
 
 # Diagnostic codes owned by the renderer (docs/rendering.md lists them).
 R_SCHEMA = "PNP-R001"  # layout file does not match schemas/layout.schema.json
@@ -96,8 +97,7 @@ def validate_layout_document(doc) -> list[Diagnostic]:
 # jinja2
 
 
-ENV = SandboxedEnvironment(undefined=jinja2.StrictUndefined, autoescape=False,
-                           keep_trailing_newline=False)
+ENV = sandboxed_environment(keep_trailing_newline=False)
 
 
 def is_template(value: Any) -> bool:

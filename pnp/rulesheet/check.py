@@ -1,0 +1,54 @@
+"""Render and parse a game's rulesheet sources without drawing: what `pnp validate` runs.
+
+The PDF renderer starts from the same `prepare`, so a source that validates is exactly the
+source that prints, and a broken one is reported before any PDF is written.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pnp.data.model import GameDef
+from pnp.diagnostics import Diagnostic
+from pnp.rulesheet.markdown import ParsedSource, parse_sources
+from pnp.rulesheet.sources import render_sources, rulesheet_folder
+
+
+@dataclass
+class Prepared:
+    """A rulesheet ready to lay out: parsed sources, the icons they may use, and diagnostics."""
+
+    folder: Path | None
+    sources: list[ParsedSource] = field(default_factory=list)
+    icons: dict[str, Any] = field(default_factory=dict)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+
+
+def game_icons(game: GameDef) -> tuple[dict[str, Any], list[Diagnostic]]:
+    """Icons the game can use inline: templates/icons.yaml and the game's own layout files."""
+    from pnp.render.layout import load_library
+
+    library, diags = load_library(game)
+    return dict(library.icons), diags
+
+
+def prepare(game: GameDef, folder: Path | None = None) -> Prepared:
+    """Render the sources' jinja2 and parse the Markdown; never raises on bad sources."""
+    folder = folder or rulesheet_folder(game)
+    result = Prepared(folder)
+    if folder is None:
+        return result
+    rendered, diags = render_sources(game, folder)
+    result.diagnostics.extend(diags)
+    result.icons, icon_diags = game_icons(game)
+    result.diagnostics.extend(d for d in icon_diags if d.is_error)
+    result.sources, md_diags = parse_sources(rendered, result.icons)
+    result.diagnostics.extend(md_diags)
+    return result
+
+
+def check_rulesheet(game: GameDef, folder: Path | None = None) -> list[Diagnostic]:
+    """Every problem in the game's rulesheet sources (none when the game has no rulesheet)."""
+    return prepare(game, folder).diagnostics
