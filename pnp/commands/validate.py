@@ -15,16 +15,27 @@ from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
-def command(games: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Check games against their schemas and cross-references (all bundled games when none named)."""
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="The paper `pnp build` will use: card and sheet sizes are checked against it.")
+def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
+    """Check games against their schemas and cross-references (all bundled games when none named).
+
+    A game without data errors is also preflighted: everything `pnp build` checks (layouts and
+    templates against every card, images, icons, fonts, colours, sizes, text fit), with nothing
+    written."""
     folders = resolve_games(games)
     diags, summary = [], []
     for folder in folders:
         result = load_game(folder)
-        diags.extend(result.diagnostics)
+        found = list(result.diagnostics)
         game = result.game
-        errors = sum(d.severity == ERROR for d in result.diagnostics)
-        warnings = sum(d.severity == WARNING for d in result.diagnostics)
+        if result.ok:
+            from pnp.render.preflight import preflight  # the renderer loads only when needed
+
+            found.extend(preflight(game, paper))
+        diags.extend(found)
+        errors = sum(d.severity == ERROR for d in found)
+        warnings = sum(d.severity == WARNING for d in found)
         summary.append({
             "game": folder.name, "files": len(result.files), "errors": errors, "warnings": warnings,
             "checked": _checked(game) if game else {},

@@ -453,7 +453,8 @@ class Builder:
                 self.unique(card_ids, cid, doc.pos(cpath), f"card (deck {d['id']})")
                 fields = {**defaults, **(c.get("fields") or {})}
                 fields.setdefault("name", c.get("name", cid))
-                origins = {k: doc.pos(cpath + ("fields", k)) for k in (c.get("fields") or {})}
+                origins = {**{k: doc.pos(path + ("defaults", k)) for k in defaults},
+                           **{k: doc.pos(cpath + ("fields", k)) for k in (c.get("fields") or {})}}
                 cards.append(m.Card(cid, c.get("name", cid), int(c.get("count", 1)), fields,
                                     doc.pos(cpath), origins))
             out[d["id"]] = m.Deck(d["id"], d["name"], d.get("size", "poker"), d.get("front", ""),

@@ -216,10 +216,11 @@ class ElementError(Exception):
     """One element could not be drawn for one card; becomes a Diagnostic naming the card."""
 
     def __init__(self, code: str, message: str, hint: str = "", field: str | None = None,
-                 severity: str = ERROR):
+                 severity: str = ERROR, origin: Position | None = None):
         super().__init__(message)
         self.code, self.message, self.hint, self.field, self.severity = (
             code, message, hint, field, severity)
+        self.origin = origin  # the layout line of the failing element (set when drawing)
 
 
 def render_template(template: Any, ctx: Mapping[str, Any], what: str,
@@ -914,6 +915,7 @@ class StaticRun(Element):
                 try:
                     el.draw(c, dc)
                 except ElementError as err:
+                    err.origin = err.origin or el.origin
                     errors.append(err)
             c.endForm()
             forms[key] = name
@@ -986,6 +988,7 @@ class CardLayout:
             try:
                 bg = self.background.get(ctx, f"layout '{self.id}'")
             except ElementError as err:
+                err.origin = err.origin or self.origin
                 errors.append(err)
                 bg = None
             if bg is not None:
@@ -996,6 +999,7 @@ class CardLayout:
                 if el.visible(dc):
                     el.draw(c, dc)
             except ElementError as err:
+                err.origin = err.origin or getattr(el, "origin", None) or self.origin
                 errors.append(err)
         return errors
 

@@ -60,7 +60,7 @@ class _Ready:
         return (s, s * math.sqrt(3) / 2) if self.group.shape == "hexagon" else (s, s)
 
 
-def _check(groups: Sequence[TokenGroup], paper: tuple[float, float]) -> tuple[list[_Ready], list[Diagnostic]]:
+def check_groups(groups: Sequence[TokenGroup], paper: tuple[float, float]) -> tuple[list[_Ready], list[Diagnostic]]:
     ready, diags = [], []
     for g in groups:
         def bad(msg: str, hint: str = "", g=g) -> None:
@@ -266,7 +266,7 @@ def render_tokens(
         paper_size = parse_paper(paper)
     except GeometryError as exc:
         return [], [Diagnostic(ERROR, R_TOKEN, str(exc))]
-    ready, diags = _check(groups, paper_size)
+    ready, diags = check_groups(groups, paper_size)
     if has_errors(diags):
         return [], diags
     total = sum(r.group.count for r in ready)
