@@ -114,3 +114,35 @@ def test_validate_checks_the_paper_build_will_use(tmp_path):
     _, on_letter = validate(folder, "--paper", "letter")
     assert not errors(on_a4, "PNP-R040")
     assert errors(on_letter, "PNP-R040")
+
+
+def _own_layout(folder: Path, title_template: str) -> None:
+    schemas = Path(__file__).parents[1] / "schemas"
+    (folder / "layouts.yaml").write_text(
+        f"# yaml-language-server: $schema={schemas}/layout.schema.json\n"
+        "layouts:\n"
+        "  - id: own-front\n"
+        "    extends: poker-front\n"
+        "    elements:\n"
+        "      - id: title\n"
+        f"        text: \"{title_template}\"\n", encoding="utf-8")
+    edit(folder / "deck.yaml", "front: poker-front", "front: own-front")
+
+
+def test_template_that_loops_for_ever_is_stopped_and_reported_once(tmp_path):
+    import time
+
+    folder = starter(tmp_path)
+    _own_layout(folder, "{% for a in range(9999) %}{% for b in range(9999) %}{% endfor %}"
+                        "{% endfor %}{{ card.name }}")
+    start = time.monotonic()
+    found = assert_both_refuse(folder, tmp_path, "PNP-R014", "layouts.yaml", 6)
+    assert time.monotonic() - start < 20
+    assert "loops more than" in found["message"]
+
+
+def test_template_building_a_huge_string_is_refused(tmp_path):
+    folder = starter(tmp_path)
+    _own_layout(folder, "{{ card.name * 999999999 }}")
+    found = assert_both_refuse(folder, tmp_path, "PNP-R014", "layouts.yaml", 6)
+    assert "100,000" in found["message"]

@@ -14,6 +14,7 @@ from typing import Any
 
 from pnp.data import model as m
 from pnp.data.effects import Effect, Names, parse_effect
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES
 from pnp.data.loader import Document
 from pnp.diagnostics import ERROR, Diagnostic, Position
 
@@ -96,10 +97,29 @@ class Builder:
         if not match:
             self.error(pos, "PNP-E007", f"bad condition '{text}'", "write STAT OP NUMBER, e.g. 'M > 10'")
             return None
+        if len(match["value"].lstrip("-")) > MAX_DIGITS:
+            self.error(pos, "PNP-E007", f"condition '{text[:40]}…' compares with a number of "
+                       f"more than {MAX_DIGITS} digits", "no game needs it: use a smaller number")
+            return None
         stat = self.stat_id(match["stat"], pos)
         if stat is None:
             return None
         return m.Condition(stat, match["op"], int(match["value"]), text)
+
+    def dice(self, doc: Document, path: tuple, text: str) -> m.Dice | None:
+        """'2D6' as Dice, or an error when it is not dice or needs more than the limits."""
+        match = _DICE_RE.match(str(text))
+        pos = text_pos(doc, path)
+        if not match:
+            self.error(pos, "PNP-E008", f"'{str(text)[:40]}' is not dice", "write e.g. 1D6 or 2D6")
+            return None
+        count, sides = match[1] or "1", match[2]
+        if (len(count) > 3 or len(sides) > 5 or not 1 <= int(count) <= MAX_DICE
+                or not 1 <= int(sides) <= MAX_SIDES):
+            self.error(pos, "PNP-E008", f"dice '{str(text)[:40]}' are out of range",
+                       f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
+            return None
+        return m.Dice(int(count), int(sides))
 
     def stat_id(self, name: str, pos: Position | None) -> str | None:
         ident = self.names.stats.get(str(name).lower())
@@ -225,6 +245,10 @@ class Builder:
             match = _FORMULA_RE.match(f["expression"])
             if not match:
                 continue  # the schema pattern already reported it
+            if match["div"] and (len(match["div"]) > MAX_DIGITS or int(match["div"]) == 0):
+                self.error(pos, "PNP-E007", f"formula '{fid}' divides by {match['div'][:12]}",
+                           f"divide by a whole number from 1 to {'9' * MAX_DIGITS}")
+                continue
             stat = self.stat_id(match["stat"] or match["plain"], pos)
             if stat is None:
                 continue
@@ -263,27 +287,29 @@ class Builder:
         for doc, path, c in raw:
             if not self.unique(seen, c["id"], doc.pos(path + ("id",)), "chart"):
                 continue
-            dice = _dice(c["die"])
+            dice = self.dice(doc, path + ("die",), c["die"])
+            if dice is None:
+                continue
             rows = []
-            covered: list[int] = []
             for i, r in enumerate(c["rows"]):
                 rpath = path + ("rows", i)
-                low, high = (r["roll"], r["roll"]) if isinstance(r["roll"], int) else tuple(r["roll"])
-                covered.extend(range(low, high + 1))
+                bounds = _roll_bounds(r["roll"])
+                if bounds is None:
+                    self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
+                               f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
+                               "or a [low, high] range of whole numbers", "write roll: 3 or [3, 4]")
+                    continue
+                low, high = bounds
                 rows.append(m.ChartRow(low, high, self.effect(doc, rpath + ("effect",), r["effect"]),
                                        r.get("label", ""), r.get("text", ""), r.get("if_short"),
                                        doc.pos(rpath)))
-            want = list(range(dice.count, dice.count * dice.sides + 1))
-            if sorted(covered) != want:
-                missing = sorted(set(want) - set(covered))
-                doubled = sorted({x for x in covered if covered.count(x) > 1})
-                extra = sorted(set(covered) - set(want))
+            problems = chart_coverage([(r.low, r.high) for r in rows], dice.count,
+                                      dice.count * dice.sides)
+            if problems:
                 self.error(doc.pos(path + ("rows",)), "PNP-L014",
-                           f"chart '{c['id']}' rows do not cover {dice} once each"
-                           + (f"; missing {missing}" if missing else "")
-                           + (f"; twice {doubled}" if doubled else "")
-                           + (f"; impossible {extra}" if extra else ""),
-                           f"give one row for every roll from {want[0]} to {want[-1]}")
+                           f"chart '{c['id']}' rows do not cover {dice} once each; {problems}",
+                           f"give one row for every roll from {dice.count} to "
+                           f"{dice.count * dice.sides}")
             charts[c["id"]] = m.Chart(c["id"], c["name"], dice, tuple(rows), c.get("note", ""),
                                       bool(c.get("footnote", False)), doc.pos(path))
         return charts
@@ -390,7 +416,7 @@ class Builder:
                 if k in self._EFFECT_KEYS and isinstance(v, str):
                     out[k] = self.effect(doc, p, v)
                 elif k in self._DICE_KEYS and isinstance(v, str):
-                    out[k] = _dice(v)
+                    out[k] = self.dice(doc, p, v) or m.Dice(1, 6)
                 elif k in self._CONDITION_KEYS:
                     vals = v if isinstance(v, list) else [v]
                     conds = tuple(self.condition(doc, p + ((i,) if isinstance(v, list) else ()), c)
@@ -521,11 +547,57 @@ def chart_cards(charts: dict[str, m.Chart], defaults: dict) -> list[m.Card]:
     return cards
 
 
-def _dice(text: str) -> m.Dice:
-    match = _DICE_RE.match(text)
-    if not match:
-        return m.Dice(1, 6)
-    return m.Dice(int(match[1] or 1), int(match[2]))
+def _roll_bounds(roll: Any) -> tuple[int, int] | None:
+    """A chart row's roll as (low, high): 3, 3.0 (YAML) or [3, 4]; None when it is neither or
+    lies outside 0..MAX_ROLL."""
+    values = roll if isinstance(roll, list) else [roll, roll]
+    if len(values) != 2:
+        return None
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            return None
+        if isinstance(v, float) and not v.is_integer():
+            return None
+        if not 0 <= v <= MAX_ROLL:
+            return None
+        out.append(int(v))
+    return out[0], out[1]
+
+
+def chart_coverage(ranges: list[tuple[int, int]], lowest: int, highest: int) -> str:
+    """What is wrong with rows covering lowest..highest once each ('' when nothing): linear in
+    the number of rows, whatever the width of their ranges."""
+    def show(spans: list[tuple[int, int]]) -> str:
+        text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans[:8])
+        return "[" + text + (", …" if len(spans) > 8 else "") + "]"
+
+    missing, doubled, extra = [], [], []
+    reversed_ = [(a, b) for a, b in ranges if a > b]
+    spans = sorted((a, b) for a, b in ranges if a <= b)
+    for a, b in spans:
+        if a < lowest:
+            extra.append((a, min(b, lowest - 1)))
+        if b > highest:
+            extra.append((max(a, highest + 1), b))
+    reach = lowest - 1  # every roll up to here is covered
+    for a, b in spans:
+        if a > reach + 1:
+            gap = (max(reach + 1, lowest), min(a - 1, highest))
+            if gap[0] <= gap[1]:
+                missing.append(gap)
+        elif a <= reach:
+            overlap = (max(a, lowest), min(b, reach, highest))
+            if overlap[0] <= overlap[1]:
+                doubled.append(overlap)
+        reach = max(reach, b)
+    if reach < highest:
+        missing.append((max(reach + 1, lowest), highest))
+    parts = ([f"missing {show(missing)}"] if missing else []) + (
+        [f"twice {show(doubled)}"] if doubled else []) + (
+        [f"impossible {show(sorted(extra))}"] if extra else []) + (
+        [f"reversed {show(reversed_)}"] if reversed_ else [])
+    return "; ".join(parts)
 
 
 def _close(word: str, table: dict, names: Names | None) -> str:

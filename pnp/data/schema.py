@@ -101,7 +101,9 @@ def validate_document(doc: Document) -> list[Diagnostic]:
 
 def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
     if error.validator in ("oneOf", "anyOf") and error.context:
-        error = best_match(error.context)
+        # the branch whose type matched says more ('above the maximum') than 'expected integer'
+        typed = [e for e in error.context if e.validator != "type"]
+        error = best_match(typed or error.context)
     path = tuple(error.absolute_path)
     pos = doc.pos(path)
     where = "/".join(str(p) for p in path) or "(document)"
@@ -126,12 +128,23 @@ def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
         shown = json.dumps(error.instance, ensure_ascii=False, default=str)[:40]
         return Diagnostic.at(pos, ERROR, "PNP-S004", f"{where}: expected {expected}, got {got} {shown}",
                              desc or f"write a {expected} here")
+    instance = _short(error.instance)
     if validator == "enum":
         options = [str(o) for o in error.validator_value]
         close = difflib.get_close_matches(str(error.instance), options, n=2)
         hint = (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
-        return Diagnostic.at(pos, ERROR, "PNP-S005", f"{where}: '{error.instance}' is not allowed", hint)
+        return Diagnostic.at(pos, ERROR, "PNP-S005", f"{where}: '{instance}' is not allowed", hint)
     if validator == "pattern":
-        return Diagnostic.at(pos, ERROR, "PNP-S006", f"{where}: '{error.instance}' has the wrong form",
+        return Diagnostic.at(pos, ERROR, "PNP-S006", f"{where}: '{instance}' has the wrong form",
                              desc or f"must match {error.validator_value}")
-    return Diagnostic.at(pos, ERROR, "PNP-S001", f"{where}: {error.message}", desc or "see the schema")
+    message = error.message
+    if len(message) > 200:  # jsonschema quotes the whole value: a 5,000-digit number stays short
+        message = message.replace(repr(error.instance), repr(instance)).replace(
+            str(error.instance), instance)[:200]
+    return Diagnostic.at(pos, ERROR, "PNP-S001", f"{where}: {message}", desc or "see the schema")
+
+
+def _short(value, limit: int = 60) -> str:
+    """A value as text, cut to `limit` characters with an ellipsis."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"

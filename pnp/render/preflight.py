@@ -21,6 +21,7 @@ from pnp.render.geometry import GeometryError, card_size, impose_grid, parse_pap
 from pnp.render.layout import (
     R_SANDBOX,
     R_TEMPLATE_ERROR,
+    R_TEMPLATE_LIMIT,
     R_TEMPLATE_SYNTAX,
     R_UNDEFINED,
     ElementError,
@@ -31,7 +32,7 @@ R_PAPER = "PNP-R051"  # a bad --paper (same code as the card renderer's option e
 MAX_CARDS_NAMED = 5
 #: template syntax, undefined names, sandbox refusals and exceptions raised by a template:
 #: reported at the layout line, whatever card field the template happened to read first
-TEMPLATE_CODES = {R_TEMPLATE_SYNTAX, R_UNDEFINED, R_SANDBOX, R_TEMPLATE_ERROR}  # cards listed by name in a once-per-layout diagnostic
+TEMPLATE_CODES = {R_TEMPLATE_SYNTAX, R_UNDEFINED, R_SANDBOX, R_TEMPLATE_ERROR, R_TEMPLATE_LIMIT}  # cards listed by name in a once-per-layout diagnostic
 
 
 def preflight(game: Any, paper: str = "a4") -> list[Diagnostic]:
