@@ -62,6 +62,9 @@ class Builder:
         for doc in docs:
             self.by_kind.setdefault(doc.kind or "", []).append(doc)
         self.names = Names()
+        #: (what, id) of definitions that failed to build: references to them stay silent, the
+        #: definition's own error is the one root cause to report
+        self.broken: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ helpers
     def error(self, pos: Position | None, code: str, message: str, hint: str = "") -> None:
@@ -135,6 +138,8 @@ class Builder:
             return None
         if ident in table:
             return ident
+        if (what, ident) in self.broken:
+            return None
         close = _close(str(ident), {k: k for k in table}, None)
         hint = f"did you mean {close}?" if close else (
             f"known {what}s: {', '.join(sorted(table)) or '(none)'}")
@@ -251,6 +256,7 @@ class Builder:
                 continue
             stat = self.stat_id(match["stat"] or match["plain"], pos)
             if stat is None:
+                self.broken.add(("formula", fid))
                 continue
             out[fid] = m.Formula(fid, f["expression"], match["op"] or "id", stat,
                                  int(match["div"] or 1), f.get("description", ""), doc.pos(path))
@@ -289,6 +295,7 @@ class Builder:
                 continue
             dice = self.dice(doc, path + ("die",), c["die"])
             if dice is None:
+                self.broken.add(("chart", c["id"]))
                 continue
             rows = []
             for i, r in enumerate(c["rows"]):
@@ -339,6 +346,8 @@ class Builder:
             eff = self.effect(gdoc, path + ("effect",), c["effect"])
             if cond and eff:
                 out[c["id"]] = m.Check(c["id"], c.get("name", c["id"]), cond, eff, gdoc.pos(path))
+            else:
+                self.broken.add(("check", c["id"]))
         return out
 
     def build_conversions(self, gdoc: Document) -> dict[str, m.Conversion]:
@@ -354,6 +363,8 @@ class Builder:
                 out[c["id"]] = m.Conversion(c["id"], c.get("name", c["id"]), pay, gain,
                                             bool(c.get("mandatory", False)),
                                             bool(c.get("repeat", True)), gdoc.pos(path))
+            else:
+                self.broken.add(("conversion", c["id"]))
         return out
 
     def build_phases(self, gdoc, tracks, charts, tables, checks, conversions, formulas):

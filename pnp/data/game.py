@@ -6,6 +6,7 @@ YAML (positions kept) -> schema check -> variant overrides -> model build -> lin
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -136,7 +137,9 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
         return [Diagnostic.at(game_doc.pos(("variants",)), ERROR, "PNP-L009",
                               f"unknown variant '{variant}'", hint)]
     index, spec = variants[variant]
-    diags = []
+    diags = override_value_problems(docs, game_doc, index, spec)
+    if diags:
+        return diags  # reported at the variant's lines; applying them would blame the data
     for key, value in (spec.get("overrides") or {}).items():
         pos = game_doc.key_pos(("variants", index, "overrides", key))
         problem = set_override(docs, key, value, dry_run=False)
@@ -144,6 +147,31 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
             diags.append(Diagnostic.at(pos, ERROR, "PNP-L015", problem,
                                        "paths are KIND/step/...; list items match by id, name or index"))
     return diags
+
+
+def override_value_problems(docs: list[Document], game_doc: Document, index: int,
+                            spec: dict) -> list[Diagnostic]:
+    """Schema errors an override's value would bring, each at the override's own line in
+    game.yaml (not at the line it replaces), found on copies of the documents it touches."""
+    from pnp.data.schema import validate_document
+
+    out: list[Diagnostic] = []
+    for key, value in (spec.get("overrides") or {}).items():
+        kind = str(key).partition("/")[0]
+        copies = [dataclasses.replace(d, data=copy.deepcopy(d.data)) for d in docs if d.kind == kind]
+        if not copies or set_override(copies, str(key), value, dry_run=False):
+            continue  # a path that matches nothing is reported elsewhere (PNP-L015)
+        before = {(d.code, d.message) for c in docs if c.kind == kind for d in validate_document(c)}
+        for c in copies:
+            for d in validate_document(c):
+                if (d.code, d.message) in before:
+                    continue
+                pos = game_doc.pos(("variants", index, "overrides", key))
+                out.append(Diagnostic.at(pos, ERROR, d.code,
+                                         f"variant '{spec.get('id')}', override '{key}': {d.message}",
+                                         d.hint))
+                break
+    return out
 
 
 def set_override(docs: list[Document], path: str, value, dry_run: bool) -> str:

@@ -249,6 +249,14 @@ def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                                      f"'{variant.interpretation}'",
                                      "give the alternative it plays the same id"))
         if game.variant is None:
+            from pnp.data.game import override_value_problems
+
+            gdoc = next((d for d in docs if d.kind == "game"), None)
+            index = next((i for i, v in enumerate((gdoc.data or {}).get("variants") or [])
+                          if isinstance(v, dict) and v.get("id") == variant.id), None) if gdoc else None
+            if index is not None:
+                spec = gdoc.data["variants"][index]
+                out.extend(override_value_problems(docs, gdoc, index, spec))
             for path, value in variant.overrides.items():
                 if set_override(docs, path, value, dry_run=True):
                     out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L015",

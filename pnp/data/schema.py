@@ -101,9 +101,7 @@ def validate_document(doc: Document) -> list[Diagnostic]:
 
 def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
     if error.validator in ("oneOf", "anyOf") and error.context:
-        # the branch whose type matched says more ('above the maximum') than 'expected integer'
-        typed = [e for e in error.context if e.validator != "type"]
-        error = best_match(typed or error.context)
+        error = _best_branch(error)
     path = tuple(error.absolute_path)
     pos = doc.pos(path)
     where = "/".join(str(p) for p in path) or "(document)"
@@ -126,8 +124,12 @@ def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
         expected = error.validator_value
         got = type(error.instance).__name__
         shown = json.dumps(error.instance, ensure_ascii=False, default=str)[:40]
+        hint = desc or f"write a {expected} here"
+        if _is_length(schema) and isinstance(error.instance, int | float) \
+                and not isinstance(error.instance, bool):
+            hint = f"add a unit: {error.instance:g}mm (or cm, in, pt)"
         return Diagnostic.at(pos, ERROR, "PNP-S004", f"{where}: expected {expected}, got {got} {shown}",
-                             desc or f"write a {expected} here")
+                             hint)
     instance = _short(error.instance)
     if validator == "enum":
         options = [str(o) for o in error.validator_value]
@@ -142,6 +144,38 @@ def _to_diagnostic(doc: Document, error: ValidationError) -> Diagnostic:
         message = message.replace(repr(error.instance), repr(instance)).replace(
             str(error.instance), instance)[:200]
     return Diagnostic.at(pos, ERROR, "PNP-S001", f"{where}: {message}", desc or "see the schema")
+
+
+_JSON_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool,
+               "integer": int, "number": int | float, "null": type(None)}
+
+
+def _best_branch(error: ValidationError) -> ValidationError:
+    """The most telling error of a oneOf/anyOf: from the branch written for this kind of value
+    (a mapping's errors for a mapping), so `{width: 63}` says 'add a unit', not 'not allowed'."""
+    branches = error.schema.get(error.validator, []) if isinstance(error.schema, dict) else []
+    instance = error.instance
+
+    def fits(branch) -> bool:
+        if not isinstance(branch, dict):
+            return False
+        kind = branch.get("type")
+        if kind is None and "enum" in branch:
+            return any(type(v) is type(instance) for v in branch["enum"])
+        want = _JSON_TYPES.get(kind) if isinstance(kind, str) else None
+        return want is not None and isinstance(instance, want) and not (
+            isinstance(instance, bool) and kind in ("integer", "number"))
+
+    matching = {i for i, b in enumerate(branches) if fits(b)}
+    chosen = [e for e in error.context if e.relative_schema_path and
+              e.relative_schema_path[0] in matching]
+    if not chosen:
+        chosen = [e for e in error.context if e.validator != "type"] or list(error.context)
+    return best_match(chosen)
+
+
+def _is_length(schema: dict) -> bool:
+    return "mm|cm|in|pt" in str(schema.get("pattern", ""))
 
 
 def _short(value, limit: int = 60) -> str:
