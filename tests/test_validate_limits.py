@@ -145,3 +145,20 @@ def test_scenario_with_a_number_as_owner_key_fails_with_a_message(tmp_path):
     report = run_scenario(path)
     assert not report.ok
     assert any("no space '1'" in f.message for f in report.failures), report.failures
+
+
+def test_renderers_enforce_the_limits_on_models_built_in_code(ac):
+    """The schema bounds counts and turns; the renderers check again, for models built in code."""
+    from dataclasses import replace
+
+    from pnp.render.geometry import parse_paper
+    from pnp.render.records import check_sheet
+    from pnp.render.tokens import TokenGroup, check_groups
+
+    start = time.monotonic()
+    _, diags = check_groups([TokenGroup("pawns", "red", 10**23, "pawn", "13mm")], parse_paper("a4"))
+    assert diags and "count must be a whole number from 0 to 10000" in diags[0].message
+    sheet = next(iter(ac.record_sheets.values()))
+    imp, diags = check_sheet(ac, replace(sheet, turn_grid_turns=2**31), parse_paper("a4"))
+    assert imp is None and "at most 200" in diags[0].message
+    assert time.monotonic() - start < 5

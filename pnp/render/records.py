@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnp.data.limits import MAX_GRID_TURNS
 from pnp.data.model import GameDef, RecordSheet
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.render import fonts
@@ -458,6 +459,10 @@ def draw_sheets(c, imp: Imposition, fillable: bool = False) -> None:
 def check_sheet(game: GameDef, sheet: RecordSheet, paper_size: tuple[float, float],
                 ) -> tuple[Imposition | None, list[Diagnostic]]:
     """The sheet imposed on the paper, or why it cannot be (shared with the preflight)."""
+    if not 0 <= sheet.turn_grid_turns <= MAX_GRID_TURNS:  # the schema says so; a model built in code may not
+        return None, [Diagnostic.at(sheet.origin, ERROR, R_RECORD,
+                                    f"record sheet '{sheet.id}' has {sheet.turn_grid_turns} turn columns; "
+                                    f"at most {MAX_GRID_TURNS}", "fewer turns in turn_grid")]
     imp = impose(game, sheet, paper_size)
     if imp is not None:
         return imp, []

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.data.limits import MAX_COMPONENT_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_length, parse_paper
@@ -85,8 +86,8 @@ def check_groups(groups: Sequence[TokenGroup], paper: tuple[float, float]) -> tu
         if size < mm(5):
             bad("is smaller than 5 mm: too small to cut")
             continue
-        if not isinstance(g.count, int) or g.count < 0:
-            bad(f"count must be a whole number ≥ 0, not {g.count!r}")
+        if not isinstance(g.count, int) or not 0 <= g.count <= MAX_COMPONENT_COUNT:
+            bad(f"count must be a whole number from 0 to {MAX_COMPONENT_COUNT}, not {g.count!r}")
             continue
         r = _Ready(g, fill, size)
         fw, fh = r.footprint
