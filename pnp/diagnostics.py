@@ -79,7 +79,7 @@ def display_path(file: str, root: Path | None) -> str:
             continue
         try:
             return str(path.resolve().relative_to(base.resolve()))
-        except (ValueError, OSError):
+        except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop
             continue
     return file
 

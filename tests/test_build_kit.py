@@ -111,12 +111,13 @@ def test_render_command_refuses_an_option_of_another_kind(tmp_path):
     assert "--duplex" in result.output
 
 
-def test_render_command_exits_1_on_render_errors(tmp_path):
+def test_render_command_refuses_an_unknown_paper_as_a_usage_error(tmp_path):
+    """Like `pnp build`: exit 2, said once, nothing written."""
     from pnp.commands.render import command
 
     result = CliRunner().invoke(command, ["board", "ancient-civilizations", "--paper", "a9",
                                           "--out", str(tmp_path)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2
     assert not list(tmp_path.iterdir())
 
 

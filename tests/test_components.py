@@ -283,7 +283,7 @@ def test_duplicate_ids_within_one_component_kind(tmp_path):
 
 def test_a_counter_start_outside_its_bounds(tmp_path):
     folder = make(tmp_path, components=COMPONENTS.replace("start: 3, cap: 6", "start: 7, cap: 6"))
-    assert any(c == "PNP-L016" for c, *_ in diags(folder))
+    assert any(c == "PNP-L017" for c, *_ in diags(folder))
 
 
 # ---------------------------------------------------------------- variants override any file

@@ -27,7 +27,7 @@ CASES = {
              "PNP-S004", 6),
     "layout": ("layouts:\n  - id: f\n    size: poker\n    elements:\n      - {type: txet, x: 1mm, y: 1mm}\n",
                None, 5),
-    "scenario": ("name: S\ngame: g\nplayers: 2\nexpect: []\ndice: [0]\n", "PNP-S004", 5),
+    "scenario": ("name: S\ngame: g\nplayers: 2\nexpect: []\ndice: [0]\n", "PNP-S001", 5),
     "components": ("counters:\n  - {id: round, name: Round}\nzones:\n  - {id: z, name: Z, kind: heap}\n",
                    "PNP-S005", 4),
 }

@@ -34,10 +34,21 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
         return (parts[0], parts[1])  # lengths with units: the renderer checks them
 
 
+def _paper(value: str) -> str:
+    """A usage error (exit 2, once) for a paper the renderers cannot use, as `pnp build` does."""
+    from pnp.render.geometry import GeometryError, parse_paper
+
+    try:
+        parse_paper(value)
+    except GeometryError as exc:
+        raise click.BadParameter(str(exc), param_hint="--paper") from None
+    return value
+
+
 @click.command("render")
 @click.argument("kind", type=click.Choice(KINDS), metavar="cards|board|record|tokens|rulesheet")
 @click.argument("game", metavar="GAME")
-@click.option("--paper", default="a4", show_default=True,
+@click.option("--paper", default="a4", show_default=True, callback=lambda _c, _p, v: _paper(v),
               help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Output folder (default: output/GAME).")

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit
+from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.engine import selfplay
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
 
@@ -39,7 +40,10 @@ def load_variant(name: str, variant: str | None):
 
 
 def check_players(game, players: int | None) -> int:
-    players = players or game.recommended_players or game.players_min
+    """--players (the game's recommended count when not given) within the game's range;
+    0 is a usage error like any other count out of range, never the default."""
+    if players is None:
+        players = game.recommended_players or game.players_min
     if not game.players_min <= players <= game.players_max:
         raise click.BadParameter(f"{game.name} takes {game.players_min} to {game.players_max} "
                                  f"players", param_hint="--players")
@@ -74,19 +78,19 @@ def write_logs(path: Path, sim: selfplay.Simulation) -> None:
 def game_options(f):
     """Options shared by simulate and compare."""
     for option in reversed([
-        click.option("--games", "-n", type=click.IntRange(1), default=200, show_default=True,
+        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True,
                      help="Games to play."),
         click.option("--players", "-p", type=int, default=None,
                      help="Players per game (default: the game's recommended count)."),
         click.option("--seed", "-s", type=int, default=1, show_default=True,
                      help="Base seed; game i uses a seed derived from (seed, i)."),
-        click.option("--workers", "-w", type=click.IntRange(1), default=1, show_default=True,
+        click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
                      help="Worker processes; the output is the same for any number."),
         click.option("--bots", default=None,
                      help="Comma-separated bots, rotated through the seats (default random,greedy)."),
         click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
                      show_default=True, help="Check invariants at every step, a sample, or none."),
-        click.option("--max-turns", type=click.IntRange(1), default=None,
+        click.option("--max-turns", type=click.IntRange(1, MAX_TURNS), default=None,
                      help="Turn cap (default: the game's own)."),
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
                      show_default=True),
@@ -103,7 +107,7 @@ def game_options(f):
               default=None, help="Also write a PDF report with charts.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the event log of the first game(s) as JSON lines.")
-@click.option("--log-games", type=click.IntRange(1), default=1, show_default=True,
+@click.option("--log-games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
               help="How many games --log records.")
 def command(game: str, games: int, players: int | None, seed: int, workers: int, bots: str | None,
             invariants: str, max_turns: int | None, fmt: str, variant: str | None,

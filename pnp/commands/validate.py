@@ -15,18 +15,25 @@ from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
-def command(games: tuple[str, ...], fmt: str, strict: bool) -> None:
-    """Check games against their schemas and cross-references, and render their rulesheet
-    sources to Markdown to check them (all bundled games when none named)."""
+@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
+              help="The paper `pnp build` will use: card and sheet sizes are checked against it.")
+def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
+    """Check games against their schemas and cross-references (all bundled games when none named).
+
+    A game without data errors is also preflighted: everything `pnp build` checks (layouts and
+    templates against every card, images, icons, fonts, colours, sizes, text fit, the rulesheet
+    sources rendered to Markdown and parsed), with nothing written."""
     folders = resolve_games(games)
     diags, summary = [], []
     for folder in folders:
         result = load_game(folder)
         found = list(result.diagnostics)
         game = result.game
-        if game is not None and not has_errors(found):
+        if game is not None and result.ok:
+            from pnp.render.preflight import preflight  # the renderer loads only when needed
             from pnp.rulesheet.check import check_rulesheet
 
+            found.extend(preflight(game, paper))
             found.extend(check_rulesheet(game))  # rendered to Markdown and parsed, no PDF
         diags.extend(found)
         errors = sum(d.severity == ERROR for d in found)

@@ -16,6 +16,7 @@ from typing import Any
 
 from pnp.data import model as m
 from pnp.data.effects import Effect, Names, parse_effect
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES
 from pnp.data.loader import Document
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
@@ -63,6 +64,9 @@ class Builder:
         for doc in docs:
             self.by_kind.setdefault(doc.kind or "", []).append(doc)
         self.names = Names()
+        #: (what, id) of definitions that failed to build: references to them stay silent, the
+        #: definition's own error is the one root cause to report
+        self.broken: set[tuple[str, str]] = set()
 
     # ------------------------------------------------------------------ helpers
     def error(self, pos: Position | None, code: str, message: str, hint: str = "") -> None:
@@ -98,10 +102,29 @@ class Builder:
         if not match:
             self.error(pos, "PNP-E007", f"bad condition '{text}'", "write STAT OP NUMBER, e.g. 'M > 10'")
             return None
+        if len(match["value"].lstrip("-")) > MAX_DIGITS:
+            self.error(pos, "PNP-E007", f"condition '{text[:40]}…' compares with a number of "
+                       f"more than {MAX_DIGITS} digits", "no game needs it: use a smaller number")
+            return None
         stat = self.stat_id(match["stat"], pos)
         if stat is None:
             return None
         return m.Condition(stat, match["op"], int(match["value"]), text)
+
+    def dice(self, doc: Document, path: tuple, text: str) -> m.Dice | None:
+        """'2D6' as Dice, or an error when it is not dice or needs more than the limits."""
+        match = _DICE_RE.match(str(text))
+        pos = text_pos(doc, path)
+        if not match:
+            self.error(pos, "PNP-E008", f"'{str(text)[:40]}' is not dice", "write e.g. 1D6 or 2D6")
+            return None
+        count, sides = match[1] or "1", match[2]
+        if (len(count) > 3 or len(sides) > 5 or not 1 <= int(count) <= MAX_DICE
+                or not 1 <= int(sides) <= MAX_SIDES):
+            self.error(pos, "PNP-E008", f"dice '{str(text)[:40]}' are out of range",
+                       f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
+            return None
+        return m.Dice(int(count), int(sides))
 
     def stat_id(self, name: str, pos: Position | None) -> str | None:
         ident = self.names.stats.get(str(name).lower())
@@ -121,6 +144,8 @@ class Builder:
             return None
         if ident in table:
             return ident
+        if (what, ident) in self.broken:
+            return None
         close = _close(str(ident), {k: k for k in table}, None)
         hint = f"did you mean {close}?" if close else (
             f"known {what}s: {', '.join(sorted(table)) or '(none)'}")
@@ -238,10 +263,10 @@ class Builder:
                 continue
             low, cap, start = c.get("min", 0), c.get("cap"), c.get("start", 0)
             if low is not None and cap is not None and low > cap:
-                self.error(doc.pos(path + ("cap",)), "PNP-L016",
+                self.error(doc.pos(path + ("cap",)), "PNP-L017",
                            f"counter '{c['id']}': cap {cap} is below min {low}", "raise cap or lower min")
             elif (low is not None and start < low) or (cap is not None and start > cap):
-                self.error(doc.pos(path + ("start",)), "PNP-L016",
+                self.error(doc.pos(path + ("start",)), "PNP-L017",
                            f"counter '{c['id']}': start {start} is outside min {low} .. cap {cap}",
                            "start within the counter's bounds")
             out[c["id"]] = m.Counter(
@@ -311,8 +336,13 @@ class Builder:
             match = _FORMULA_RE.match(f["expression"])
             if not match:
                 continue  # the schema pattern already reported it
+            if match["div"] and (len(match["div"]) > MAX_DIGITS or int(match["div"]) == 0):
+                self.error(pos, "PNP-E007", f"formula '{fid}' divides by {match['div'][:12]}",
+                           f"divide by a whole number from 1 to {'9' * MAX_DIGITS}")
+                continue
             stat = self.stat_id(match["stat"] or match["plain"], pos)
             if stat is None:
+                self.broken.add(("formula", fid))
                 continue
             out[fid] = m.Formula(fid, f["expression"], match["op"] or "id", stat,
                                  int(match["div"] or 1), f.get("description", ""), doc.pos(path))
@@ -349,27 +379,30 @@ class Builder:
         for doc, path, c in raw:
             if not self.unique(seen, c["id"], doc.pos(path + ("id",)), "chart"):
                 continue
-            dice = _dice(c["die"])
+            dice = self.dice(doc, path + ("die",), c["die"])
+            if dice is None:
+                self.broken.add(("chart", c["id"]))
+                continue
             rows = []
-            covered: list[int] = []
             for i, r in enumerate(c["rows"]):
                 rpath = path + ("rows", i)
-                low, high = (r["roll"], r["roll"]) if isinstance(r["roll"], int) else tuple(r["roll"])
-                covered.extend(range(low, high + 1))
+                bounds = _roll_bounds(r["roll"])
+                if bounds is None:
+                    self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
+                               f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
+                               "or a [low, high] range of whole numbers", "write roll: 3 or [3, 4]")
+                    continue
+                low, high = bounds
                 rows.append(m.ChartRow(low, high, self.effect(doc, rpath + ("effect",), r["effect"]),
                                        r.get("label", ""), r.get("text", ""), r.get("if_short"),
                                        doc.pos(rpath)))
-            want = list(range(dice.count, dice.count * dice.sides + 1))
-            if sorted(covered) != want:
-                missing = sorted(set(want) - set(covered))
-                doubled = sorted({x for x in covered if covered.count(x) > 1})
-                extra = sorted(set(covered) - set(want))
+            problems = chart_coverage([(r.low, r.high) for r in rows], dice.count,
+                                      dice.count * dice.sides)
+            if problems:
                 self.error(doc.pos(path + ("rows",)), "PNP-L014",
-                           f"chart '{c['id']}' rows do not cover {dice} once each"
-                           + (f"; missing {missing}" if missing else "")
-                           + (f"; twice {doubled}" if doubled else "")
-                           + (f"; impossible {extra}" if extra else ""),
-                           f"give one row for every roll from {want[0]} to {want[-1]}")
+                           f"chart '{c['id']}' rows do not cover {dice} once each; {problems}",
+                           f"give one row for every roll from {dice.count} to "
+                           f"{dice.count * dice.sides}")
             charts[c["id"]] = m.Chart(c["id"], c["name"], dice, tuple(rows), c.get("note", ""),
                                       bool(c.get("footnote", False)), doc.pos(path))
         return charts
@@ -399,6 +432,8 @@ class Builder:
             eff = self.effect(gdoc, path + ("effect",), c["effect"])
             if cond and eff:
                 out[c["id"]] = m.Check(c["id"], c.get("name", c["id"]), cond, eff, gdoc.pos(path))
+            else:
+                self.broken.add(("check", c["id"]))
         return out
 
     def build_conversions(self, gdoc: Document) -> dict[str, m.Conversion]:
@@ -414,6 +449,8 @@ class Builder:
                 out[c["id"]] = m.Conversion(c["id"], c.get("name", c["id"]), pay, gain,
                                             bool(c.get("mandatory", False)),
                                             bool(c.get("repeat", True)), gdoc.pos(path))
+            else:
+                self.broken.add(("conversion", c["id"]))
         return out
 
     def build_phases(self, gdoc, tracks, charts, tables, checks, conversions, formulas):
@@ -481,7 +518,7 @@ class Builder:
                 if k in self._EFFECT_KEYS and isinstance(v, str):
                     out[k] = self.effect(doc, p, v)
                 elif k in self._DICE_KEYS and isinstance(v, str):
-                    out[k] = _dice(v)
+                    out[k] = self.dice(doc, p, v) or m.Dice(1, 6)
                 elif k in self._CONDITION_KEYS:
                     vals = v if isinstance(v, list) else [v]
                     conds = tuple(self.condition(doc, p + ((i,) if isinstance(v, list) else ()), c)
@@ -545,7 +582,8 @@ class Builder:
                 self.unique(card_ids, cid, doc.pos(cpath), f"card (deck {d['id']})")
                 own = c.get("fields") or {}
                 fields = {**defaults, **own}
-                origins = {k: doc.pos(cpath + ("fields", k)) for k in own}
+                origins = {**{k: doc.pos(path + ("defaults", k)) for k in defaults},
+                           **{k: doc.pos(cpath + ("fields", k)) for k in own}}
                 if declared:
                     where = {k: (cpath + ("fields", k)) if k in own else (path + ("defaults", k))
                              for k in fields}
@@ -725,11 +763,57 @@ def _did_you_mean(value: Any, options: tuple[str, ...]) -> str:
     return (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
 
 
-def _dice(text: str) -> m.Dice:
-    match = _DICE_RE.match(text)
-    if not match:
-        return m.Dice(1, 6)
-    return m.Dice(int(match[1] or 1), int(match[2]))
+def _roll_bounds(roll: Any) -> tuple[int, int] | None:
+    """A chart row's roll as (low, high): 3, 3.0 (YAML) or [3, 4]; None when it is neither or
+    lies outside 0..MAX_ROLL."""
+    values = roll if isinstance(roll, list) else [roll, roll]
+    if len(values) != 2:
+        return None
+    out = []
+    for v in values:
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            return None
+        if isinstance(v, float) and not v.is_integer():
+            return None
+        if not 0 <= v <= MAX_ROLL:
+            return None
+        out.append(int(v))
+    return out[0], out[1]
+
+
+def chart_coverage(ranges: list[tuple[int, int]], lowest: int, highest: int) -> str:
+    """What is wrong with rows covering lowest..highest once each ('' when nothing): linear in
+    the number of rows, whatever the width of their ranges."""
+    def show(spans: list[tuple[int, int]]) -> str:
+        text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans[:8])
+        return "[" + text + (", …" if len(spans) > 8 else "") + "]"
+
+    missing, doubled, extra = [], [], []
+    reversed_ = [(a, b) for a, b in ranges if a > b]
+    spans = sorted((a, b) for a, b in ranges if a <= b)
+    for a, b in spans:
+        if a < lowest:
+            extra.append((a, min(b, lowest - 1)))
+        if b > highest:
+            extra.append((max(a, highest + 1), b))
+    reach = lowest - 1  # every roll up to here is covered
+    for a, b in spans:
+        if a > reach + 1:
+            gap = (max(reach + 1, lowest), min(a - 1, highest))
+            if gap[0] <= gap[1]:
+                missing.append(gap)
+        elif a <= reach:
+            overlap = (max(a, lowest), min(b, reach, highest))
+            if overlap[0] <= overlap[1]:
+                doubled.append(overlap)
+        reach = max(reach, b)
+    if reach < highest:
+        missing.append((max(reach + 1, lowest), highest))
+    parts = ([f"missing {show(missing)}"] if missing else []) + (
+        [f"twice {show(doubled)}"] if doubled else []) + (
+        [f"impossible {show(sorted(extra))}"] if extra else []) + (
+        [f"reversed {show(reversed_)}"] if reversed_ else [])
+    return "; ".join(parts)
 
 
 def _close(word: str, table: dict, names: Names | None) -> str:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
+from pnp.data.limits import MAX_DICE, MAX_SIDES
 from pnp.diagnostics import ERROR, Diagnostic, Position
 
 # Diagnostic codes.
@@ -21,6 +22,7 @@ UNKNOWN_CHART = "PNP-E003"
 UNKNOWN_ABILITY = "PNP-E004"
 BAD_ABILITY_ARGS = "PNP-E005"
 UNKNOWN_FORMULA = "PNP-E006"
+BAD_DICE = "PNP-E008"  # dice past the limits (pnp/data/limits.py)
 
 # Effect.timing values.
 PER_TURN = "per_turn"
@@ -447,6 +449,10 @@ class _Parser:
             sides = int(value[d + 1 :])
             if count < 1 or sides < 1:
                 raise self.syntax("dice with at least one die and one side", _HINT_DICE)
+            if count > MAX_DICE or sides > MAX_SIDES:
+                self.error(token, BAD_DICE, f"dice '{value}' are out of range",
+                           f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
+                raise _Stop()
             self.i += 1
             const = 0
             if self.kind() in ("+", "-"):

@@ -56,9 +56,26 @@ def find_game(name: str, cards: Path = CARDS) -> tuple[Path | None, str]:
 
 
 def game_files(folder: Path) -> list[Path]:
-    """The YAML files of a game folder, in a stable order (hidden folders skipped)."""
-    files = [p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml") and p.is_file()]
+    """The YAML entries of a game folder, in a stable order (hidden folders skipped).
+
+    Directories, broken links and link loops named *.yaml are kept: loading them reports why
+    they cannot be read, instead of skipping a file the designer meant to be there."""
+    files = [p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")]
     return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts))
+
+
+def outside_link(folder: Path, path: Path) -> Diagnostic | None:
+    """An error when `path` is (or lies under) a link leading out of the game folder: a game is
+    one folder, so copying it copies the whole game (image links are refused the same way)."""
+    try:
+        inside = path.resolve().is_relative_to(folder.resolve())
+    except (OSError, RuntimeError):
+        return None  # a link loop: loading the file reports it
+    if inside:
+        return None
+    return Diagnostic(ERROR, "PNP-L020", "this data file links to a place outside the game "
+                      "folder", str(path), 1, 1,
+                      "copy the file into the game folder instead of linking to it")
 
 
 def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
@@ -72,13 +89,23 @@ def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
         return result
     docs: list[Document] = []
     for path in result.files:
+        escape = outside_link(folder, path)
+        if escape is not None:
+            diags.append(escape)
+            continue
         doc, problems = load_file(path)
         diags.extend(problems)
         if doc is None:
             continue
         line_problems = check_schema_line(doc)
         diags.extend(line_problems)
-        if has_errors(line_problems) or doc.kind not in GAME_KINDS:
+        if has_errors(line_problems):
+            continue
+        if doc.kind not in GAME_KINDS:
+            diags.append(Diagnostic(ERROR, "PNP-L021", f"a {doc.kind} file has no place in a game "
+                                    "folder, so nothing in it is part of the game", str(path), 1, 1,
+                                    f"a game folder holds {', '.join(sorted(GAME_KINDS))} files: "
+                                    "fix the schema line, or move the file out"))
             continue
         docs.append(doc)
     if variant:

@@ -23,7 +23,84 @@ from pnp.paths import TEMPLATES
 
 def lint_game(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
     """Every warning and error about the game as a whole."""
-    return [*_counts(game), *_unused(game), *_variants(game, docs), *_deck_layouts(game)]
+    return [*_counts(game), *_unused(game), *_variants(game, docs), *_deck_layouts(game),
+            *_players(game, docs), *_stat_bounds(game), *_winner(game, docs), *_empty_decks(game)]
+
+
+def _game_pos(docs: list[Document], *paths: tuple):
+    """Where the first of `paths` that exists in game.yaml is written (rule parameters may sit
+    at the top level or under `rules:`)."""
+    gdoc = next((d for d in docs if d.kind == "game"), None)
+    if gdoc is None:
+        return None
+    for path in paths:
+        if tuple(path) in gdoc.positions:
+            return gdoc.pos(path)
+    return gdoc.pos(paths[0])
+
+
+def _players(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
+    """A player range the game can be played with: min <= recommended <= max."""
+    low, high, rec = game.players_min, game.players_max, game.recommended_players
+    if low > high:
+        return [Diagnostic.at(_game_pos(docs, ("players", "min")), ERROR, "PNP-L016",
+                              f"players: min {low} is above max {high}",
+                              "swap them, or raise max to at least min")]
+    if isinstance(rec, int) and not low <= rec <= high:
+        return [Diagnostic.at(_game_pos(docs, ("players", "recommended")), ERROR, "PNP-L016",
+                              f"players: recommended {rec} is outside {low}..{high}",
+                              f"pick a count from {low} to {high}")]
+    return []
+
+
+def _stat_bounds(game: GameDef) -> list[Diagnostic]:
+    """A stat's start must lie within its floor and cap, and the floor must not pass the cap."""
+    out = []
+    for s in game.stats.values():
+        if s.cap is not None and s.min is not None and s.min > s.cap:
+            out.append(Diagnostic.at(s.origin, ERROR, "PNP-L017",
+                                     f"stat '{s.id}': min {s.min} is above cap {s.cap}",
+                                     "lower min or raise cap"))
+        elif s.cap is not None and s.start > s.cap:
+            out.append(Diagnostic.at(s.origin, ERROR, "PNP-L017",
+                                     f"stat '{s.id}' starts at {s.start}, above its cap {s.cap}",
+                                     f"start at most {s.cap}, or raise the cap"))
+        elif s.min is not None and s.start < s.min:
+            out.append(Diagnostic.at(s.origin, ERROR, "PNP-L017",
+                                     f"stat '{s.id}' starts at {s.start}, below its min {s.min}",
+                                     f"start at least {s.min}, or lower min"))
+    return out
+
+
+def _winner(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
+    """`winner: most STAT` must name a stat the game has."""
+    rule = game.rule("end", "winner")
+    if not isinstance(rule, str):
+        return []
+    name = rule.strip().removeprefix("most ").strip()
+    spellings = {x.lower() for s in game.stats.values()
+                 for x in (s.id, s.name, s.abbreviation, *s.aliases) if x}
+    if name.lower() in spellings:
+        return []
+    known = sorted({s.abbreviation or s.id for s in game.stats.values()})
+    shown = {x.lower(): x for s in game.stats.values() for x in (s.abbreviation, s.name) if x}
+    close = [shown[c] for c in difflib.get_close_matches(name.lower(), list(shown), n=2)]
+    hint = (f"did you mean most {' or most '.join(close)}?" if close
+            else f"write 'most STAT' with a stat from stats.yaml: {', '.join(known) or '(none)'}")
+    return [Diagnostic.at(_game_pos(docs, ("end", "winner"), ("rules", "end", "winner")), ERROR,
+                          "PNP-L018", f"winner '{rule}' names no stat", hint)]
+
+
+def _empty_decks(game: GameDef) -> list[Diagnostic]:
+    """A deck that prints no card would make an empty PDF: an error, not a blank file."""
+    out = []
+    for deck in game.decks.values():
+        if sum(max(0, c.count) for c in deck.cards) == 0:
+            why = "every card has count: 0" if deck.cards else "it has no cards"
+            out.append(Diagnostic.at(deck.origin, ERROR, "PNP-L019",
+                                     f"deck '{deck.id}' prints no cards: {why}",
+                                     "give a card a count of 1 or more, or remove the deck"))
+    return out
 
 
 @cache

@@ -150,6 +150,31 @@ _DEFAULT_SYNTAX_HINT = (
 )
 
 
+_KEY_LINE_RE = re.compile(r"^( *)(- +)?[A-Za-z0-9_\"'-][^:#]*:( |$)")
+
+
+def _over_indented(text: str, line: int) -> bool:
+    """True when `line` (1-based) is a `key: value` line indented further than the previous
+    content line, which already holds a complete `key: value` (so it cannot be its parent)."""
+    lines = text.splitlines()
+    if not 1 < line <= len(lines):
+        return False
+    here = _KEY_LINE_RE.match(lines[line - 1])
+    if here is None:
+        return False
+    for prev in reversed(lines[:line - 1]):
+        stripped = prev.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        above = _KEY_LINE_RE.match(prev)
+        if above is None:
+            return False
+        indent = len(above.group(1)) + len(above.group(2) or "")
+        has_value = prev.rstrip().split(":", 1)[1].strip() not in ("", "|", ">", "|-", ">-")
+        return len(here.group(1)) > indent and has_value
+    return False
+
+
 @dataclass
 class Document:
     """One loaded data file: plain data plus the source position of every key and value."""
@@ -410,7 +435,7 @@ class _Load:
         root, error, fatal = self.compose(text)
         tab_lines = self.report_tabs(text, tabs, error) if tabs else set()
         if error is not None:
-            self.report_syntax(error, tab_lines)
+            self.report_syntax(error, tab_lines, text)
             return self.done(None)
         if fatal:
             return self.done(None)
@@ -699,7 +724,7 @@ class _Load:
             self.report("PNP-Y003", "tab character used for indentation", line, col, _TAB_HINT)
         return lines
 
-    def report_syntax(self, error: yaml.YAMLError, tab_lines: set[int]) -> None:
+    def report_syntax(self, error: yaml.YAMLError, tab_lines: set[int], text: str = "") -> None:
         mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
         opened = getattr(error, "context_mark", None)
         context_words = getattr(error, "context", None) or ""
@@ -725,6 +750,9 @@ class _Load:
             message += f"; opened here, still open at line {noticed}"
         words = f"{problem} {context or ''}"
         hint = next((h for key, h in _SYNTAX_HINTS if key in words), _DEFAULT_SYNTAX_HINT)
+        if "mapping values are not allowed" in words and _over_indented(text, line):
+            hint = ("this key is indented further than the key above it: start it in the same "
+                    "column as its neighbours (or, if it is meant as text, quote the value above)")
         self.report("PNP-Y001", message, line, col, hint)
 
     # -- phase 2: nodes -> values ----------------------------------------------------------

@@ -109,6 +109,10 @@ def validate_document(doc: Document) -> list[Diagnostic]:
     return diags
 
 
+#: the rules schema every game's `rules:` block is checked against, whatever its engine
+COMMON_RULES = SCHEMAS / "rules" / "common.schema.json"
+
+
 def rules_schema_file(folder: Path, engine: str | None) -> Path | None:
     """The schema of a game's `rules:` block: the game folder's own rules.schema.json, else the
     bundled engine's schemas/rules/ENGINE.schema.json; None when there is neither."""
@@ -140,27 +144,34 @@ def validate_rules(doc: Document, folder: Path) -> list[Diagnostic]:
     data = doc.data if isinstance(doc.data, dict) else {}
     if "rules" not in data:
         return []
-    path = rules_schema_file(folder, data.get("engine"))
-    if path is None:
-        return []
-    try:
-        validator = _rules_validator(path.resolve(), path.stat().st_mtime)
-    except Exception as exc:  # a broken schema file is the game's problem, reported, not raised
-        reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-        return [Diagnostic(ERROR, "PNP-S007", f"rules schema {path.name} cannot be used: {reason}",
-                           str(path), 1, 1, "fix the JSON Schema file (Draft 2020-12)")]
     diags: list[Diagnostic] = []
-    errors = validator.iter_errors(data["rules"])
-    for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
-        diags.append(_to_diagnostic(doc, error, prefix=("rules",)))
-        if len(diags) >= MAX_ERRORS_PER_FILE:
-            break
+    seen: set[tuple] = set()
+    own = rules_schema_file(folder, data.get("engine"))
+    for path in (COMMON_RULES, own):  # every game's shared parameters, then its engine's
+        if path is None:
+            continue
+        try:
+            validator = _rules_validator(path.resolve(), path.stat().st_mtime)
+        except Exception as exc:  # a broken schema file is the game's problem, reported
+            reason = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+            diags.append(Diagnostic(ERROR, "PNP-S007",
+                                    f"rules schema {path.name} cannot be used: {reason}",
+                                    str(path), 1, 1, "fix the JSON Schema file (Draft 2020-12)"))
+            continue
+        errors = validator.iter_errors(data["rules"])
+        for error in sorted(errors, key=lambda e: list(map(str, e.absolute_path))):
+            d = _to_diagnostic(doc, error, prefix=("rules",))
+            if (d.line, d.column, d.message) not in seen:  # both schemas may say the same
+                seen.add((d.line, d.column, d.message))
+                diags.append(d)
+            if len(diags) >= MAX_ERRORS_PER_FILE:
+                return diags
     return diags
 
 
 def _to_diagnostic(doc: Document, error: ValidationError, prefix: tuple = ()) -> Diagnostic:
     if error.validator in ("oneOf", "anyOf") and error.context:
-        error = best_match(error.context)
+        error = _best_branch(error)
     path = prefix + tuple(error.absolute_path)
     pos = doc.pos(path)
     where = "/".join(str(p) for p in path) or "(document)"
@@ -183,14 +194,61 @@ def _to_diagnostic(doc: Document, error: ValidationError, prefix: tuple = ()) ->
         expected = error.validator_value
         got = type(error.instance).__name__
         shown = json.dumps(error.instance, ensure_ascii=False, default=str)[:40]
+        hint = desc or f"write a {expected} here"
+        if _is_length(schema) and isinstance(error.instance, int | float) \
+                and not isinstance(error.instance, bool):
+            hint = f"add a unit: {error.instance:g}mm (or cm, in, pt)"
         return Diagnostic.at(pos, ERROR, "PNP-S004", f"{where}: expected {expected}, got {got} {shown}",
-                             desc or f"write a {expected} here")
+                             hint)
+    instance = _short(error.instance)
     if validator == "enum":
         options = [str(o) for o in error.validator_value]
         close = difflib.get_close_matches(str(error.instance), options, n=2)
         hint = (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
-        return Diagnostic.at(pos, ERROR, "PNP-S005", f"{where}: '{error.instance}' is not allowed", hint)
+        return Diagnostic.at(pos, ERROR, "PNP-S005", f"{where}: '{instance}' is not allowed", hint)
     if validator == "pattern":
-        return Diagnostic.at(pos, ERROR, "PNP-S006", f"{where}: '{error.instance}' has the wrong form",
+        return Diagnostic.at(pos, ERROR, "PNP-S006", f"{where}: '{instance}' has the wrong form",
                              desc or f"must match {error.validator_value}")
-    return Diagnostic.at(pos, ERROR, "PNP-S001", f"{where}: {error.message}", desc or "see the schema")
+    message = error.message
+    if len(message) > 200:  # jsonschema quotes the whole value: a 5,000-digit number stays short
+        message = message.replace(repr(error.instance), repr(instance)).replace(
+            str(error.instance), instance)[:200]
+    return Diagnostic.at(pos, ERROR, "PNP-S001", f"{where}: {message}", desc or "see the schema")
+
+
+_JSON_TYPES = {"object": dict, "array": list, "string": str, "boolean": bool,
+               "integer": int, "number": int | float, "null": type(None)}
+
+
+def _best_branch(error: ValidationError) -> ValidationError:
+    """The most telling error of a oneOf/anyOf: from the branch written for this kind of value
+    (a mapping's errors for a mapping), so `{width: 63}` says 'add a unit', not 'not allowed'."""
+    branches = error.schema.get(error.validator, []) if isinstance(error.schema, dict) else []
+    instance = error.instance
+
+    def fits(branch) -> bool:
+        if not isinstance(branch, dict):
+            return False
+        kind = branch.get("type")
+        if kind is None and "enum" in branch:
+            return any(type(v) is type(instance) for v in branch["enum"])
+        want = _JSON_TYPES.get(kind) if isinstance(kind, str) else None
+        return want is not None and isinstance(instance, want) and not (
+            isinstance(instance, bool) and kind in ("integer", "number"))
+
+    matching = {i for i, b in enumerate(branches) if fits(b)}
+    chosen = [e for e in error.context if e.relative_schema_path and
+              e.relative_schema_path[0] in matching]
+    if not chosen:
+        chosen = [e for e in error.context if e.validator != "type"] or list(error.context)
+    return best_match(chosen)
+
+
+def _is_length(schema: dict) -> bool:
+    return "mm|cm|in|pt" in str(schema.get("pattern", ""))
+
+
+def _short(value, limit: int = 60) -> str:
+    """A value as text, cut to `limit` characters with an ellipsis."""
+    text = str(value)
+    return text if len(text) <= limit else text[:limit - 1] + "…"

@@ -153,6 +153,7 @@ class _Names:
     def keyed(self, ref: str, tracks: Iterable[str], pos: Position) -> str:
         """'track/space' from 'space' or 'track/space' (a power or an owned space)."""
         tracks = list(tracks)
+        ref = str(ref)  # a YAML key may be a number
         if "/" in ref:
             track, _, space = ref.partition("/")
             track = self.track(track, pos)

@@ -744,6 +744,28 @@ def plan_board(game: GameDef, board: Board) -> tuple[BoardLayout, tuple[float, f
     return best
 
 
+def check_board(game: GameDef, board: Board, home: tuple[float, float]) -> tuple[
+        tuple[BoardLayout, tuple[float, float], float, str] | None, list[Diagnostic]]:
+    """The board's plan (layout, large page, scale, large paper name) or why it cannot be
+    drawn; shared with the preflight so validate and build agree."""
+    if not board.items:
+        return None, [Diagnostic.at(board.origin, ERROR, R_BOARD,
+                                    f"board '{board.id}' has no tracks, charts or tables")]
+    try:
+        large_name, _ = whole_paper(board)
+        layout, page, scale = plan_board(game, board)
+        tiling.plan_tiles(layout.size, home)
+    except (GeometryError, ValueError) as exc:
+        return None, [Diagnostic.at(board.origin, ERROR, R_BOARD, f"board '{board.id}': {exc}")]
+    diags = []
+    if scale < 1.0:
+        diags.append(Diagnostic.at(board.origin, WARNING, R_BOARD_SCALED,
+                                   f"board '{board.id}' is larger than {large_name.upper()}; "
+                                   f"its whole print is scaled to {scale:.0%}",
+                                   "name a larger whole_paper or split the board"))
+    return (layout, page, scale, large_name), diags
+
+
 def file_stem(game: GameDef, board: Board) -> str:
     """`board` for a game's only board, `board-<id>` when it has several."""
     return "board" if len(game.boards) == 1 else f"board-{board.id}"
@@ -774,22 +796,11 @@ def render_board(game: GameDef, out_dir: str | os.PathLike = "output", paper: st
     paper_name = paper.lower() if paper.lower() in ("a4", "a3", "a2", "letter", "tabloid") \
         else "custom"
     for board in boards:
-        if not board.items:
-            diags.append(Diagnostic.at(board.origin, ERROR, R_BOARD,
-                                       f"board '{board.id}' has no tracks, charts or tables"))
+        plan, problems = check_board(game, board, home)
+        diags.extend(problems)
+        if plan is None:
             continue
-        try:
-            large_name, _ = whole_paper(board)
-            layout, page, scale = plan_board(game, board)
-        except GeometryError as exc:
-            diags.append(Diagnostic.at(board.origin, ERROR, R_BOARD,
-                                       f"board '{board.id}': {exc}"))
-            continue
-        if scale < 1.0:
-            diags.append(Diagnostic.at(board.origin, WARNING, R_BOARD_SCALED,
-                                       f"board '{board.id}' is larger than {large_name.upper()}; "
-                                       f"its whole print is scaled to {scale:.0%}",
-                                       "name a larger whole_paper or split the board"))
+        layout, page, scale, large_name = plan
         bd = Diags()
         stem = file_stem(game, board)
         title = f"{game.name} — {board.name}"

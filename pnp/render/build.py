@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from pnp.data.model import Component, GameDef
-from pnp.diagnostics import WARNING, Diagnostic
+from pnp.diagnostics import WARNING, Diagnostic, has_errors
 
 Progress = Callable[[int, int], None]
 
@@ -125,9 +125,14 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     when the game has rulesheet sources.
     """
     from pnp.render.boards import render_board
+    from pnp.render.preflight import preflight
     from pnp.render.records import render_record_sheets
     from pnp.render.rulesheet import render_rulesheet
     from pnp.rulesheet.sources import rulesheet_folder
+
+    checked = preflight(game, paper)  # the same checks as `pnp validate`, before any write
+    if has_errors(checked):
+        return [], checked
 
     steps: list[tuple[str, Callable[[], tuple[list[Path], list[Diagnostic]]]]] = []
     if game.record_sheets:
@@ -148,4 +153,6 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
         diags.extend(d)
         if progress is not None:
             progress(i + 1, len(steps))
-    return paths, diags
+    # the preflight already reported every finding about the data; rendering adds only errors
+    # it alone can meet (a file that cannot be written)
+    return paths, checked + [d for d in diags if d.is_error and d not in checked]

@@ -26,7 +26,7 @@ from pnp import paths
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
-from pnp.render.sandbox import sandboxed_environment
+from pnp.render.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
 
 # Diagnostic codes owned by the renderer (docs/rendering.md lists them).
 R_SCHEMA = "PNP-R001"  # layout file does not match schemas/layout.schema.json
@@ -40,6 +40,7 @@ R_TEMPLATE_SYNTAX = "PNP-R010"
 R_UNDEFINED = "PNP-R011"
 R_SANDBOX = "PNP-R012"
 R_TEMPLATE_ERROR = "PNP-R013"
+R_TEMPLATE_LIMIT = "PNP-R014"  # a template loops, runs or writes past the sandbox's limits
 R_OVERFLOW = "PNP-R020"
 R_UNKNOWN_ICON = "PNP-R021"
 R_OUTSIDE_SAFE = "PNP-R022"  # warning: text or icon box outside the safe area
@@ -180,9 +181,9 @@ class _Memo:
         try:
             out = self.cache.get(key)
         except TypeError:  # a list or dict value: not hashable, render every time
-            return self.template.render(ctx)
+            return render_limited(self.template, ctx)
         if out is None:
-            out = self.template.render(ctx)
+            out = render_limited(self.template, ctx)
             if len(self.cache) > 4096:
                 self.cache.clear()
             self.cache[key] = out
@@ -209,25 +210,54 @@ def compile_condition(source: str) -> Callable[..., Any]:
     if m:
         scope, key, negate = m.group(1), m.group(2), bool(m.group(3))
         return lambda **ctx: (key in ctx[scope]) != negate
-    return ENV.compile_expression(source)
+    expression = ENV.compile_expression(source)
+
+    failed: list[str] = []
+
+    def limited(**ctx):
+        if failed:  # it hit a limit once: the next card would wait as long
+            raise TemplateLimit(failed[0])
+        try:
+            with budget():
+                return expression(**ctx)
+        except TemplateLimit as exc:
+            failed.append(str(exc))
+            raise
+
+    return limited
 
 
 class ElementError(Exception):
     """One element could not be drawn for one card; becomes a Diagnostic naming the card."""
 
     def __init__(self, code: str, message: str, hint: str = "", field: str | None = None,
-                 severity: str = ERROR):
+                 severity: str = ERROR, origin: Position | None = None):
         super().__init__(message)
         self.code, self.message, self.hint, self.field, self.severity = (
             code, message, hint, field, severity)
+        self.origin = origin  # the layout line of the failing element (set when drawing)
+
+
+#: templates that hit a sandbox limit (by id, with the template itself to keep the id taken)
+_OVER_LIMIT: dict[int, tuple[Any, str]] = {}
 
 
 def render_template(template: Any, ctx: Mapping[str, Any], what: str,
                     fields: tuple[str, ...] = ()) -> str:
     """Render one compiled template, turning every user error into an ElementError."""
     first = fields[0] if fields else None
+    over = _OVER_LIMIT.get(id(template))
     try:
+        if over is not None and over[0] is template:
+            raise TemplateLimit(over[1])  # it failed once: the next card would wait as long
+        if isinstance(template, jinja2.Template):
+            return render_limited(template, ctx)
         return template.render(ctx)
+    except TemplateLimit as exc:
+        _OVER_LIMIT[id(template)] = (template, str(exc))
+        raise ElementError(R_TEMPLATE_LIMIT, f"{what}: {exc}",
+                           "a card template should read and format card values: keep loops "
+                           "short and values small", first) from None
     except jinja2.UndefinedError as exc:
         missing = re.search(r"has no attribute '([^']+)'", str(exc))
         name = missing.group(1) if missing else first
@@ -595,6 +625,8 @@ class Element:
             raise ElementError(R_UNDEFINED, f"{self.what} when: {exc.message}",
                                "guard with 'card.FIELD is defined'",
                                self.when_fields[0] if self.when_fields else None) from None
+        except TemplateLimit as exc:
+            raise ElementError(R_TEMPLATE_LIMIT, f"{self.what} when: {exc}") from None
         except SecurityError as exc:
             raise ElementError(R_SANDBOX, f"{self.what} when: not allowed: {exc}") from None
         except Exception as exc:
@@ -914,6 +946,7 @@ class StaticRun(Element):
                 try:
                     el.draw(c, dc)
                 except ElementError as err:
+                    err.origin = err.origin or el.origin
                     errors.append(err)
             c.endForm()
             forms[key] = name
@@ -986,6 +1019,7 @@ class CardLayout:
             try:
                 bg = self.background.get(ctx, f"layout '{self.id}'")
             except ElementError as err:
+                err.origin = err.origin or self.origin
                 errors.append(err)
                 bg = None
             if bg is not None:
@@ -996,6 +1030,7 @@ class CardLayout:
                 if el.visible(dc):
                     el.draw(c, dc)
             except ElementError as err:
+                err.origin = err.origin or getattr(el, "origin", None) or self.origin
                 errors.append(err)
         return errors
 

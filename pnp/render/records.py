@@ -14,6 +14,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from pnp.data.limits import MAX_GRID_TURNS
 from pnp.data.model import GameDef, RecordSheet
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.render import fonts
@@ -455,6 +456,24 @@ def draw_sheets(c, imp: Imposition, fillable: bool = False) -> None:
     c.showPage()
 
 
+def check_sheet(game: GameDef, sheet: RecordSheet, paper_size: tuple[float, float],
+                ) -> tuple[Imposition | None, list[Diagnostic]]:
+    """The sheet imposed on the paper, or why it cannot be (shared with the preflight)."""
+    if not 0 <= sheet.turn_grid_turns <= MAX_GRID_TURNS:  # the schema says so; a model built in code may not
+        return None, [Diagnostic.at(sheet.origin, ERROR, R_RECORD,
+                                    f"record sheet '{sheet.id}' has {sheet.turn_grid_turns} turn columns; "
+                                    f"at most {MAX_GRID_TURNS}", "fewer turns in turn_grid")]
+    imp = impose(game, sheet, paper_size)
+    if imp is not None:
+        return imp, []
+    return None, [Diagnostic.at(
+        sheet.origin, ERROR, R_RECORD,
+        f"record sheet '{sheet.id}' does not fit a {to_mm(paper_size[0]):.0f}×"
+        f"{to_mm(paper_size[1]):.0f} mm page with cells of at least "
+        f"{to_mm(MIN_CELL_W):.0f}×{to_mm(MIN_CELL_H):.0f} mm",
+        "fewer turns or stats in turn_grid, or fewer fields")]
+
+
 def render_record_sheets(game: GameDef, out_dir: str | os.PathLike = "output",
                          paper: str = "a4", sheet_id: str | None = None,
                          fillable: bool = True) -> tuple[list[Path], list[Diagnostic]]:
@@ -477,14 +496,9 @@ def render_record_sheets(game: GameDef, out_dir: str | os.PathLike = "output",
     outputs: list[tuple[Path, bytes]] = []
     out = Path(out_dir)
     for sheet in sheets:
-        imp = impose(game, sheet, paper_size)
+        imp, problems = check_sheet(game, sheet, paper_size)
+        diags.extend(problems)
         if imp is None:
-            diags.append(Diagnostic.at(
-                sheet.origin, ERROR, R_RECORD,
-                f"record sheet '{sheet.id}' does not fit a {to_mm(paper_size[0]):.0f}×"
-                f"{to_mm(paper_size[1]):.0f} mm page with cells of at least "
-                f"{to_mm(MIN_CELL_W):.0f}×{to_mm(MIN_CELL_H):.0f} mm",
-                "fewer turns or stats in turn_grid, or fewer fields"))
             continue
         title = f"{game.name} — {sheet.name}"
         data, _ = pdf_bytes(lambda c, imp=imp: draw_sheets(c, imp), imp.page, title)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.render import fonts
 from pnp.render.geometry import (
@@ -121,7 +122,8 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
             ctx = card_context(game, deck, card)
             f = Face(front, ctx, deck, card, "front")
             b = Face(back, ctx, deck, card, "back") if back is not None else None
-            copies.extend(CardCopy(size, f, b) for _ in range(max(0, int(card.count))))
+            copies.extend(CardCopy(size, f, b)
+                          for _ in range(min(MAX_CARD_COUNT, max(0, int(card.count)))))
     return copies, diags
 
 

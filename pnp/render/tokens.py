@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from pnp.data.limits import MAX_COMPONENT_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_length, parse_paper
@@ -60,7 +61,7 @@ class _Ready:
         return (s, s * math.sqrt(3) / 2) if self.group.shape == "hexagon" else (s, s)
 
 
-def _check(groups: Sequence[TokenGroup], paper: tuple[float, float]) -> tuple[list[_Ready], list[Diagnostic]]:
+def check_groups(groups: Sequence[TokenGroup], paper: tuple[float, float]) -> tuple[list[_Ready], list[Diagnostic]]:
     ready, diags = [], []
     for g in groups:
         def bad(msg: str, hint: str = "", g=g) -> None:
@@ -85,8 +86,8 @@ def _check(groups: Sequence[TokenGroup], paper: tuple[float, float]) -> tuple[li
         if size < mm(5):
             bad("is smaller than 5 mm: too small to cut")
             continue
-        if not isinstance(g.count, int) or g.count < 0:
-            bad(f"count must be a whole number ≥ 0, not {g.count!r}")
+        if not isinstance(g.count, int) or not 0 <= g.count <= MAX_COMPONENT_COUNT:
+            bad(f"count must be a whole number from 0 to {MAX_COMPONENT_COUNT}, not {g.count!r}")
             continue
         r = _Ready(g, fill, size)
         fw, fh = r.footprint
@@ -266,7 +267,7 @@ def render_tokens(
         paper_size = parse_paper(paper)
     except GeometryError as exc:
         return [], [Diagnostic(ERROR, R_TOKEN, str(exc))]
-    ready, diags = _check(groups, paper_size)
+    ready, diags = check_groups(groups, paper_size)
     if has_errors(diags):
         return [], diags
     total = sum(r.group.count for r in ready)
