@@ -75,10 +75,19 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
     ]
+    used = [f"{kind} {sum(1 for v in keys.values() if v)} of {len(keys)}"
+            for kind, keys in doc.get("coverage", {}).items() if keys]
+    landed = [v for row in doc["spaces"].values() for v in row.values()]
+    if landed:
+        used.append(f"spaces {sum(1 for v in landed if v)} of {len(landed)}")
+    if used:
+        lines.append("Used       " + ", ".join(used))
     never = doc["never_seen"]
-    if never["spaces"] or never["chart_results"]:
+    unused = never.get("coverage", [])
+    if never["spaces"] or never["chart_results"] or unused:
         lines.append(f"Never seen {_count(len(never['spaces']), 'space')}, "
-                     f"{_count(len(never['chart_results']), 'chart result')}")
+                     f"{_count(len(never['chart_results']), 'chart result')}"
+                     + (f", {_count(len(unused), 'other item')} never used" if unused else ""))
     if doc["violations"]:
         lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
                      f"reports ({len(doc['violations'])} distinct)")
