@@ -189,3 +189,14 @@ def test_validate_and_build_never_import_game_code(demo, tmp_path):
     result = run("simulate", str(demo), "--games", "2")
     assert result.exit_code == 1 and "RuntimeError: game code ran" in result.output
     assert marker.exists()  # the marker works: playing does import the rules module
+
+
+def test_the_pdf_report_of_a_new_game_shows_its_cards(demo, tmp_path):
+    pdfplumber = pytest.importorskip("pdfplumber")
+    report = tmp_path / "report.pdf"
+    result = run("simulate", str(demo), "--games", "10", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(report) as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    assert "How often each card and action space was used" in text
+    assert "Tax Collector" in text and "Caravanserai" in text

@@ -575,6 +575,14 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
                     for roll, n in row.items()])
                   for cid, row in doc["charts"].items()]
         columns(pages, blocks, label_share=0.6, heading="How often each chart result came up")
+    if any(doc.get("coverage", {}).values()):
+        unused = {(u["kind"], u["key"]) for u in doc["never_seen"].get("coverage", ())}
+        blocks = [(_coverage_title(kind), [(_coverage_label(game, kind, key), n,
+                                            (kind, key) in unused)
+                          for key, n in row.items()])
+                  for kind, row in doc["coverage"].items() if row]
+        columns(pages, blocks, heading="How often each card and action space was used",
+                note="Uses over all games, as the rules module reports them; unused ones are red.")
     if doc["events"]:
         pages.heading("Events: times a game, and games with at least one", 11)
         items = list(doc["events"].items())
@@ -592,6 +600,20 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
                              f"{num(e['per_game'])} a game, {e['games']} of {doc['games']} games")
         c.setFillColor(INK)
     return pages.page
+
+
+def _coverage_title(kind: str) -> str:
+    """'card' -> 'Cards', 'action' -> 'Action spaces'."""
+    from pnp.engine.findings import KIND_NOUNS
+
+    return KIND_NOUNS.get(kind, (kind, kind + "s"))[1].capitalize()
+
+
+def _coverage_label(game: Any, kind: str, key: str) -> str:
+    """A card's name for 'deck/card' keys, else the key."""
+    from pnp.engine.findings import _key_name
+
+    return _key_name(game, kind, key)
 
 
 def write_report_pdf(path: str | os.PathLike, doc: Mapping[str, Any], game: Any = None) -> Path:
