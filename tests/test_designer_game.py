@@ -60,7 +60,7 @@ def test_new_game_simulates_200_games_with_coverage_and_no_violations(demo):
 def test_new_game_report_lists_cards_used(demo):
     result = run("simulate", str(demo), "--games", "20")
     assert result.exit_code == 0, result.output
-    assert "Used       card 18 of 18, spaces 10 of 10" in result.stdout
+    assert "Used       cards 18 of 18, spaces 10 of 10" in result.stdout
 
 
 def test_starter_rules_module_is_short_and_uses_only_the_public_api(demo):

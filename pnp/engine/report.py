@@ -75,7 +75,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
     ]
-    used = [f"{kind} {sum(1 for v in keys.values() if v)} of {len(keys)}"
+    used = [f"{_coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
             for kind, keys in doc.get("coverage", {}).items() if keys]
     landed = [v for row in doc["spaces"].values() for v in row.values()]
     if landed:
