@@ -1,7 +1,8 @@
 """`pnp new`: a small working game a new designer can validate, build and then edit.
 
 It shows one of everything: a manifest with phases, stats, a track, a 54-card deck using the
-shared poker layouts, a board and a record sheet. Everything it writes validates as it is.
+shared poker layouts, a board, a record sheet, and a short rules module (rules.py) that plays
+the game, so `pnp simulate` works at once. Everything it writes validates as it is.
 """
 
 from __future__ import annotations
@@ -12,26 +13,31 @@ from pathlib import Path
 
 from pnp.paths import SCHEMAS
 
+#: the rules module every new game starts with (a real module, linted and tested as such)
+RULES = Path(__file__).with_name("starter_rules.py")
+
 CARD_TYPES = [
-    # (name, type, cost, text, flavour): 18 cards, printed 3 times each = 54.
-    ("Caravan", "Trade", 2, "Gain 2 {coin}.", "Camels know the way."),
-    ("Oasis", "Place", 1, "Gain 2 {food}.", "Water first, then talk."),
-    ("Bazaar", "Trade", 3, "Pay 1 {food}: gain 3 {coin}.", "Everything has a price."),
-    ("Spice Road", "Trade", 4, "Gain 1 {coin} for each Trade card you have.", ""),
-    ("Bandits", "Hazard", 0, "Lose 2 {coin}. If you have none, lose 1 {food}.", "They came at dusk."),
-    ("Sandstorm", "Hazard", 0, "Every player moves back 1 space.", ""),
-    ("Guide", "Ally", 2, "Move 1 extra space this turn.", "Follow the stars."),
-    ("Guards", "Ally", 3, "Ignore the next Hazard card you draw.", ""),
-    ("Well", "Place", 2, "Gain 1 {food} each turn.", ""),
-    ("Market Day", "Event", 1, "Every player gains 1 {coin}.", "Drums at dawn."),
-    ("Famine", "Event", 0, "Every player loses 1 {food}.", ""),
-    ("Silk", "Goods", 3, "Worth 2 {vp} at the end of the game.", "Lighter than air."),
-    ("Salt", "Goods", 2, "Worth 1 {vp} at the end of the game.", ""),
-    ("Incense", "Goods", 4, "Worth 3 {vp} at the end of the game.", ""),
-    ("Map", "Ally", 1, "Look at the top 3 cards of the deck; put them back in any order.", ""),
-    ("Festival", "Event", 2, "Gain 1 {vp}.", "Songs carry far."),
-    ("Tax Collector", "Hazard", 0, "Pay 1 {coin} for every 3 {coin} you have.", ""),
-    ("Caravanserai", "Place", 3, "Gain 1 {coin} and 1 {food}.", "Rest for the weary."),
+    # (name, type, cost, effect, text, flavour): 18 cards, printed 3 times each = 54.
+    # `effect` is what rules.py plays (docs/effects.md); `text` is what the card says.
+    # A card that costs nothing happens when drawn; any other may be bought for its cost in Gold.
+    ("Caravan", "Trade", 0, "G+2", "Gain 2 {coin}.", "Camels know the way."),
+    ("Oasis", "Place", 0, "F+2", "Gain 2 {food}.", "Water first, then talk."),
+    ("Bazaar", "Trade", 0, "F-1 G+3", "Pay 1 {food}: gain 3 {coin}.", "Everything has a price."),
+    ("Spice Road", "Trade", 2, "G+4", "Gain 4 {coin}.", ""),
+    ("Bandits", "Hazard", 0, "G-2", "Lose 2 {coin}.", "They came at dusk."),
+    ("Sandstorm", "Hazard", 0, "F-1", "Lose 1 {food}.", ""),
+    ("Guide", "Ally", 2, "VP+1 F+1", "Gain 1 {vp} and 1 {food}.", "Follow the stars."),
+    ("Guards", "Ally", 3, "VP+1 G+2", "Gain 1 {vp} and 2 {coin}.", ""),
+    ("Well", "Place", 1, "F+3", "Gain 3 {food}.", ""),
+    ("Market Day", "Event", 0, "G+1", "Gain 1 {coin}.", "Drums at dawn."),
+    ("Famine", "Event", 0, "F-2", "Lose 2 {food}.", ""),
+    ("Silk", "Goods", 3, "VP+2", "Gain 2 {vp}.", "Lighter than air."),
+    ("Salt", "Goods", 2, "VP+1", "Gain 1 {vp}.", ""),
+    ("Incense", "Goods", 4, "VP+3", "Gain 3 {vp}.", ""),
+    ("Map", "Ally", 1, "G+1 | F+2", "Gain 1 {coin} or 2 {food}.", ""),
+    ("Festival", "Event", 2, "VP+1 F-1", "Gain 1 {vp}, lose 1 {food}.", "Songs carry far."),
+    ("Tax Collector", "Hazard", 0, "G-1D6", "Roll a die: lose that many {coin}.", ""),
+    ("Caravanserai", "Place", 1, "G+1 F+1", "Gain 1 {coin} and 1 {food}.", "Rest for the weary."),
 ]
 
 
@@ -59,6 +65,9 @@ def scaffold(folder: Path, name: str | None = None) -> list[Path]:
         path.write_text(f"# yaml-language-server: $schema={schemas}/{kind}.schema.json\n{body}",
                         encoding="utf-8")
         written.append(path)
+    rules = folder / "rules.py"  # the rules module game.yaml names: plain Python, no schema
+    rules.write_text(RULES.read_text(encoding="utf-8"), encoding="utf-8")
+    written.append(rules)
     return written
 
 
@@ -71,8 +80,8 @@ def _deck() -> str:
              "decks:", "  - id: market", "    name: Market deck", "    size: poker",
              "    front: poker-front", "    back: poker-back", "    prototype: true",
              "    defaults: {color: \"#7a4b2a\"}", "    cards:"]
-    for name, kind, cost, text, flavour in CARD_TYPES:
-        fields = f"type: {kind}, cost: {cost}, text: {_quote(text)}"
+    for name, kind, cost, effect, text, flavour in CARD_TYPES:
+        fields = f"type: {kind}, cost: {cost}, effect: {_quote(effect)}, text: {_quote(text)}"
         if flavour:
             fields += f", flavor: {_quote(flavour)}"
         lines.append(f"      - {{id: {slugify(name)}, name: {_quote(name)}, count: 3, fields: {{{fields}}}}}")
@@ -84,6 +93,7 @@ id: {id}
 name: {name}
 edition: prototype
 prototype: true
+engine: rules.py  # the rules `pnp simulate` plays: rules.py in this folder (docs/engine.md)
 players: {{min: 2, max: 4}}
 description: >-
   Lead a caravan along the road, trading goods for gold and food. Most Victory Points wins.
@@ -92,14 +102,15 @@ components:
   - {{id: pawns, name: Pawns, count: 1, per_player: true}}
   - {{id: dice, name: Six-sided die, count: 1}}
 phases:
-  - {{id: travel, name: Travel Phase, track: road}}
-  - {{id: market, name: Market Phase, note: Draw a Market card and resolve it.}}
+  - {{id: travel, name: Travel Phase, track: road, note: "Roll the die; move that many spaces or one fewer."}}
+  - {{id: market, name: Market Phase, note: "Draw a Market card: a free one happens now, any other you may buy."}}
   - {{id: end, name: End Phase, end_checks: true}}
 rules:  # rule parameters; a game's engine supplies their schema
+  movement:
+    die: 1D6
   end:
     game_ends_when: "VP >= 10"
     winner: most VP
-    eliminated_when: ["F < 0"]
     max_turns: 40
 """
 

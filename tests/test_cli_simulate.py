@@ -17,7 +17,7 @@ from pnp.engine import selfplay
 #: fields the CLI contract (DESIGN.md) requires in the simulate document
 REQUIRED = {"schema_version", "game", "variant", "games", "players", "seed", "bots", "seconds",
             "games_per_second", "turns", "outcomes", "seats", "margin", "stats", "spaces",
-            "never_seen", "charts", "cap_clips", "floor_clips", "events", "violations", "findings"}
+            "coverage", "never_seen", "charts", "cap_clips", "floor_clips", "events", "violations", "findings"}
 
 
 @pytest.fixture
@@ -45,7 +45,8 @@ def test_json_document_has_every_contract_field(fake_engine):
     assert set(doc["outcomes"]) >= {"completed", "timeouts", "eliminations", "completion_rate",
                                     "timeout_rate", "elimination_rate", "elimination_causes"}
     assert set(doc["seats"][0]) >= {"seat", "wins", "win_rate", "ci95"}
-    assert set(doc["never_seen"]) == {"spaces", "chart_results", "unused"}
+    assert set(doc["never_seen"]) == {"spaces", "chart_results", "coverage"}
+    assert isinstance(doc["coverage"], dict)
     assert all(set(f) == {"severity", "code", "message"} for f in doc["findings"])
     assert (doc["game"], doc["games"], doc["players"], doc["seed"]) == (
         "ancient-civilizations", 12, 4, 4)

@@ -12,12 +12,12 @@ from pnp.engine.selfplay import Aggregate, SimConfig, Simulation, summarize
 
 def _sim(coverage: list[Counter], universe: dict[str, list[str]], monkeypatch) -> dict:
     game = SimpleNamespace(id="race", tracks={}, charts={}, stats={})
-    monkeypatch.setattr("pnp.engine.selfplay.coverage_universe", lambda g: universe)
     agg = Aggregate(players=2)
     for i, cov in enumerate(coverage):
         agg.add(i, GameResult("race", i, 2, ("random", "random"), winners=(0,), scores=(3, 1),
                               turns=5, coverage=cov))
-    return summarize(Simulation(game, SimConfig(games=len(coverage), players=2), agg, 1.0))
+    return summarize(Simulation(game, SimConfig(games=len(coverage), players=2), agg, 1.0,
+                                coverage_keys=universe))
 
 
 def test_coverage_counts_every_declared_key_zeros_included(monkeypatch) -> None:
@@ -27,18 +27,18 @@ def test_coverage_counts_every_declared_key_zeros_included(monkeypatch) -> None:
                monkeypatch)
     assert doc["coverage"] == {"action": {"build": 3, "explore": 0},
                                "card": {"deck/crane": 1, "deck/bridge": 0}}
-    assert {"kind": "action", "key": "explore"} in doc["never_seen"]["unused"]
+    assert {"kind": "action", "key": "explore"} in doc["never_seen"]["coverage"]
 
 
 def test_a_never_used_action_is_a_warning_naming_it(monkeypatch) -> None:
     doc = _sim([Counter({("action", "build"): 1})] * 3, {"action": ["build", "explore"]},
                monkeypatch)
-    found = [f for f in find(doc) if f.code == "PNP-B021"]
+    found = [f for f in find(doc) if f.code == "PNP-B017"]
     assert len(found) == 1 and found[0].severity == "warning"
-    assert found[0].message == "1 of 2 action spaces never taken in 3 games: explore"
+    assert found[0].message == "1 action space never used in 3 games: explore"
 
 
 def test_full_coverage_gives_no_unused_finding(monkeypatch) -> None:
     doc = _sim([Counter({("card", "d/a"): 1, ("card", "d/b"): 2})], {"card": ["d/a", "d/b"]},
                monkeypatch)
-    assert not [f for f in find(doc) if f.code == "PNP-B021"]
+    assert not [f for f in find(doc) if f.code == "PNP-B017"]

@@ -76,7 +76,7 @@ def test_one_and_two_workers_give_identical_reports():
 def test_fair_game_raises_no_warnings():
     doc = report_document(run(fair_play, games=400))
     assert [f for f in doc["findings"] if f["severity"] != "info"] == []
-    assert doc["never_seen"] == {"spaces": [], "chart_results": [], "unused": []}
+    assert doc["never_seen"] == {"spaces": [], "chart_results": [], "coverage": []}
     assert doc["outcomes"]["completion_rate"] == 1.0
 
 

@@ -36,6 +36,20 @@ def load_or_exit(name: str, variant: str | None = None) -> LoadResult:
     return result
 
 
+def rules_or_exit(game) -> None:
+    """Import the rules module of a game about to be played (simulate, compare); without one,
+    or when it fails to load, print one diagnostic saying what is needed and exit 1.
+
+    Only the commands that play import game code; validate and build never call this."""
+    from pnp.engine.games import NoEngine, engine_diagnostic, module_for
+
+    try:
+        module_for(game)
+    except NoEngine as exc:
+        echo_diagnostics([engine_diagnostic(game, exc)])
+        sys.exit(EXIT_ERRORS)
+
+
 def echo_diagnostics(diags: list[Diagnostic]) -> None:
     if diags:
         click.echo(render_text(diags), err=True)

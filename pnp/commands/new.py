@@ -17,7 +17,7 @@ from pnp.scaffold import scaffold
 @click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
 @click.option("--name", default=None, help="The game's title (default: from the folder name).")
 def command(folder: Path, name: str | None) -> None:
-    """Create FOLDER with a starter game (manifest, stats, a track, a 54-card deck, a board, a record sheet)."""
+    """Create FOLDER with a starter game (manifest, stats, a track, a 54-card deck, a board, a record sheet, and rules.py that plays it)."""
     if folder.exists() and any(folder.iterdir()):
         raise click.UsageError(f"{folder} exists and is not empty; choose a new folder")
     for path in scaffold(folder, name):
@@ -27,5 +27,6 @@ def command(folder: Path, name: str | None) -> None:
         click.echo(render_text(result.diagnostics), err=True)
     if not result.ok:
         sys.exit(EXIT_ERRORS)
-    click.echo(f"\nNext: pnp validate {folder}   then   pnp build {folder}", err=True)
+    click.echo(f"\nNext: pnp validate {folder}   then   pnp build {folder}   and   "
+               f"pnp simulate {folder}", err=True)
     sys.exit(EXIT_OK)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit, rules_or_exit
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.engine import selfplay
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
@@ -36,7 +36,9 @@ def load_variant(name: str, variant: str | None):
         known = ", ".join(base.variants) or "(none)"
         raise click.BadParameter(f"no variant '{variant}' in {base.id} (known: base, {known})",
                                  param_hint="--variant")
-    return (load_or_exit(name, variant).game if variant else base), variant
+    game = load_or_exit(name, variant).game if variant else base
+    rules_or_exit(game)  # one clear diagnostic for a game without a working rules module
+    return game, variant
 
 
 def check_players(game, players: int | None) -> int:

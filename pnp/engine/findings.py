@@ -73,7 +73,7 @@ def num(x: float) -> str:
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
-    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _unused, _caps,
+    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _never_used, _caps,
                   _pinned, _runaway, _ties, _skill):
         out.extend(check(doc, game, agg))
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
@@ -235,25 +235,36 @@ def _never_seen(doc, game, agg) -> list[Finding]:
     return out
 
 
-#: how the report words an unused key of each coverage kind
-UNUSED_WORDS = {"action": "action spaces never taken", "card": "cards never played or bought",
-                "wonder": "wonders never built", "technology": "technologies never taken"}
+#: coverage kinds as a report names them ("card" -> "cards")
+KIND_NOUNS = {"card": ("card", "cards"), "action": ("action space", "action spaces")}
 
 
-def _unused(doc, game, agg) -> list[Finding]:
-    """Coverage keys (actions, cards, ...) no game used: dead content or a rule that never
-    fires."""
+def _key_name(game: Any, kind: str, key: str) -> str:
+    """A coverage key as the designer wrote it: a card's name for 'deck/card'."""
+    if kind == "card" and "/" in key:
+        deck, _, card = key.partition("/")
+        d = (getattr(game, "decks", None) or {}).get(deck)
+        c = next((c for c in getattr(d, "cards", ()) if c.id == card), None)
+        return getattr(c, "name", None) or key
+    if kind == "action":
+        return _name(getattr(game, "action_spaces", None), key)
+    return key
+
+
+def _never_used(doc, game, agg) -> list[Finding]:
+    """Cards never played, action spaces never taken (the rules module's coverage keys)."""
     n = doc["games"]
-    by_kind: dict[str, list[str]] = {}
-    for u in doc["never_seen"].get("unused", ()):
-        by_kind.setdefault(u["kind"], []).append(u["key"])
+    missing: dict[str, list[str]] = {}
+    for item in doc["never_seen"].get("coverage", ()):
+        missing.setdefault(item["kind"], []).append(_key_name(game, item["kind"], item["key"]))
     out = []
-    for kind, keys in by_kind.items():
-        total = len(doc.get("coverage", {}).get(kind, {})) or len(keys)
-        shown = ", ".join(keys[:12]) + (f" and {len(keys) - 12} more" if len(keys) > 12 else "")
-        words = UNUSED_WORDS.get(kind, f"{kind} keys never used")
-        out.append(Finding(WARNING, "PNP-B021",
-                           f"{len(keys)} of {total} {words} in {n} games: {shown}"))
+    for kind, names in missing.items():
+        one, many = KIND_NOUNS.get(kind, (kind, kind + "s"))
+        used = sum(doc.get("coverage", {}).get(kind, {}).values())
+        what = "never used" if used else f"never used (no {one} was used at all)"
+        out.append(Finding(WARNING, "PNP-B017",
+                           f"{len(names)} {one if len(names) == 1 else many} {what} in {n} games: "
+                           f"{', '.join(names)}"))
     return out
 
 

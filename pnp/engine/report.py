@@ -75,10 +75,19 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
     ]
+    used = [f"{_coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
+            for kind, keys in doc.get("coverage", {}).items() if keys]
+    landed = [v for row in doc["spaces"].values() for v in row.values()]
+    if landed:
+        used.append(f"spaces {sum(1 for v in landed if v)} of {len(landed)}")
+    if used:
+        lines.append("Used       " + ", ".join(used))
     never = doc["never_seen"]
-    if never["spaces"] or never["chart_results"]:
+    unused = never.get("coverage", [])
+    if never["spaces"] or never["chart_results"] or unused:
         lines.append(f"Never seen {_count(len(never['spaces']), 'space')}, "
-                     f"{_count(len(never['chart_results']), 'chart result')}")
+                     f"{_count(len(never['chart_results']), 'chart result')}"
+                     + (f", {_count(len(unused), 'other item')} never used" if unused else ""))
     if doc["violations"]:
         lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
                      f"reports ({len(doc['violations'])} distinct)")
@@ -566,6 +575,14 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
                     for roll, n in row.items()])
                   for cid, row in doc["charts"].items()]
         columns(pages, blocks, label_share=0.6, heading="How often each chart result came up")
+    if any(doc.get("coverage", {}).values()):
+        unused = {(u["kind"], u["key"]) for u in doc["never_seen"].get("coverage", ())}
+        blocks = [(_coverage_title(kind), [(_coverage_label(game, kind, key), n,
+                                            (kind, key) in unused)
+                          for key, n in row.items()])
+                  for kind, row in doc["coverage"].items() if row]
+        columns(pages, blocks, heading="How often each card and action space was used",
+                note="Uses over all games, as the rules module reports them; unused ones are red.")
     if doc["events"]:
         pages.heading("Events: times a game, and games with at least one", 11)
         items = list(doc["events"].items())
@@ -583,6 +600,20 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
                              f"{num(e['per_game'])} a game, {e['games']} of {doc['games']} games")
         c.setFillColor(INK)
     return pages.page
+
+
+def _coverage_title(kind: str) -> str:
+    """'card' -> 'Cards', 'action' -> 'Action spaces'."""
+    from pnp.engine.findings import KIND_NOUNS
+
+    return KIND_NOUNS.get(kind, (kind, kind + "s"))[1].capitalize()
+
+
+def _coverage_label(game: Any, kind: str, key: str) -> str:
+    """A card's name for 'deck/card' keys, else the key."""
+    from pnp.engine.findings import _key_name
+
+    return _key_name(game, kind, key)
 
 
 def write_report_pdf(path: str | os.PathLike, doc: Mapping[str, Any], game: Any = None) -> Path:

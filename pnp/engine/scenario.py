@@ -341,8 +341,9 @@ class _Run:
         game = _game(self.doc, str(data["game"]), data.get("variant"))
         try:
             module = rules_of(module_for(game))
-        except NoEngine as exc:
-            raise _Fail(self.pos("game"), str(exc)) from None
+        except NoEngine as exc:  # at the rules file's failing line, else at `game:`
+            where = Position(exc.file, exc.line, 1) if exc.file else self.pos("game")
+            raise _Fail(where, str(exc)) from None
         self.game, self.module = game, module
         self.names = names = _Names(game)
         meta = module.metadata(game)

@@ -188,10 +188,10 @@ class Aggregate:
     stat_game_means: dict[str, list[float]] = field(default_factory=dict)  # per game: seats' mean
     space_counts: Counter = field(default_factory=Counter)
     chart_counts: Counter = field(default_factory=Counter)
-    coverage: Counter = field(default_factory=Counter)  # (kind, key) -> uses
     cap_clips: Counter = field(default_factory=Counter)
     floor_clips: Counter = field(default_factory=Counter)
     events: Counter = field(default_factory=Counter)
+    coverage: Counter = field(default_factory=Counter)  # (kind, key) -> uses: cards, actions
     event_columns: dict[str, list[int]] = field(default_factory=dict)  # per game counts
     violations: dict[str, dict] = field(default_factory=dict)  # message -> games, first game/seed
     decisions: int = 0
@@ -242,10 +242,10 @@ class Aggregate:
             self.stat_game_means.setdefault(stat, []).append(st.mean(vals))
         self.space_counts.update(r.space_counts)
         self.chart_counts.update(r.chart_counts)
-        self.coverage.update(getattr(r, "coverage", None) or {})
         self.cap_clips.update(r.cap_clips)
         self.floor_clips.update(r.floor_clips)
         self.events.update(r.events)
+        self.coverage.update(r.coverage)
         for name in set(self.event_columns) | set(r.events):
             column = self.event_columns.setdefault(name, [0] * g)
             column.append(r.events.get(name, 0))
@@ -266,6 +266,8 @@ class Simulation:
     aggregate: Aggregate
     seconds: float
     logs: list[tuple[int, int, tuple[str, ...], list]] = field(default_factory=list)
+    #: kind -> every key the game could report as used (what "never used" is measured on)
+    coverage_keys: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def broken(self) -> bool:
@@ -283,7 +285,24 @@ def run_simulation(game: GameDef, config: SimConfig, play: PlayFn | None = None,
         agg.add(played.index, played.result)
         if played.log is not None:
             logs.append((played.index, played.result.seed, played.result.bots, played.log))
-    return Simulation(game, config, agg, time.perf_counter() - started, logs)
+    return Simulation(game, config, agg, time.perf_counter() - started, logs,
+                      coverage_keys(game, play))
+
+
+def coverage_keys(game: Any, play: PlayFn | None = None) -> dict[str, list[str]]:
+    """What the game's coverage is measured on: the rules module's keys when the real engine
+    plays (cards, action spaces, ...), else the keys the data suggests."""
+    from pnp.engine.module import default_coverage_keys
+
+    if play is None:
+        from pnp.engine.games import NoEngine
+        from pnp.engine.play import rules
+
+        try:
+            return rules(game).coverage_keys(game)
+        except NoEngine:
+            pass
+    return default_coverage_keys(game)
 
 
 # --------------------------------------------------------------------------- the report document
@@ -340,23 +359,10 @@ def _chart_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
     return table
 
 
-def coverage_universe(game: Any) -> dict[str, list[str]]:
-    """Every key the game's rules module says it may report as used, by kind; {} when the
-    game has no loadable rules module (a fake engine in tests, say)."""
-    try:
-        from pnp.engine.games import module_for
-        from pnp.engine.module import rules_of
-
-        return rules_of(module_for(game)).coverage_keys(game)
-    except Exception:  # no module: coverage is then what the games reported, nothing more
-        return {}
-
-
-def _coverage_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
-    """{kind: {key: uses}}: every key of the module's universe (zeros included), then any key
-    reported outside it."""
-    table: dict[str, dict[str, int]] = {kind: dict.fromkeys(keys, 0)
-                                        for kind, keys in coverage_universe(game).items()}
+def _coverage_table(keys: dict[str, list[str]], counts: Counter) -> dict[str, dict[str, int]]:
+    """{kind: {key: uses}}: every key the game declares (zeros included), in its order, then any
+    key the rules reported that was not declared."""
+    table = {kind: {k: 0 for k in ks} for kind, ks in keys.items()}
     for (kind, key), n in sorted(counts.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1]))):
         row = table.setdefault(str(kind), {})
         row[str(key)] = row.get(str(key), 0) + n
@@ -364,9 +370,10 @@ def _coverage_table(game: Any, counts: Counter) -> dict[str, dict[str, int]]:
 
 
 def _never_seen(game: Any, spaces: dict, charts: dict,
-                coverage: dict | None = None) -> dict[str, list[dict]]:
-    """Spaces and chart rows with no count. Start spaces are left out: pawns begin there, and
-    on a path (not a loop) nothing can land on them again."""
+                coverage: dict | None = None, keys: dict | None = None) -> dict[str, list[dict]]:
+    """Spaces, chart rows and declared coverage keys (cards, action spaces) with no count.
+    Start spaces are left out: pawns begin there, and on a path (not a loop) nothing can land
+    on them again."""
     missing_spaces = []
     for track_id, track in (getattr(game, "tracks", {}) or {}).items():
         for s in track.spaces:
@@ -378,9 +385,9 @@ def _never_seen(game: Any, spaces: dict, charts: dict,
             if charts.get(chart_id, {}).get(r.roll_label, 0) == 0:
                 missing_rows.append({"chart": chart_id, "roll": r.roll_label,
                                      "result": r.result_label})
-    unused = [{"kind": kind, "key": key} for kind, row in (coverage or {}).items()
-              for key, n in row.items() if n == 0]
-    return {"spaces": missing_spaces, "chart_results": missing_rows, "unused": unused}
+    unused = [{"kind": kind, "key": k} for kind, ks in (keys or {}).items() for k in ks
+              if not (coverage or {}).get(kind, {}).get(k)]
+    return {"spaces": missing_spaces, "chart_results": missing_rows, "coverage": unused}
 
 
 def summarize(sim: Simulation) -> dict[str, Any]:
@@ -410,7 +417,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
                            "min": min(values), "max": max(values)}
     spaces = _space_table(game, a.space_counts)
     charts = _chart_table(game, a.chart_counts)
-    coverage = _coverage_table(game, a.coverage)
+    coverage = _coverage_table(sim.coverage_keys, a.coverage)
     completed, timeouts, eliminations = sum(a.completed), sum(a.timed_out), sum(a.eliminated)
     turns = {k: _r(v) for k, v in st.describe(a.turns).items()}
     turns["min"] = min(a.turns) if a.turns else 0
@@ -451,7 +458,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "spaces": spaces,
         "charts": charts,
         "coverage": coverage,
-        "never_seen": _never_seen(game, spaces, charts, coverage),
+        "never_seen": _never_seen(game, spaces, charts, coverage, sim.coverage_keys),
         "cap_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}
                       for stat, k in sorted(a.cap_clips.items())},
         "floor_clips": {stat: {"total": k, "per_game": _r(k / n) if n else 0.0}

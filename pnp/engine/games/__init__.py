@@ -11,9 +11,12 @@ import hashlib
 import importlib
 import importlib.util
 import sys
+import traceback
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+from pnp.diagnostics import ERROR, Diagnostic
 
 #: GameDef.engine -> module implementing the GameModule protocol (pnp.engine.core)
 ENGINES = {
@@ -24,15 +27,30 @@ ENGINES = {
 REQUIRED = ("metadata", "new_state", "play", "finish")
 
 
+#: diagnostic codes: the game names no usable rules module; its rules module does not load
+NO_MODULE, BAD_MODULE = "PNP-M001", "PNP-M002"
+
+
 class NoEngine(LookupError):
-    """The game names no engine, or one that cannot be loaded."""
+    """The game names no engine, or one that cannot be loaded.
+
+    `file` and `line` say where the problem is when it is in the rules file itself (an import
+    error, a missing function); otherwise it is reported at game.yaml's `engine:` (or `id:`).
+    """
+
+    def __init__(self, message: str, code: str = NO_MODULE, file: str = "", line: int = 0):
+        super().__init__(message)
+        self.code, self.file, self.line = code, file, line
+
+
+#: how to get a rules module (a diagnostic's hint)
+HOW = "`pnp new DIR` writes a small working rules.py to start from; docs/engine.md explains the API"
 
 
 def _needs(game: Any) -> str:
-    return ("simulate, scenario and compare need a rules module: set `engine:` in game.yaml to a "
-            f"bundled engine ({', '.join(sorted(ENGINES))}) or to a Python file in the game "
-            "folder (e.g. `engine: rules.py`); `pnp new DIR` writes a small one to start from, "
-            "and docs/engine.md explains the API")
+    return ("simulate, scenario and compare play a game through its rules module: set `engine:` "
+            f"in game.yaml to a bundled engine ({', '.join(sorted(ENGINES))}) or to a Python "
+            "file in the game folder (e.g. `engine: rules.py`)")
 
 
 def module_for(game: Any) -> ModuleType:
@@ -40,7 +58,8 @@ def module_for(game: Any) -> ModuleType:
     engine = getattr(game, "engine", None)
     gid = getattr(game, "id", "?")
     if not engine:
-        raise NoEngine(f"game '{gid}' has no rules module. {_needs(game)}")
+        raise NoEngine(f"game '{gid}' has no rules module, so it cannot be played: "
+                       f"{_needs(game)}")
     if engine in ENGINES:
         return importlib.import_module(ENGINES[engine])
     if str(engine).endswith(".py"):
@@ -63,18 +82,48 @@ def _load_file(game: Any, path: Path) -> ModuleType:
         return sys.modules[name]
     spec = importlib.util.spec_from_file_location(name, path)
     if spec is None or spec.loader is None:
-        raise NoEngine(f"cannot import {path}")
+        raise NoEngine(f"cannot import {path}", BAD_MODULE, str(path), 1)
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:  # the designer's code: report it, never crash the command
+    except BaseException as exc:  # the designer's code: report it, never crash the command
         del sys.modules[name]
+        if not isinstance(exc, Exception | SystemExit):
+            raise  # Ctrl-C stops the command as it always does
         raise NoEngine(f"{path}: importing the rules module failed: "
-                       f"{type(exc).__name__}: {exc}") from None
+                       f"{type(exc).__name__}: {exc}", BAD_MODULE, str(path),
+                       _error_line(exc, path)) from None
     missing = [f for f in REQUIRED if not callable(getattr(module, f, None))]
     if missing:
         del sys.modules[name]
         raise NoEngine(f"{path}: a rules module must define {', '.join(REQUIRED)}; "
-                       f"missing: {', '.join(missing)} (see docs/engine.md)")
+                       f"missing: {', '.join(missing)} (see docs/engine.md)", BAD_MODULE,
+                       str(path), 1)
     return module
+
+
+def _error_line(exc: BaseException, path: Path) -> int:
+    """The line of the rules file where importing it failed (a syntax error's own line)."""
+    if isinstance(exc, SyntaxError) and exc.lineno and Path(exc.filename or "") == path:
+        return exc.lineno
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if Path(f.filename) == path]
+    return (frames[-1].lineno or 1) if frames else 1
+
+
+def engine_diagnostic(game: Any, exc: NoEngine) -> Diagnostic:
+    """One diagnostic for a game that cannot be played: at the rules file's failing line, or at
+    game.yaml's `engine:` line (its `id:` line when there is none), with what simulate needs."""
+    hint = HOW
+    if exc.file:
+        hint = "fix the rules module (`pnp new DIR` writes a working one to compare with)"
+        return Diagnostic(ERROR, exc.code, str(exc), exc.file, exc.line, 1, hint)
+    origin = getattr(game, "origin", None)
+    where = None
+    for doc in getattr(game, "documents", ()):
+        if origin is not None and str(doc.path) == origin.file:
+            data = doc.data if isinstance(doc.data, dict) else {}
+            where = doc.key_pos(("engine",) if "engine" in data else ("id",))
+    if where is None:
+        return Diagnostic(ERROR, exc.code, str(exc), hint=hint)
+    return Diagnostic.at(where, ERROR, exc.code, str(exc), hint)

@@ -1,0 +1,108 @@
+"""The rules `pnp simulate` plays: a rules module written against pnp.engine.api.
+
+game.yaml names this file (`engine: rules.py`). It defines metadata, new_state, play and
+finish; docs/engine.md walks through it. Every number comes from the data files; only the ids
+below name things in them, so rename those if you rename the data.
+"""
+
+from pnp.engine.api import (
+    COMPLETED, MAIN, NOBODY, OVER, PREGAME, TIMEOUT, Effects, Estimate, GameMeta, PlayerState,
+    State, advance, card_data, card_instances, counter_bounds, fill_result, leaders,
+    start_counters, start_space,
+)
+
+DECK, DISCARD = "market", "discard"  # deck.yaml's deck (its draw pile) and the discard pile
+MARKET = "market"  # game.yaml: the phase in which each player draws a card
+PAY = "gold"  # stats.yaml: what card costs are paid in
+SCORE = "victory-points"  # stats.yaml: the score (most wins)
+PASS, BUY = "pass", "buy"
+
+
+def metadata(game) -> GameMeta:
+    """What the harness checks without reading the rules: players, turn cap, bounds, phases."""
+    return GameMeta(game=game.id, players_min=game.players_min, players_max=game.players_max,
+                    max_turns=game.rule("end", "max_turns"), counter_bounds=counter_bounds(game),
+                    phases=tuple(p.id for p in game.phases), score_counter=SCORE,
+                    zone_visibility={DECK: NOBODY},  # nobody sees the draw pile's cards
+                    bot_values={SCORE: 10.0})  # to the greedy bot a point beats anything else
+
+
+def new_state(game, players: int) -> State:
+    """Counters at their start values, a pawn on each track's start, the deck in data order."""
+    pawns = {t.id: start_space(t) for t in game.tracks.values()}
+    return State([PlayerState(start_counters(game), dict(pawns)) for _ in range(players)],
+                 zones={DECK: card_instances(game, DECK), DISCARD: []})
+
+
+def main_state(game, players: int) -> State:
+    """Right after setup: scenarios that start at a phase begin here (the deck unshuffled)."""
+    state = new_state(game, players)
+    state.stage, state.turn = MAIN, 1
+    return state
+
+
+def play(game, ctx, max_turns: int) -> None:
+    """Setup, then turns of game.yaml's phases until someone meets `end:` or the turn cap."""
+    st, fx = ctx.state, Effects(game, ctx)
+    if st.stage == PREGAME:
+        ctx.shuffle(st.zones[DECK], "shuffle the deck")
+        st.stage, st.turn = MAIN, 1
+        ctx.step("pregame")
+    while st.stage == MAIN:
+        if st.turn > max_turns:
+            st.stage, st.ended, st.turn, st.winners = OVER, TIMEOUT, max_turns, leaders(st, SCORE)
+            return
+        phase = game.phases[st.phase]
+        for seat in st.live():
+            if phase.track:
+                travel(game, ctx, fx, seat, game.tracks[phase.track])
+            if phase.id == MARKET:
+                market(game, ctx, fx, seat)
+        goal = game.rule("end", "game_ends_when")
+        if phase.end_checks and any(goal.holds(p.counters[goal.stat]) for p in st.players):
+            st.stage, st.ended, st.winners = OVER, COMPLETED, leaders(st, SCORE)
+        if st.stage == MAIN:  # on to the next phase; after the last one, the next turn
+            st.phase = (st.phase + 1) % len(game.phases)
+            st.turn += st.phase == 0
+        ctx.step(phase.id)
+
+
+def travel(game, ctx, fx, seat: int, track) -> None:
+    """Roll the movement dice; move that many spaces or one fewer; take the space's effect."""
+    die = game.rule("movement", "die")
+    roll = sum(ctx.roll(die.sides, f"move {track.id}", seat) for _ in range(die.count))
+    here = ctx.state.players[seat].pos[track.id]
+
+    def worth(steps: int) -> Estimate:  # what the greedy bot expects from each landing
+        return fx.expect(track.spaces[advance(track, here, steps)].effect)
+
+    steps = ctx.choose(seat, [roll, roll - 1] if roll > 1 else [roll], f"move {track.id}", worth)
+    space = track.spaces[advance(track, here, steps)]
+    ctx.state.players[seat].pos[track.id] = space.index
+    ctx.result.space_counts[(track.id, space.index)] += 1
+    fx.apply(seat, space.effect, space.id)
+
+
+def market(game, ctx, fx, seat: int) -> None:
+    """Draw a card. A free card happens at once; any other may be bought for its cost."""
+    st = ctx.state
+    if not st.zones[DECK]:  # the pile ran out: the discards, shuffled, are the new pile
+        st.zones[DECK], st.zones[DISCARD] = st.zones[DISCARD], []
+        ctx.shuffle(st.zones[DECK], "reshuffle the discards")
+    (card,) = ctx.draw(st.zones[DECK], 1, "market card", seat, into=st.zones[DISCARD])
+    fields = card_data(game, DECK, card.card).fields
+    cost, effect = fields.get("cost", 0), fields["effect"]
+    if cost:
+        gain = fx.expect(effect)
+        gain[PAY] = gain.get(PAY, 0) - cost
+        options = [PASS, BUY] if st.players[seat].counters[PAY] >= cost else [PASS]
+        if ctx.choose(seat, options, f"buy {card.card}", {BUY: gain, PASS: Estimate()}.get) == PASS:
+            return
+        fx.add(seat, PAY, -cost)
+    fx.apply(seat, effect, card.card)
+    ctx.cover("card", f"{DECK}/{card.card}")
+
+
+def finish(game, ctx) -> None:
+    """Turns, winners, scores, margin and every seat's final counters, for the report."""
+    fill_result(ctx, SCORE)

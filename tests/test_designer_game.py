@@ -1,0 +1,202 @@
+"""A designer's own game self-plays: `pnp new` writes a rules module that `pnp simulate` plays,
+games without one get a single clear diagnostic, and only the commands that play import it."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.paths import SCHEMAS
+from pnp.scaffold import RULES
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, [*args])
+
+
+@pytest.fixture
+def demo(tmp_path) -> Path:
+    folder = tmp_path / "demo"
+    result = run("new", str(folder))
+    assert result.exit_code == 0, result.output
+    return folder
+
+
+def without_engine(folder: Path) -> None:
+    game = folder / "game.yaml"
+    game.write_text("".join(line for line in game.read_text().splitlines(keepends=True)
+                            if not line.startswith("engine:")))
+
+
+def line_of(path: Path, prefix: str) -> int:
+    return next(i for i, line in enumerate(path.read_text().splitlines(), 1)
+                if line.startswith(prefix))
+
+
+# --------------------------------------------------------------------------- the scaffold plays
+
+
+def test_new_game_simulates_200_games_with_coverage_and_no_violations(demo):
+    result = run("simulate", str(demo), "--games", "200", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["violations"] == [] and doc["outcomes"]["crashed"] == 0
+    cards = doc["coverage"]["card"]
+    assert len(cards) == 18 and all(n > 0 for n in cards.values()), cards
+    assert doc["never_seen"] == {"spaces": [], "chart_results": [], "coverage": []}
+    assert sum(doc["spaces"]["road"].values()) > 200 * 5  # several moves a game
+    assert doc["turns"]["mean"] > 5 and doc["outcomes"]["completion_rate"] > 0.9
+    assert doc["rolls_per_game"] > 0 and doc["decisions_per_game"] > 0
+    bots = {b["bot"]: b for b in doc["bots"]}
+    assert bots["greedy"]["ci95"][0] > bots["random"]["ci95"][1]  # its decisions matter
+
+
+def test_new_game_report_lists_cards_used(demo):
+    result = run("simulate", str(demo), "--games", "20")
+    assert result.exit_code == 0, result.output
+    assert "Used       cards 18 of 18, spaces 10 of 10" in result.stdout
+
+
+def test_starter_rules_module_is_short_and_uses_only_the_public_api(demo):
+    text = (demo / "rules.py").read_text()
+    assert text == RULES.read_text()
+    assert len(text.splitlines()) <= 110
+    imports = [line for line in text.splitlines() if re.match(r"(from|import) ", line)]
+    assert imports == ["from pnp.engine.api import ("]
+    assert "engine: rules.py" in (demo / "game.yaml").read_text()
+
+
+def test_the_starter_rules_read_the_turn_cap_and_end_condition_from_the_data(demo):
+    game = demo / "game.yaml"
+    game.write_text(game.read_text().replace('game_ends_when: "VP >= 10"',
+                                             'game_ends_when: "VP >= 1000"')
+                    .replace("max_turns: 40", "max_turns: 7"))
+    result = run("simulate", str(demo), "--games", "20", "--format", "json")
+    doc = json.loads(result.stdout)
+    assert doc["outcomes"]["timeouts"] == 20 and doc["turns"]["max"] == 7
+
+
+def test_a_scenario_sets_the_deck_and_checks_counters_on_the_new_game(demo, tmp_path):
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
+    text = f"""# yaml-language-server: $schema={schema}
+name: A bought card costs Gold; a free card happens at once
+game: demo
+players: 2
+stop: market
+state:
+  players:
+    - counters: {{G: 5}}
+    - counters: {{G: 3}}
+  zones:
+    market: [silk, bandits]
+dice: [3, 4]
+choices:
+  - {{seat: 0, pick: 3}}
+  - {{seat: 1, pick: 4}}
+  - {{seat: 0, pick: buy}}
+expect:
+  - after: market
+    players:
+      - counters: {{G: 2, VP: 2, F: 0}}
+        positions: {{road: dunes}}
+      - counters: {{G: 1, F: 2}}
+        positions: {{road: oasis}}
+    zones:
+      discard: [silk, bandits]
+    coverage: {{card/market/silk: 1, card/market/bandits: 1}}
+"""
+    good = tmp_path / "buy-silk.yaml"
+    good.write_text(text)
+    result = run("scenario", str(good))
+    assert result.exit_code == 0, result.output
+    bad = tmp_path / "buy-silk-wrong.yaml"
+    bad.write_text(text.replace("{G: 2, VP: 2, F: 0}", "{G: 5, VP: 2, F: 0}"))
+    result = run("scenario", str(bad))
+    assert result.exit_code == 1
+    assert "seat 0 gold: expected 5, got 2" in result.output
+
+
+# --------------------------------------------------------------------------- no rules module
+
+
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--variant", "other"]])
+def test_a_game_without_rules_module_gets_one_diagnostic_not_a_report(demo, command):
+    without_engine(demo)
+    result = run(command[0], str(demo), *command[1:], "--games", "5")
+    assert result.exit_code == 1
+    line = line_of(demo / "game.yaml", "id:")
+    assert re.search(rf"game\.yaml:{line}:1: error PNP-M001: game 'demo' has no rules module",
+                     result.output), result.output
+    assert "engine: rules.py" in result.output and "pnp new" in result.output
+    assert "PNP-B0" not in result.output and "Invariant" not in result.output
+    assert result.output.count("error") == 1
+
+
+def test_an_unknown_engine_is_reported_at_its_line(demo):
+    game = demo / "game.yaml"
+    game.write_text(game.read_text().replace("engine: rules.py", "engine: my-rules"))
+    result = run("simulate", str(demo), "--games", "5")
+    assert result.exit_code == 1
+    assert f"game.yaml:{line_of(game, 'engine:')}:1: error PNP-M001" in result.output
+    assert "'my-rules'" in result.output
+
+
+def test_a_scenario_on_a_game_without_rules_module_fails_clearly(demo, tmp_path):
+    without_engine(demo)
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"# yaml-language-server: $schema={schema}\nname: n\ngame: demo\n"
+                        "players: 2\nexpect:\n  - {turn: 1}\n")
+    result = run("scenario", str(scenario))
+    assert result.exit_code == 1
+    assert "s.yaml:3: game 'demo' has no rules module" in result.output
+
+
+@pytest.mark.parametrize("source, line, words", [
+    ("import os\n\nraise RuntimeError('boom')\n", 3, "RuntimeError: boom"),
+    ("def metadata(game:\n", 1, "SyntaxError"),
+    ("def metadata(game): ...\ndef new_state(game, players): ...\n"
+     "def play(game, ctx, max_turns): ...\n", 1, "missing: finish"),
+])
+def test_a_rules_module_that_does_not_load_is_reported_at_its_file(demo, source, line, words):
+    (demo / "rules.py").write_text(source)
+    for command in (["simulate", str(demo)], ["compare", str(demo), "--variant", "x"]):
+        result = run(*command, "--games", "3")
+        assert result.exit_code == 1
+        assert f"rules.py:{line}:1: error PNP-M002" in result.output, result.output
+        assert words in result.output and "PNP-B0" not in result.output
+
+
+# --------------------------------------------------------------------------- who imports game code
+
+
+def test_validate_and_build_never_import_game_code(demo, tmp_path):
+    marker = tmp_path / "imported"
+    (demo / "rules.py").write_text(f"from pathlib import Path\nPath({str(marker)!r}).touch()\n"
+                                   "raise RuntimeError('game code ran')\n")
+    result = run("validate", str(demo))
+    assert result.exit_code == 0, result.output
+    result = run("build", str(demo), "--out", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output
+    assert any((tmp_path / "out").rglob("*.pdf"))
+    assert not marker.exists()
+    result = run("simulate", str(demo), "--games", "2")
+    assert result.exit_code == 1 and "RuntimeError: game code ran" in result.output
+    assert marker.exists()  # the marker works: playing does import the rules module
+
+
+def test_the_pdf_report_of_a_new_game_shows_its_cards(demo, tmp_path):
+    pdfplumber = pytest.importorskip("pdfplumber")
+    report = tmp_path / "report.pdf"
+    result = run("simulate", str(demo), "--games", "10", "--report", str(report))
+    assert result.exit_code == 0, result.output
+    with pdfplumber.open(report) as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    assert "How often each card and action space was used" in text
+    assert "Tax Collector" in text and "Caravanserai" in text
