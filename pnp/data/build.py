@@ -367,6 +367,7 @@ class Builder:
             if key in g:
                 rules[key] = self._parse_params(gdoc, (key,), g[key])
         rules["check_timing"] = g.get("check_timing", "phase-end")
+        rules["turn_order_timing"] = g.get("turn_order_timing", "every-phase")
         for key, table, what in (("pregame", tracks, "track"),):
             track = (g.get(key) or {}).get("track")
             self.ref(table, track, gdoc.pos((key, "track")), what)

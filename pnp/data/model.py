@@ -347,7 +347,8 @@ class GameDef:
     checks: Mapping[str, Check] = field(default_factory=dict)
     conversions: Mapping[str, Conversion] = field(default_factory=dict)
     track_groups: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
-    #: rule parameters: setup, movement, pregame, options, end, check_timing (effects parsed)
+    #: rule parameters: setup, movement, pregame, options, end, check_timing, turn_order_timing
+    #: (effects parsed)
     rules: Mapping[str, Any] = field(default_factory=dict)
     interpretations: Mapping[str, Interpretation] = field(default_factory=dict)
     variants: Mapping[str, Variant] = field(default_factory=dict)

@@ -190,7 +190,7 @@ class PhasePlan:
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
                  "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
-                 "pay_expect", "pay_only")
+                 "pay_expect", "pay_only", "rolls_order")
 
     def __init__(self, rules: Rules, ph: Any):
         self.id = ph.id
@@ -210,6 +210,8 @@ class PhasePlan:
         self.per_turn = ph.per_turn_bonuses
         self.after_table = ph.after_table
         self.end = ph.end_checks
+        #: the phase that sets turn order when it is rolled once a turn (turn-order-once)
+        self.rolls_order = ph.turn_order == "roll-high"
         self.why_pay = f"{ph.id}: pay to move"
         tt = self.track
         #: landings in this phase may take the inlined path (no building, no leader to record)
@@ -240,6 +242,9 @@ class Rules:
         self.start_cost_ops = single(start_rule.get("reroll_cost"))
         self.start_cost = constant_deltas(self.start_cost_ops)
         self.start_reroll = bool(self.start_cost_ops)
+        #: a move ending on a start space beside an opponent still offers war or trade
+        #: (variant start-space-options; interpretation start-space-opponents says no)
+        self.start_options = bool(start_rule.get("opponent_options", False))
         occupied = game.rule("movement", "occupied_space", default={})
         self.occupied_options = tuple(occupied.get("options", ()))
         self.start_shared = bool(occupied.get("start_space_shared", True))
@@ -267,6 +272,8 @@ class Rules:
                         self.powers[tt.owned_keys[i]] = (op[1], op[2])
         self.checks = {cid: (*_cond(c.when), single(c.effect)) for cid, c in game.checks.items()}
         self.every_phase_checks = game.rule("check_timing") == "every-phase"
+        #: interpretation turn-order: rolled anew every phase; turn-order-once: once a turn
+        self.order_once = game.rule("turn_order_timing") == "once-per-turn"
         self.conversions = {
             cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
                   c.repeat, f"conversion {cid}")
@@ -292,6 +299,8 @@ class Rules:
         self.war_count, self.war_sides = (wroll.count, wroll.sides) if wroll else (
             self.die_count, self.die_sides)
         self.war_bonus = int(war.get("higher_military_bonus", 0))
+        #: interpretation war-bonus-timing: Military compared after both losses (or before)
+        self.war_bonus_after_loss = war.get("bonus_compared", "after-loss") == "after-loss"
         self.war_steals = constant_deltas(single(war.get("winner_steals")))
         self.war_aggressor_steals = constant_deltas(single(war.get("aggressor_win_steals")))
         self.war_stat = next((op[1] for op in self.war_loss if op[0] == DELTA), "")
@@ -698,10 +707,21 @@ class ACGame(EffectRunner):
         k = live.index(self.ctx.roll_high(self.r.die_sides, self.r.why_order, live))
         return live[k:] + live[:k] if k else live
 
+    def phase_order(self, plan: PhasePlan) -> list[int]:
+        """The order of this phase: rolled anew (interpretation turn-order), or, in the
+        turn-order-once variant, rolled in the phase that names a turn order and kept for the
+        rest of the turn (a game picked up mid-turn rolls once where it starts)."""
+        if not self.r.order_once:
+            return self.turn_order()
+        kept = self.state.vars.get("turn_order")
+        if plan.rolls_order or kept is None:
+            kept = self.state.vars["turn_order"] = self.turn_order()
+        return [seat for seat in kept if not self.players[seat].out]
+
     def play_phase(self, plan: PhasePlan) -> None:
         """One phase: each player acts in a freshly rolled turn order (per the Start Phase rule,
         a new high roll sets the order for every phase), then the phase-end steps."""
-        order = self.turn_order()
+        order = self.phase_order(plan)
         players = self.players
         st = self.state
         tt = plan.track
@@ -886,6 +906,8 @@ class ACGame(EffectRunner):
                     p.vars["leader"] = tt.ids[dest]
                 if r.start_benefit:
                     self.apply_space(seat, tt, dest)
+                if option is not None and r.start_options and self.start_option(seat, tt, option):
+                    return
                 if self.start_reroll(seat, tt):
                     dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
                                                              tt.why_move))
@@ -930,6 +952,25 @@ class ACGame(EffectRunner):
             return
         self.land(seat, tt, dest, plan, pregame)
 
+
+    def start_option(self, seat: int, tt: TrackTable, option: str) -> bool:
+        """Variant start-space-options: a move ending on a start space where an opponent's pawn
+        stands offers the phase's option; True when a war ended the move."""
+        occupant = self.occupant(tt, tt.start, seat)
+        if occupant < 0:
+            return False
+        if option == "trade":
+            self.trade(seat, occupant)
+            return self.players[seat].out
+        if option != "war":
+            return False
+
+        def outcomes(o: str) -> dict[str, float]:
+            return self.war_estimate(seat, occupant) if o == WAR else _NOTHING
+        if self.choose(seat, (STAY, WAR), tt.why_occupied, outcomes) != WAR:
+            return False
+        self.war(seat, occupant)
+        return True
 
     def start_reroll(self, seat: int, tt: TrackTable) -> bool:
         """On a start space the player may pay the reroll cost (1 Gold) to roll and move again."""
@@ -1195,11 +1236,13 @@ class ACGame(EffectRunner):
         return out
 
     def war(self, aggressor: int, defender: int) -> None:
-        """War: both lose 1D6 Military, both roll 2D6 and the higher Military (after the loss)
-        adds 2; the higher roll wins, a tie has no winner; the winner steals 2 VP, a winning
+        """War: both lose 1D6 Military, both roll 2D6 and the higher Military adds 2 (compared
+        after the loss, interpretation war-bonus-timing; before it in war-bonus-before-loss); the higher roll wins, a tie has no winner; the winner steals 2 VP, a winning
         aggressor also 1 Territory. A steal takes only what the loser has."""
         r = self.r
         self.event("war", aggressor)
+        ma = self.players[aggressor].counters[r.war_stat]
+        md = self.players[defender].counters[r.war_stat]
         for seat in (aggressor, defender):
             self.apply(seat, r.war_loss, "war loss")
         if self.players[aggressor].out or self.players[defender].out:
@@ -1211,8 +1254,9 @@ class ACGame(EffectRunner):
                 def judge(v: int) -> dict[str, float]:
                     return {"war": float(v)}
             rolls.append(self.player_roll(seat, r.war_count, r.war_sides, "war roll", judge))
-        ma = self.players[aggressor].counters[r.war_stat]
-        md = self.players[defender].counters[r.war_stat]
+        if r.war_bonus_after_loss:
+            ma = self.players[aggressor].counters[r.war_stat]
+            md = self.players[defender].counters[r.war_stat]
         if ma > md:
             rolls[0] += r.war_bonus
         elif md > ma:
