@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pnp.engine.bots import BOTS, GreedyBot, RandomBot
-from pnp.engine.core import ReplayMismatch, ScriptedDice, ScriptExhausted, State
+from pnp.engine.core import MAIN, ReplayMismatch, ScriptedDice, ScriptExhausted, State
 from pnp.engine.games import NoEngine, module_for
 from pnp.engine.invariants import check_copy, check_roundtrip, check_state
 from pnp.engine.log import narrate, read_jsonl, write_jsonl
@@ -105,6 +105,7 @@ def test_greedy_takes_the_gain_and_keeps_food_above_famine(ac) -> None:
     bot = GreedyBot(0, 0, meta)
     state = State.from_json({"players": [{"counters": {s: 5 for s in meta.counter_bounds},
                                           "pos": {}}]})
+    state.stage = MAIN  # in the pregame the floors are judged after the setup bonus
     gains = {"stop": {}, "move": {"victory-points": 1.0}}
     assert bot.choose(state, 0, ["stop", "move"], "x", gains.get) == 1
     state.players[0].counters["food"] = 2

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pnp.engine.core import GameMeta, State
+from pnp.engine.core import PREGAME, GameMeta, State
 
 Outcomes = Callable[[Any], dict[str, float]] | None
 
@@ -56,6 +56,7 @@ class GreedyBot:
         #: greedy bot of the same game, so digests of the rules' estimates are shared too
         self.info = _info(meta)
         self.stats = meta.counter_bounds
+        self.pregame_offsets = meta.bot_pregame_offsets
 
     def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
         """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
@@ -111,6 +112,10 @@ class GreedyBot:
         if outcomes is None:
             return 0
         stats = state.players[seat].counters
+        if self.pregame_offsets and state.stage == PREGAME:  # floors matter after setup
+            stats = dict(stats)
+            for stat, k in self.pregame_offsets.items():
+                stats[stat] = stats.get(stat, 0) + k
         info = self.info
         best, pick = None, 0
         for i, option in enumerate(options):

@@ -60,6 +60,9 @@ class GameMeta:
     #: danger floors (counter -> lowest safe value)
     bot_values: dict[str, float] = field(default_factory=dict)
     bot_floors: dict[str, int] = field(default_factory=dict)
+    #: counters the end of the pregame adds to everyone (a setup bonus): during the pregame
+    #: the greedy bot judges caps and floors as if they were already added
+    bot_pregame_offsets: dict[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- chance and choice

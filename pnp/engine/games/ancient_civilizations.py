@@ -48,6 +48,10 @@ BOT_VALUES = {"victory-points": 10.0, "territories": 6.0, "population": 3.0, "cu
               "power": 3.0}
 #: greedy bot: an owned space (a wonder) is valued as this many turns of its per-turn bonus
 OWNED_WORTH = 5
+#: greedy bot, spending a stat that has a reserve (Food: the famine line plus the worst single
+#: loss a move can bring): a point spent from above the reserve counts at this share of its
+#: value (it is surplus, soon clipped at the cap), a point from below it at this share
+SURPLUS_SHARE, RESERVE_SHARE = 0.5, 2.0
 #: the outcome of doing nothing
 _NOTHING = Estimate()
 #: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
@@ -323,10 +327,107 @@ class Rules:
         self.eliminate_now = end.get("elimination_timing") == "immediate"
         self.max_turns = int(_need(game, "end", "max_turns"))
         self.score_stat = self._stat_named(str(_need(game, "end", "winner")))
+        self.reserve = self._reserves()
+        self.single_use = self._single_use()
+        self.bot_values = dict(BOT_VALUES)
+        for plan in self.phases:  # a single-use currency is worth what it buys, per point
+            if plan.track is not None and plan.paid:
+                for stat, k in plan.cost.items():
+                    if stat in self.single_use and k < 0:
+                        tt = plan.track
+                        moves = [self.value(tt.move_expect[i]) for i in range(tt.n)]
+                        self.bot_values[stat] = sum(moves) / len(moves) / -k
+        for plan in self.phases:  # paying in it costs nothing it could have bought instead
+            if plan.track is not None and plan.paid and any(
+                    s in self.single_use for s in plan.cost):
+                tt = plan.track
+                sunk = {s: v for s, v in plan.cost.items() if s not in self.single_use}
+                base = _merge(sunk, constant_deltas(plan.on_roll))
+                plan.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
+        self._war_odds: dict[tuple[int, int], tuple[float, float]] = {}
+        self.war_loss_faces = self._loss_faces(self.war_loss, self.war_stat)
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
         self.why_power = "use a power on the roll"
         self.metadata: GameMeta | None = None
+
+    def value(self, d: dict[str, float]) -> float:
+        """An estimate's worth at the bots' base values (for deriving other values)."""
+        return sum(BOT_VALUES.get(k, 1.0) * v for k, v in d.items())
+
+    def _reserves(self) -> dict[str, int]:
+        """Stat -> the level a greedy player keeps before spending it: the line a check fires
+        below (Food: famine) plus the worst single loss any space can bring."""
+        worst: dict[str, int] = {}
+        for tt in self.tracks.values():
+            for alts in tt.effects:
+                for op in (op for alt in alts for op in alt if op[0] == DELTA):
+                    loss = -(op[2] + (op[3] * op[4] if op[3] < 0 else op[3]))
+                    if loss > 0:
+                        worst[op[1]] = max(worst.get(op[1], 0), loss)
+        out: dict[str, int] = {}
+        for stat, op, value, _ in self.checks.values():
+            if op in (operator.lt, operator.le) and stat in worst:
+                line = value if op is operator.lt else value + 1
+                out[stat] = max(out.get(stat, 0), line + worst[stat])
+        return out
+
+    def _single_use(self) -> frozenset[str]:
+        """Stats that only pay for one phase's moves (Wonder Points, Ideas): nothing else in
+        the rules spends them, so they are worth what those moves bring."""
+        paid: dict[str, int] = {}
+        for plan in self.phases:
+            for stat, k in plan.cost.items():
+                if k < 0:
+                    paid[stat] = paid.get(stat, 0) + 1
+        other = set(self.start_cost) | set(self.trade_stats)
+        other |= {pay for pay, _, _ in self.tables.values()}
+        other |= {s for c in self.conversions.values() for s in c[1]}
+        for tt in self.tracks.values():
+            for alts in tt.effects:
+                for op in (op for alt in alts for op in alt if op[0] == ABILITY):
+                    other.update(a for a in op[2] if a in self.bounds)
+        return frozenset(s for s, n in paid.items() if n == 1 and s not in other)
+
+    def _loss_faces(self, ops: Ops, stat: str) -> list[int]:
+        """Every equally likely total change of `stat` that ops bring (the war loss)."""
+        totals = [0]
+        for op in ops:
+            if op[0] == DELTA and op[1] == stat:
+                sign = -1 if op[3] < 0 else 1
+                faces = _faces(abs(op[3]), op[4]) if op[3] else [0]
+                totals = [t + op[2] + sign * f for t in totals for f in faces]
+        return totals
+
+    def war_odds_at(self, mine: int, theirs: int) -> tuple[float, float]:
+        """(P(aggressor wins), P(defender wins)) from the two Military scores at declaration:
+        the +2 goes by the scores after both losses (interpretation war-bonus-timing), so the
+        chances are averaged over the loss dice; before-loss compares the scores as they are."""
+        key = (mine, theirs)
+        hit = self._war_odds.get(key)
+        if hit is not None:
+            return hit
+        bonus = self.war_bonus
+        if not self.war_bonus_after_loss:
+            odds = self.war_odds[bonus if mine > theirs else -bonus if theirs > mine else 0]
+        else:
+            lo, hi = self.bounds[self.war_stat]
+            def after(v: int) -> int:
+                return max(lo, v) if hi is None else min(hi, max(lo, v))
+            faces = self.war_loss_faces
+            pw = pl = 0.0
+            for la in faces:
+                a = after(mine + la)
+                for ld in faces:
+                    d = after(theirs + ld)
+                    w, lose = self.war_odds[bonus if a > d else -bonus if d > a else 0]
+                    pw += w
+                    pl += lose
+            n = len(faces) ** 2
+            odds = (pw / n, pl / n)
+        if len(self._war_odds) < 4096:
+            self._war_odds[key] = odds
+        return odds
 
     def _stat_named(self, rule: str) -> str:
         """The stat a 'most VP' winner rule names (by id, name, abbreviation or alias)."""
@@ -352,6 +453,15 @@ class Rules:
                 best, best_value = d, value
         return best
 
+    def spend(self, stats: dict[str, int], stat: str, amount: int) -> float:
+        """Greedy's view of paying `amount` of `stat` (a negative change): points above the
+        stat's reserve are surplus and count less, points below it count more."""
+        keep = self.reserve.get(stat)
+        if keep is None:
+            return float(-amount)
+        above = min(amount, max(0, stats[stat] - keep))
+        return -(SURPLUS_SHARE * above + RESERVE_SHARE * (amount - above))
+
     def _nominal_formula(self, fid: str) -> float:
         """A formula at the stat's value right after setup (estimates only)."""
         f = self.formulas.get(fid)
@@ -372,7 +482,8 @@ class Rules:
             game=g.id, players_min=g.players_min, players_max=g.players_max,
             max_turns=self.max_turns, counter_bounds=dict(self.bounds), has_chance=True,
             phases=self.phase_ids, score_counter=self.score_stat,
-            derived_counters=tuple(self.derived), bot_values=dict(BOT_VALUES), bot_floors=floors)
+            derived_counters=tuple(self.derived), bot_values=dict(self.bot_values),
+            bot_floors=floors, bot_pregame_offsets=constant_deltas(self.setup_bonus))
 
 
 _RULES: dict[int, tuple[GameDef, Rules]] = {}
@@ -1104,9 +1215,11 @@ class ACGame(EffectRunner):
         if most <= 0:
             return
         once = _merge(cost, mean_delta(gain_ops))
+        spend = self.r.spend
+        stats = p.counters
 
         def outcomes(k: int) -> dict[str, float]:
-            return {s: k * v for s, v in once.items()}
+            return {s: spend(stats, s, -k * v) if v < 0 else k * v for s, v in once.items()}
         k = self.choose(seat, list(range(most + 1)), why, outcomes)
         for _ in range(k):
             self.apply(seat, pay_ops, why)
@@ -1220,14 +1333,14 @@ class ACGame(EffectRunner):
 
     # ---------------------------------------------------------------- options
     def war_estimate(self, seat: int, other: int) -> dict[str, float]:
-        """Greedy's view of declaring war: win chance from the Military gap, the expected loss."""
+        """Greedy's view of declaring war: win chance from the Military gap as the bonus rule
+        compares it (after both losses), the expected loss."""
         r = self.r
         if other < 0:
             return {}
         mine = self.players[seat].counters[r.war_stat]
         theirs = self.players[other].counters[r.war_stat]
-        bonus = r.war_bonus if mine > theirs else -r.war_bonus if theirs > mine else 0
-        pw, pl = r.war_odds[bonus]
+        pw, pl = r.war_odds_at(mine, theirs)
         out = mean_delta(r.war_loss)
         for stat, k in r.war_steals.items():
             out[stat] = out.get(stat, 0.0) + k * (pw - pl)
@@ -1339,11 +1452,13 @@ class ACGame(EffectRunner):
         if len(options) == 1:
             return
 
+        spend = self.r.spend
+
         def outcomes(o: str) -> dict[str, float]:
             if o == NONE:
                 return {}
             stat, k = deals[o]
-            return {stat: -k, receive: k}
+            return {stat: spend(p.counters, stat, k), receive: k}
         choice = self.choose(seat, options, "exchange", outcomes)
         if choice == NONE:
             return
