@@ -100,18 +100,43 @@ def check_winners(state: State) -> list[str]:
     return []
 
 
+#: values that cannot be shared harmfully (immutable scalars): skipped at once
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
+def _mutable_ids(root: Any) -> set[int]:
+    """The ids of every mutable part (list, dict, slotted object such as a player or a card)
+    reachable from `root`, walked without recursion."""
+    seen: set[int] = set()
+    stack = [root]
+    scalars = _SCALARS
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in scalars:
+            continue
+        if kind is dict:
+            seen.add(id(node))
+            stack.extend(node.values())
+        elif kind is list:
+            seen.add(id(node))
+            stack.extend(node)
+        elif kind is tuple:
+            stack.extend(node)
+        else:
+            slots = getattr(kind, "__slots__", None)
+            if slots:
+                seen.add(id(node))
+                stack.extend(getattr(node, s) for s in slots)
+            elif isinstance(node, list | dict):  # a subclass of list or dict
+                seen.add(id(node))
+                stack.extend(node.values() if isinstance(node, dict) else node)
+    return seen
+
+
 def _shares(a: Any, b: Any) -> bool:
-    """Whether two equal structures share any mutable part (list, dict, player, card)."""
-    if (isinstance(a, list | dict) or hasattr(type(a), "__slots__")) and a is b:
-        return True
-    if isinstance(a, dict) and isinstance(b, dict):
-        return any(k in b and _shares(v, b[k]) for k, v in a.items())
-    if isinstance(a, list) and isinstance(b, list):
-        return any(_shares(x, y) for x, y in zip(a, b, strict=False))
-    slots = getattr(type(a), "__slots__", None)
-    if slots and type(a) is type(b):
-        return any(_shares(getattr(a, s), getattr(b, s)) for s in slots)
-    return False
+    """Whether two structures share any mutable part (list, dict, player, card)."""
+    return not _mutable_ids(a).isdisjoint(_mutable_ids(b))
 
 
 def check_copy(state: State) -> list[str]:

@@ -54,6 +54,8 @@ OWNED_WORTH = 5
 SURPLUS_SHARE, RESERVE_SHARE = 0.5, 2.0
 #: the outcome of doing nothing
 _NOTHING = Estimate()
+#: the outcome of keeping a power unused
+_POWER = Estimate({"power": 1.0})
 #: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
 TRADE_LOTS = (1, 2, 3)
 
@@ -118,7 +120,8 @@ class TrackTable:
     __slots__ = ("id", "n", "start", "loop", "owned", "leader", "ids", "keys", "owned_keys",
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
-                 "alt_expect", "start_reroll_expect", "start_outcomes")
+                 "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
+                 "extra_outcomes", "expect_by_id")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -158,6 +161,19 @@ class TrackTable:
                            for alts in self.effects]
         self.start_reroll_expect = _merge(self.move_expect[self.start], rules.start_cost)
         self.start_outcomes = {STAY: _NOTHING, REROLL: self.start_reroll_expect}.get
+        #: per space: the occupied-space options' estimates (no war), as a lookup
+        self.occupied_outcomes = []
+        for i in range(self.n):
+            table = {REROLL: self.move_expect[i]}
+            for side in (BEFORE, AFTER):
+                j = self.neighbour(i, side)
+                if j is not None:
+                    table[side] = self.expect[j]
+            self.occupied_outcomes.append(table.get)
+        #: per space: the Populist's extra roll against keeping the power
+        self.extra_outcomes = [{EXTRA: self.move_expect[i], NO: _POWER}.get
+                               for i in range(self.n)]
+        self.expect_by_id = dict(zip(self.ids, self.expect, strict=True)).get
 
     def advance(self, here: int, steps: int) -> int:
         if self.loop:
@@ -194,7 +210,7 @@ class PhasePlan:
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
                  "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
-                 "pay_expect", "pay_only", "rolls_order")
+                 "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes")
 
     def __init__(self, rules: Rules, ph: Any):
         self.id = ph.id
@@ -226,6 +242,12 @@ class PhasePlan:
             base = _merge(self.cost, constant_deltas(self.on_roll))
             self.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
             self.pay_only = base
+            self.pay_tables()
+
+    def pay_tables(self) -> None:
+        """The pay-or-stop decision's estimates per pawn position, as lookups."""
+        self.pay_outcomes = [{MOVE: e, STOP: _NOTHING}.get for e in self.pay_expect]
+        self.pay_only_outcomes = {MOVE: self.pay_only, STOP: _NOTHING}.get
 
 
 class Rules:
@@ -320,6 +342,14 @@ class Rules:
         self.trade_offers = [(f"{self.abbr[g]}-{kg} {self.abbr[r]}+{kr}", g, kg, r, kr)
                              for g in self.trade_stats for r in self.trade_stats if g != r
                              for kg in TRADE_LOTS for kr in TRADE_LOTS]
+        #: the greedy view of each offer (for the mover) and of each answer (for the other)
+        offer_expect = {NONE: _NOTHING}
+        self.trade_answers: dict[str, Callable] = {}
+        for label, g, kg, r, kr in self.trade_offers:
+            offer_expect[label] = Estimate({g: -kg, r: kr})
+            self.trade_answers[label] = {ACCEPT: Estimate({g: kg, r: -kr}),
+                                         DECLINE: _NOTHING}.get
+        self.trade_offer_outcomes = offer_expect.get
         end = game.rule("end", default={})
         ends = end.get("game_ends_when")
         self.game_end = _cond(ends) if ends else None
@@ -344,7 +374,10 @@ class Rules:
                 sunk = {s: v for s, v in plan.cost.items() if s not in self.single_use}
                 base = _merge(sunk, constant_deltas(plan.on_roll))
                 plan.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
+                plan.pay_tables()
         self._war_odds: dict[tuple[int, int], tuple[float, float]] = {}
+        #: (conversion, paying stats' values) -> (options, their estimates)
+        self.convert_tables: dict[tuple, tuple[tuple[int, ...], tuple[Estimate, ...]]] = {}
         self.war_loss_faces = self._loss_faces(self.war_loss, self.war_stat)
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
@@ -876,9 +909,8 @@ class ACGame(EffectRunner):
         while all(stats[s] + v >= lo[s] for s, v in cost.items()):  # can_pay, inlined
             if plan.optional:
                 here = p.pos[tt.id]
-                worth = plan.pay_expect[here] if not tt.owned or self.unbuilt(tt) else \
-                    plan.pay_only  # nothing left to build: the move is only a cost
-                outcomes = {MOVE: worth, STOP: _NOTHING}.get
+                outcomes = plan.pay_outcomes[here] if not tt.owned or self.unbuilt(tt) else \
+                    plan.pay_only_outcomes  # nothing left to build: the move is only a cost
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
             if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
@@ -960,10 +992,7 @@ class ACGame(EffectRunner):
         for i, key in enumerate(p.vars["powers"]):
             name, args = self.r.powers[key]
             if name == "extra_roll" and tt.id in args:
-                worth = tt.move_expect[p.pos[tt.id]]
-
-                def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
-                    return worth if o == EXTRA else {"power": 1.0}
+                outcomes = tt.extra_outcomes[p.pos[tt.id]]
                 if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
                     del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
@@ -1106,12 +1135,14 @@ class ACGame(EffectRunner):
         if REROLL in self.r.occupied_options or len(options) == (1 if war else 0):
             options.append(REROLL)
 
+        static = tt.occupied_outcomes[dest]
+        if not war:
+            return self.choose(seat, options, tt.why_occupied, static)
+
         def outcomes(o: str) -> dict[str, float]:
-            if o == REROLL:
-                return tt.move_expect[dest]
             if o == WAR:
                 return self.war_estimate(seat, self.occupant(tt, dest, seat))
-            return tt.expect[tt.neighbour(dest, o)]
+            return static(o)
         return self.choose(seat, options, tt.why_occupied, outcomes)
 
     def marked_space(self, seat: int, tt: TrackTable) -> int:
@@ -1119,7 +1150,7 @@ class ACGame(EffectRunner):
         (interpretation marked-space: the chosen space gives its boosts and is marked)."""
         marks = self.state.markers[tt.id]
         options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in marks]
-        choice = self.choose(seat, options, tt.why_marked, lambda o: tt.expect[tt.ids.index(o)])
+        choice = self.choose(seat, options, tt.why_marked, tt.expect_by_id)
         self.event("marked-space", seat)
         return tt.ids.index(choice)
 
@@ -1209,18 +1240,22 @@ class ACGame(EffectRunner):
                 if not repeat or p.out:
                     return
             return
-        most = self.times_payable(p.counters, cost)
-        if not repeat:
-            most = min(most, 1)
-        if most <= 0:
-            return
-        once = _merge(cost, mean_delta(gain_ops))
-        spend = self.r.spend
         stats = p.counters
-
-        def outcomes(k: int) -> dict[str, float]:
-            return {s: spend(stats, s, -k * v) if v < 0 else k * v for s, v in once.items()}
-        k = self.choose(seat, list(range(most + 1)), why, outcomes)
+        key = (cid, *(stats[s] for s in cost))
+        table = self.r.convert_tables.get(key)
+        if table is None:  # the choices and their estimates depend only on the paying stats
+            most = self.times_payable(stats, cost)
+            if not repeat:
+                most = min(most, 1)
+            once = _merge(cost, mean_delta(gain_ops))
+            spend = self.r.spend
+            table = self.r.convert_tables[key] = (tuple(range(max(most, 0) + 1)), tuple(
+                Estimate({s: spend(stats, s, -k * v) if v < 0 else k * v
+                          for s, v in once.items()}) for k in range(max(most, 0) + 1)))
+        options, estimates = table
+        if len(options) < 2:
+            return
+        k = self.choose(seat, options, why, estimates.__getitem__)
         for _ in range(k):
             self.apply(seat, pay_ops, why)
             self.apply(seat, gain_ops, why)
@@ -1409,20 +1444,12 @@ class ACGame(EffectRunner):
                   if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr}
         if not offers:
             return
-
-        def outcomes(o: str) -> dict[str, float]:
-            if o == NONE:
-                return {}
-            give, kg, get, kr = offers[o]
-            return {give: -kg, get: kr}
-        choice = self.choose(seat, [NONE, *offers], "trade offer", outcomes)
+        choice = self.choose(seat, [NONE, *offers], "trade offer", r.trade_offer_outcomes)
         if choice == NONE:
             return
         give, kg, get, kr = offers[choice]
-
-        def answer(o: str) -> dict[str, float]:
-            return {give: kg, get: -kr} if o == ACCEPT else {}
-        if self.choose(other, (ACCEPT, DECLINE), "trade answer", answer) != ACCEPT:
+        if self.choose(other, (ACCEPT, DECLINE), "trade answer",
+                       r.trade_answers[choice]) != ACCEPT:
             return
         self.event("trade-deal", seat)
         self.take(other, seat, {give: kg})
