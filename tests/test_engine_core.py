@@ -151,3 +151,31 @@ def test_an_illegal_bot_choice_is_a_violation_not_an_exception(ac, monkeypatch) 
     r = play_game(ac, 2, 1, ["cheat"])
     assert r.ended == "crashed"
     assert any("not legal" in v for v in r.violations)
+
+
+@pytest.mark.parametrize("share", ["counters", "vars-list", "markers", "winners", "card-tokens"])
+def test_a_copy_sharing_any_mutable_part_is_caught(ac, monkeypatch, share: str) -> None:
+    """The copy invariant: a State.copy that forgets to copy one part is reported."""
+    from pnp.engine.state import CardInstance
+
+    state = _midgame(ac)
+    state.zones["pile"] = [CardInstance(1, "x", tokens={"coin": 1})]
+    honest = State.copy
+
+    def leaky(self: State) -> State:
+        c = honest(self)
+        if share == "counters":
+            c.players[1].counters = self.players[1].counters
+        elif share == "vars-list":
+            c.players[0].vars["powers"] = self.players[0].vars["powers"]
+        elif share == "markers":
+            c.markers["wonders"] = self.markers.setdefault("wonders", [])
+        elif share == "winners":
+            c.winners = self.winners
+        else:
+            c.zones["pile"][0].tokens = self.zones["pile"][0].tokens
+        return c
+
+    assert check_copy(state) == []
+    monkeypatch.setattr(State, "copy", leaky)
+    assert check_copy(state) == ["a copy of the state shares data with its original"]

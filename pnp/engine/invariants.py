@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pnp.engine.core import OVER, PREGAME, Context, GameMeta, State
+from pnp.engine.core import OVER, PREGAME, CardInstance, Context, GameMeta, PlayerState, State
 
 MODES = ("all", "sample", "none")
 #: in 'sample' mode one step in this many is checked in full (which ones depends on the seed)
@@ -134,8 +134,49 @@ def _mutable_ids(root: Any) -> set[int]:
     return seen
 
 
+def _state_ids(state: State) -> set[int]:
+    """The ids of every mutable part of a State, walking its known shape directly (the
+    module's vars, plain JSON of any shape, are walked generically)."""
+    seen = {id(state), id(state.players), id(state.markers), id(state.owners),
+            id(state.counters), id(state.supply), id(state.zones), id(state.winners)}
+    add = seen.add
+    for marks in state.markers.values():
+        add(id(marks))
+    zones = [state.zones]
+    for p in state.players:
+        seen.update((id(p), id(p.counters), id(p.pos), id(p.zones)))
+        zones.append(p.zones)
+        if p.vars:
+            seen |= _mutable_ids(p.vars)
+        else:
+            add(id(p.vars))
+    for zs in zones:
+        for cards in zs.values():
+            add(id(cards))
+            for c in cards:
+                add(id(c))
+                if c.tokens is not None:
+                    add(id(c.tokens))
+                if c.flags is not None:
+                    add(id(c.flags))
+    if state.vars:
+        seen |= _mutable_ids(state.vars)
+    else:
+        add(id(state.vars))
+    return seen
+
+
+#: the State shape _state_ids knows; any other shape is walked generically
+_KNOWN_SHAPE = (State.__slots__, PlayerState.__slots__, CardInstance.__slots__) == (
+    ("players", "markers", "owners", "counters", "supply", "zones", "vars", "turn", "phase",
+     "stage", "ended", "winners"), ("counters", "pos", "zones", "vars", "out"),
+    ("uid", "card", "tokens", "flags", "face_up"))
+
+
 def _shares(a: Any, b: Any) -> bool:
     """Whether two structures share any mutable part (list, dict, player, card)."""
+    if _KNOWN_SHAPE and type(a) is State and type(b) is State:
+        return not _state_ids(a).isdisjoint(_state_ids(b))
     return not _mutable_ids(a).isdisjoint(_mutable_ids(b))
 
 
