@@ -24,6 +24,7 @@ Outcomes = Callable[[Any], dict[str, float]] | None
 DANGER_MARGIN = 2
 DANGER_WEIGHT = 6.0
 _PLAIN = (1.0, None, None)
+_NO_LOW, _NO_HIGH = float("-inf"), float("inf")
 
 
 class RandomBot:
@@ -64,10 +65,12 @@ class GreedyBot:
         if prep is None:  # an Estimate seen for the first time: digest it once
             prep = delta.prep = self.digest(delta)  # type: ignore[attr-defined]
         if prep:
-            info, total, risky = prep
+            info, total, checks = prep
             if info is self.info:
-                for stat, d, w, cap, line in risky:
-                    total += self.risky(stats, stat, d, w, cap, line)
+                for stat, lo, hi, d, w, cap, line in checks:
+                    cur = stats.get(stat, 0)
+                    if cur < lo or cur > hi:
+                        total += self.risky(stats, stat, d, w, cap, line) - w * d
                 return total
         total = 0.0
         info = self.info
@@ -80,18 +83,21 @@ class GreedyBot:
         return total
 
     def digest(self, delta: dict[str, float]) -> tuple:
-        """(weights, the plain part's score, the stats needing the current values)."""
+        """(weights, the score as if no cap or floor applied, the checks that need the current
+        values). A check (stat, lo, hi, ...) only matters when the stat is below lo (the
+        change would end below the danger line, or starts there) or above hi (a gain would
+        pass the cap); otherwise the plain score stands."""
         total = 0.0
-        risky = []
+        checks = []
         for stat, d in delta.items():
             w, cap, line = self.info.get(stat, _PLAIN)
-            if cap is None and line is None:
-                total += w * d
-            elif stat in self.stats:
-                risky.append((stat, d, w, cap, line))
-            else:  # a bot-only quantity ("power"): nothing to clip
-                total += w * d
-        return (self.info, total, tuple(risky))
+            total += w * d
+            if (cap is None and line is None) or stat not in self.stats:
+                continue  # plain, or a bot-only quantity ("power"): nothing to clip
+            lo = line + max(-d, 0) if line is not None else _NO_LOW
+            hi = cap - d if cap is not None and d > 0 else _NO_HIGH
+            checks.append((stat, lo, hi, d, w, cap, line))
+        return (self.info, total, tuple(checks))
 
     @staticmethod
     def risky(stats: dict[str, int], stat: str, d: float, w: float, cap: int | None,
@@ -117,6 +123,7 @@ class GreedyBot:
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
         info = self.info
+        risky = self.risky
         best, pick = None, 0
         for i, option in enumerate(options):
             delta = outcomes(option)
@@ -128,16 +135,10 @@ class GreedyBot:
                 prep = delta.prep = self.digest(delta)
             if prep and prep[0] is info:  # score() inlined for the common case
                 s = prep[1]
-                for stat, d, w, cap, line in prep[2]:
+                for stat, lo, hi, d, w, cap, line in prep[2]:
                     cur = stats[stat]
-                    if cap is not None and d > 0 and cur + d > cap:
-                        d = cap - cur if cap > cur else 0
-                    s += w * d
-                    if line is not None:
-                        after = cur + d
-                        if after < line or cur < line:
-                            s -= DANGER_WEIGHT * ((line - after if after < line else 0.0)
-                                                  - (line - cur if cur < line else 0.0))
+                    if cur < lo or cur > hi:
+                        s += risky(stats, stat, d, w, cap, line) - w * d
             else:
                 s = self.score(stats, delta or {})
             if best is None or s > best + 1e-9:
