@@ -238,15 +238,26 @@ class Context:
         return roll
 
     def _make_fast_roll_high(self, rand: Callable[[], float]) -> Callable[..., int]:
-        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one loop."""
-        trace = self.trace
+        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one loop (two to
+        four contenders, the usual case, without building a comprehension)."""
+        extend = self.trace.extend
 
         def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
             contenders = seats
             while True:
-                values = [int(rand() * sides) + 1 for _ in contenders]
-                trace.extend(values)
-                self.rolls += len(values)
+                n = len(contenders)
+                if n == 2:
+                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1]
+                elif n == 3:
+                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1,
+                              int(rand() * sides) + 1]
+                elif n == 4:
+                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1,
+                              int(rand() * sides) + 1, int(rand() * sides) + 1]
+                else:
+                    values = [int(rand() * sides) + 1 for _ in contenders]
+                extend(values)
+                self.rolls += n
                 if self.rolls > self.max_rolls:
                     raise RunawayGame(f"more than {self.max_rolls} dice rolled")
                 top = max(values)

@@ -738,8 +738,13 @@ class ACGame(EffectRunner):
         #: per seat, the other players as (seat, state) pairs
         self.others = [[(q, o) for q, o in enumerate(self.players) if q != seat]
                        for seat in range(len(self.players))]
-        #: seats still in the game, in seat order (updated when a player is out)
-        self.live = [i for i, p in enumerate(self.players) if not p.out]
+        self.set_live()
+
+    def set_live(self) -> None:
+        """Seats still in the game in seat order, and that order started from each of them."""
+        self.live = live = [i for i, p in enumerate(self.players) if not p.out]
+        #: seat -> the live seats clockwise from it (turn order once that seat rolls highest)
+        self.rotations = {seat: live[k:] + live[:k] for k, seat in enumerate(live)}
 
     # ---------------------------------------------------------------- EffectRunner hooks
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
@@ -848,8 +853,7 @@ class ACGame(EffectRunner):
         live = self.live
         if len(live) < 2:
             return live
-        k = live.index(self.ctx.roll_high(self.r.die_sides, self.r.why_order, live))
-        return live[k:] + live[:k] if k else live
+        return self.rotations[self.ctx.roll_high(self.r.die_sides, self.r.why_order, live)]
 
     def phase_order(self, plan: PhasePlan) -> list[int]:
         """The order of this phase: rolled anew (interpretation turn-order), or, in the
@@ -859,7 +863,7 @@ class ACGame(EffectRunner):
             return self.turn_order()
         kept = self.state.vars.get("turn_order")
         if plan.rolls_order or kept is None:
-            kept = self.state.vars["turn_order"] = self.turn_order()
+            kept = self.state.vars["turn_order"] = list(self.turn_order())
         return [seat for seat in kept if not self.players[seat].out]
 
     def play_phase(self, plan: PhasePlan) -> None:
@@ -1334,7 +1338,7 @@ class ACGame(EffectRunner):
             if op(p.counters[stat], value):
                 p.out = True
                 p.vars["powers"].clear()
-                self.live = [i for i, q in enumerate(self.players) if not q.out]
+                self.set_live()
                 self.ctx.result.eliminations.append(
                     Elimination(seat, self.state.turn, stat, self.phase_id))
                 self.event("elimination", seat)
