@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.engine.bots import BOTS, GreedyBot, RandomBot
+from pnp.engine.bots import BOTS, FirstBot, GreedyBot, RandomBot
 from pnp.engine.core import MAIN, ReplayMismatch, ScriptedDice, ScriptExhausted, State
 from pnp.engine.games import NoEngine, module_for
 from pnp.engine.invariants import check_copy, check_roundtrip, check_state
@@ -179,3 +179,23 @@ def test_a_copy_sharing_any_mutable_part_is_caught(ac, monkeypatch, share: str) 
     assert check_copy(state) == []
     monkeypatch.setattr(State, "copy", leaky)
     assert check_copy(state) == ["a copy of the state shares data with its original"]
+
+
+@pytest.mark.parametrize("dice", ["seeded", "scripted"])
+def test_a_game_rolling_without_end_is_stopped(dice: str) -> None:
+    """The runaway guard: more dice than the context allows raise RunawayGame, whichever way
+    the dice are drawn; decisions in between do not count as dice."""
+    from pnp.engine.core import Context, RunawayGame, SeededDice
+    from pnp.engine.result import GameResult
+
+    state = State.from_json({"players": [{"counters": {}}, {"counters": {}}]})
+    source = SeededDice(1) if dice == "seeded" else ScriptedDice([1] * 50)
+    ctx = Context(state, source, [FirstBot(), FirstBot()],
+                  GameResult(game="g", seed=1, players=2, bots=("first",) * 2), max_rolls=10)
+    for _ in range(8):
+        ctx.roll(6, "x")
+        ctx.choose(0, ["a", "b"], "y")
+    assert (ctx.rolls, ctx.decisions) == (8, 8)
+    with pytest.raises(RunawayGame):
+        ctx.roll_high(6, "order", [0, 1])  # two more dice would do; a tie needs a third
+        ctx.roll(6, "x")

@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pnp.engine.core import PREGAME, GameMeta, State
+from pnp.engine.core import PREGAME, Estimate, GameMeta, State
 
 Outcomes = Callable[[Any], dict[str, float]] | None
 
@@ -127,10 +127,7 @@ class GreedyBot:
         best, pick = None, 0
         for i, option in enumerate(options):
             delta = outcomes(option)
-            try:
-                prep = delta.prep
-            except AttributeError:  # a plain dict
-                prep = False
+            prep = delta.prep if delta.__class__ is Estimate else False  # False: a plain dict
             if prep is None:  # an Estimate seen for the first time: digest it once
                 prep = delta.prep = self.digest(delta)
             if prep and prep[0] is info:  # score() inlined for the common case

@@ -210,7 +210,8 @@ class PhasePlan:
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
                  "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
-                 "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes")
+                 "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
+                 "pay_need")
 
     def __init__(self, rules: Rules, ph: Any):
         self.id = ph.id
@@ -237,6 +238,8 @@ class PhasePlan:
         #: landings in this phase may take the inlined path (no building, no leader to record)
         self.fast_landing = not self.build_once and (tt is None or not tt.leader)
         self.cost_pairs = _fast((self.cost_ops,), None) if self.cost_ops else ()
+        #: (stat, the least a player must hold to pay the cost)
+        self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
         self.on_roll_pairs = _fast((self.on_roll,), None) if self.on_roll else ()
         if tt is not None and self.paid:
             base = _merge(self.cost, constant_deltas(self.on_roll))
@@ -714,6 +717,13 @@ class _Forget(dict):
 # --------------------------------------------------------------------------- the rules
 
 
+def _landing_judge(tt: TrackTable, here: int) -> Callable[[int], dict[str, float]]:
+    """A move roll's worth to a power holder: what the space it reaches gives."""
+    def judge(v: int) -> dict[str, float]:
+        return tt.expect[tt.advance(here, v)]
+    return judge
+
+
 class ACGame(EffectRunner):
     """One game being played: the rulebook's procedures over a State, through a Context."""
 
@@ -907,10 +917,12 @@ class ACGame(EffectRunner):
         """Build, Wonder, Knowledge: pay the phase cost to move once, as often as the player can
         pay and wants to; `on_roll` (Build: Infra+1) comes with every paid move."""
         p = self.players[seat]
-        cost = plan.cost
         stats = p.counters
-        lo = self.book.lo
-        while all(stats[s] + v >= lo[s] for s, v in cost.items()):  # can_pay, inlined
+        need = plan.pay_need
+        while True:
+            for stat, least in need:  # can the player pay?
+                if stats[stat] < least:
+                    return
             if plan.optional:
                 here = p.pos[tt.id]
                 outcomes = plan.pay_outcomes[here] if not tt.owned or self.unbuilt(tt) else \
@@ -1033,10 +1045,7 @@ class ACGame(EffectRunner):
         tid = tt.id
         here = p.pos[tid]
         if p.vars["powers"] or not self.single_die:
-            judge = None
-            if p.vars["powers"]:
-                def judge(v: int, here: int = here) -> dict[str, float]:
-                    return tt.expect[tt.advance(here, v)]
+            judge = _landing_judge(tt, here) if p.vars["powers"] else None
             steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
         else:
             steps = self.roll(r.die_sides, tt.why_move, seat)
