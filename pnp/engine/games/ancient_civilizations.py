@@ -11,6 +11,7 @@ built once per GameDef by `rules_for`.
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -137,6 +138,8 @@ class TrackTable:
         self.timing = [s.effect.timing if s.effect is not None else None for s in track.spaces]
         self.fast = [_fast(a, t) for a, t in zip(self.effects, self.timing, strict=True)]
         self.fast[self.start] = None
+        book = StatBook(rules.bounds, Counter(), Counter())
+        self.fast = [None if f is None else book.bounded(f) for f in self.fast]
         self.alt_labels = [
             [format_effect(Effect((alt,)), rules.abbr) for alt in s.effect.choices]
             if s.effect is not None and s.effect.is_choice else []
@@ -211,7 +214,7 @@ class PhasePlan:
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
                  "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
                  "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
-                 "pay_need")
+                 "pay_need", "pay_bounded")
 
     def __init__(self, rules: Rules, ph: Any):
         self.id = ph.id
@@ -241,6 +244,10 @@ class PhasePlan:
         #: (stat, the least a player must hold to pay the cost)
         self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
         self.on_roll_pairs = _fast((self.on_roll,), None) if self.on_roll else ()
+        self.pay_bounded = None
+        if self.cost_pairs is not None and self.on_roll_pairs is not None:
+            self.pay_bounded = StatBook(rules.bounds, Counter(), Counter()).bounded(
+                self.cost_pairs + self.on_roll_pairs)
         if tt is not None and self.paid:
             base = _merge(self.cost, constant_deltas(self.on_roll))
             self.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
@@ -929,9 +936,8 @@ class ACGame(EffectRunner):
                     plan.pay_only_outcomes  # nothing left to build: the move is only a cost
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
-            if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
-                self.book.add_pairs(p.counters, plan.cost_pairs)
-                self.book.add_pairs(p.counters, plan.on_roll_pairs)
+            if plan.pay_bounded is not None:  # cost, then the on_roll gain: fixed changes
+                self.book.add_bounded(stats, plan.pay_bounded)
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
@@ -1099,7 +1105,7 @@ class ACGame(EffectRunner):
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
             self.spaces[tt.keys[dest]] += 1
-            self.book.add_pairs(p.counters, fast)
+            self.book.add_bounded(p.counters, fast)
             if r.eliminate_now:
                 self.eliminations_now()
             return
