@@ -65,11 +65,12 @@ class GreedyBot:
         if prep is None:  # an Estimate seen for the first time: digest it once
             prep = delta.prep = self.digest(delta)  # type: ignore[attr-defined]
         if prep:
-            info, total, checks = prep
+            info, total, checks, _ = prep
             if info is self.info:
-                for stat, lo, hi, d, w, cap, line in checks:
+                for stat, lo, hi, k in checks:
                     cur = stats.get(stat, 0)
                     if cur < lo or cur > hi:
+                        d, w, cap, line = prep[3][k]
                         total += self.risky(stats, stat, d, w, cap, line) - w * d
                 return total
         total = 0.0
@@ -84,11 +85,12 @@ class GreedyBot:
 
     def digest(self, delta: dict[str, float]) -> tuple:
         """(weights, the score as if no cap or floor applied, the checks that need the current
-        values). A check (stat, lo, hi, ...) only matters when the stat is below lo (the
+        values, their terms). A check (stat, lo, hi, index of its term) only matters when the stat is below lo (the
         change would end below the danger line, or starts there) or above hi (a gain would
         pass the cap); otherwise the plain score stands."""
         total = 0.0
         checks = []
+        terms = []
         for stat, d in delta.items():
             w, cap, line = self.info.get(stat, _PLAIN)
             total += w * d
@@ -96,8 +98,9 @@ class GreedyBot:
                 continue  # plain, or a bot-only quantity ("power"): nothing to clip
             lo = line + max(-d, 0) if line is not None else _NO_LOW
             hi = cap - d if cap is not None and d > 0 else _NO_HIGH
-            checks.append((stat, lo, hi, d, w, cap, line))
-        return (self.info, total, tuple(checks))
+            checks.append((stat, lo, hi, len(terms)))
+            terms.append((d, w, cap, line))
+        return (self.info, total, tuple(checks), tuple(terms))
 
     @staticmethod
     def risky(stats: dict[str, int], stat: str, d: float, w: float, cap: int | None,
@@ -132,9 +135,10 @@ class GreedyBot:
                 prep = delta.prep = self.digest(delta)
             if prep and prep[0] is info:  # score() inlined for the common case
                 s = prep[1]
-                for stat, lo, hi, d, w, cap, line in prep[2]:
+                for stat, lo, hi, k in prep[2]:
                     cur = stats[stat]
                     if cur < lo or cur > hi:
+                        d, w, cap, line = prep[3][k]
                         s += risky(stats, stat, d, w, cap, line) - w * d
             else:
                 s = self.score(stats, delta or {})

@@ -360,6 +360,9 @@ class Rules:
             self.trade_answers[label] = {ACCEPT: Estimate({g: kg, r: -kr}),
                                          DECLINE: _NOTHING}.get
         self.trade_offer_outcomes = offer_expect.get
+        self.trade_deals = {label: (g, kg, r, kr) for label, g, kg, r, kr in self.trade_offers}
+        #: the trade offers open to a mover, by both sides' holdings (capped at the top lot)
+        self.trade_menus: dict[tuple[int, ...], tuple[str, ...]] = {}
         end = game.rule("end", default={})
         ends = end.get("game_ends_when")
         self.game_end = _cond(ends) if ends else None
@@ -1459,14 +1462,20 @@ class ACGame(EffectRunner):
         mine = self.players[seat].counters
         theirs = self.players[other].counters
         lo = self.book.lo
-        offers = {label: (give, kg, get, kr) for label, give, kg, get, kr in r.trade_offers
-                  if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr}
-        if not offers:
+        top = TRADE_LOTS[-1]  # what can be offered only depends on holdings up to the top lot
+        key = (*(min(mine[s] - lo[s], top) for s in r.trade_stats),
+               *(min(theirs[s] - lo[s], top) for s in r.trade_stats))
+        options = r.trade_menus.get(key)
+        if options is None:
+            options = r.trade_menus[key] = (NONE, *(
+                label for label, give, kg, get, kr in r.trade_offers
+                if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr))
+        if len(options) == 1:
             return
-        choice = self.choose(seat, [NONE, *offers], "trade offer", r.trade_offer_outcomes)
+        choice = self.choose(seat, options, "trade offer", r.trade_offer_outcomes)
         if choice == NONE:
             return
-        give, kg, get, kr = offers[choice]
+        give, kg, get, kr = r.trade_deals[choice]
         if self.choose(other, (ACCEPT, DECLINE), "trade answer",
                        r.trade_answers[choice]) != ACCEPT:
             return
