@@ -122,7 +122,7 @@ class TrackTable:
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
                  "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
-                 "extra_outcomes", "expect_by_id")
+                 "extra_outcomes", "expect_by_id", "blocks")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -130,6 +130,8 @@ class TrackTable:
         self.start = track.start_index
         self.loop = track.shape == "loop"
         self.owned = track.id in rules.owned_tracks
+        #: a built (marked) space blocks movers like a pawn (interpretation built-wonder)
+        self.blocks = self.owned and rules.built_blocks
         self.leader = track.id == rules.leader_track
         self.ids = [s.id for s in track.spaces]
         self.keys = [(track.id, s.id) for s in track.spaces]
@@ -755,8 +757,8 @@ class ACGame(EffectRunner):
         if rules.eliminate_now:
             self.apply = self._apply_then_eliminate
         self.single_die = rules.die_count == 1
-        #: per seat, the other players as (seat, state) pairs
-        self.others = [[(q, o) for q, o in enumerate(self.players) if q != seat]
+        #: per seat, the other players as (seat, pawn positions, state)
+        self.others = [[(q, o.pos, o) for q, o in enumerate(self.players) if q != seat]
                        for seat in range(len(self.players))]
         self.set_live()
 
@@ -1039,10 +1041,10 @@ class ACGame(EffectRunner):
         if space == tt.start and self.r.start_shared:
             return True
         tid = tt.id
-        for _, other in self.others[seat]:
-            if other.pos[tid] == space and not other.out:
+        for _, pos, other in self.others[seat]:
+            if pos[tid] == space and not other.out:
                 return False
-        return not (self.r.built_blocks and tt.owned and space in self.state.markers[tt.id])
+        return not (tt.blocks and space in self.state.markers[tid])
 
     def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
              pregame: bool = False) -> None:
@@ -1060,6 +1062,7 @@ class ACGame(EffectRunner):
             steps = self.roll(r.die_sides, tt.why_move, seat)
         dest = (here + steps) % tt.n if tt.loop else tt.advance(here, steps)
         option = plan.option if plan is not None else None
+        others = self.others[seat]
         while True:
             if dest == tt.start:
                 p.pos[tid] = dest
@@ -1080,12 +1083,11 @@ class ACGame(EffectRunner):
                     dest = self.marked_space(seat, tt)
                 break
             occupant = -1
-            for q, other in self.others[seat]:
-                if other.pos[tid] == dest and not other.out:
+            for q, pos, other in others:
+                if pos[tid] == dest and not other.out:
                     occupant = q
                     break
-            if occupant < 0 and not (tt.owned and r.built_blocks
-                                     and dest in self.state.markers[tid]):
+            if occupant < 0 and not (tt.blocks and dest in self.state.markers[tid]):
                 break
             if occupant >= 0 and option == "trade":
                 self.trade(seat, occupant)
@@ -1463,8 +1465,12 @@ class ACGame(EffectRunner):
         theirs = self.players[other].counters
         lo = self.book.lo
         top = TRADE_LOTS[-1]  # what can be offered only depends on holdings up to the top lot
-        key = (*(min(mine[s] - lo[s], top) for s in r.trade_stats),
-               *(min(theirs[s] - lo[s], top) for s in r.trade_stats))
+        held = []
+        for holder in (mine, theirs):
+            for s in r.trade_stats:
+                k = holder[s] - lo[s]
+                held.append(k if k < top else top)
+        key = tuple(held)
         options = r.trade_menus.get(key)
         if options is None:
             options = r.trade_menus[key] = (NONE, *(
