@@ -122,7 +122,7 @@ class TrackTable:
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
                  "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
-                 "extra_outcomes", "expect_by_id", "blocks")
+                 "extra_outcomes", "expect_by_id", "blocks", "sides")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -175,6 +175,11 @@ class TrackTable:
                 if j is not None:
                     table[side] = self.expect[j]
             self.occupied_outcomes.append(table.get)
+        #: per space: the neighbouring spaces the occupied-space rule offers, as (side, space)
+        self.sides = [tuple((side, j) for side in (BEFORE, AFTER)
+                            if side in rules.occupied_options
+                            and (j := self.neighbour(i, side)) is not None)
+                      for i in range(self.n)]
         #: per space: the Populist's extra roll against keeping the power
         self.extra_outcomes = [{EXTRA: self.move_expect[i], NO: _POWER}.get
                                for i in range(self.n)]
@@ -285,6 +290,7 @@ class Rules:
         self.start_options = bool(start_rule.get("opponent_options", False))
         occupied = game.rule("movement", "occupied_space", default={})
         self.occupied_options = tuple(occupied.get("options", ()))
+        self.occupied_reroll = REROLL in self.occupied_options
         self.start_shared = bool(occupied.get("start_space_shared", True))
         self.markers_on = tuple(game.rule("movement", "markers_on", default=()))
         self.built_blocks = game.rule("movement", "built_wonder") == "occupied"
@@ -1151,12 +1157,11 @@ class ACGame(EffectRunner):
         """Occupied space: take the free space just before or after, or roll again (with no free
         neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
         options = [WAR] if war else []
-        for side in (BEFORE, AFTER):
-            if side in self.r.occupied_options:
-                nb = tt.neighbour(dest, side)
-                if nb is not None and self.free(tt, nb, seat):
-                    options.append(side)
-        if REROLL in self.r.occupied_options or len(options) == (1 if war else 0):
+        free = self.free
+        for side, nb in tt.sides[dest]:
+            if free(tt, nb, seat):
+                options.append(side)
+        if self.r.occupied_reroll or len(options) == (1 if war else 0):
             options.append(REROLL)
 
         static = tt.occupied_outcomes[dest]
