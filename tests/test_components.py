@@ -400,7 +400,8 @@ def test_a_game_folder_may_carry_its_own_rules_schema(tmp_path):
 
 def test_rules_keep_their_parsed_values():
     ac = load_game(CARDS / "ancient-civilizations").game
-    assert list(ac.rules) == ["setup", "movement", "pregame", "options", "end", "check_timing"]
+    assert list(ac.rules) == ["setup", "movement", "pregame", "check_timing", "turn_order_timing",
+                              "options", "end"]
     assert ac.rule("check_timing") == "phase-end"
     assert load_game(CARDS / "ancient-civilizations", "checks-every-phase").game.rule(
         "check_timing") == "every-phase"

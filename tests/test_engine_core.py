@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from pnp.engine.bots import BOTS, GreedyBot, RandomBot
-from pnp.engine.core import ReplayMismatch, ScriptedDice, ScriptExhausted, State
+from pnp.engine.bots import BOTS, FirstBot, GreedyBot, RandomBot
+from pnp.engine.core import MAIN, ReplayMismatch, ScriptedDice, ScriptExhausted, State
 from pnp.engine.games import NoEngine, module_for
 from pnp.engine.invariants import check_copy, check_roundtrip, check_state
 from pnp.engine.log import narrate, read_jsonl, write_jsonl
@@ -105,6 +105,7 @@ def test_greedy_takes_the_gain_and_keeps_food_above_famine(ac) -> None:
     bot = GreedyBot(0, 0, meta)
     state = State.from_json({"players": [{"counters": {s: 5 for s in meta.counter_bounds},
                                           "pos": {}}]})
+    state.stage = MAIN  # in the pregame the floors are judged after the setup bonus
     gains = {"stop": {}, "move": {"victory-points": 1.0}}
     assert bot.choose(state, 0, ["stop", "move"], "x", gains.get) == 1
     state.players[0].counters["food"] = 2
@@ -150,3 +151,51 @@ def test_an_illegal_bot_choice_is_a_violation_not_an_exception(ac, monkeypatch) 
     r = play_game(ac, 2, 1, ["cheat"])
     assert r.ended == "crashed"
     assert any("not legal" in v for v in r.violations)
+
+
+@pytest.mark.parametrize("share", ["counters", "vars-list", "markers", "winners", "card-tokens"])
+def test_a_copy_sharing_any_mutable_part_is_caught(ac, monkeypatch, share: str) -> None:
+    """The copy invariant: a State.copy that forgets to copy one part is reported."""
+    from pnp.engine.state import CardInstance
+
+    state = _midgame(ac)
+    state.zones["pile"] = [CardInstance(1, "x", tokens={"coin": 1})]
+    honest = State.copy
+
+    def leaky(self: State) -> State:
+        c = honest(self)
+        if share == "counters":
+            c.players[1].counters = self.players[1].counters
+        elif share == "vars-list":
+            c.players[0].vars["powers"] = self.players[0].vars["powers"]
+        elif share == "markers":
+            c.markers["wonders"] = self.markers.setdefault("wonders", [])
+        elif share == "winners":
+            c.winners = self.winners
+        else:
+            c.zones["pile"][0].tokens = self.zones["pile"][0].tokens
+        return c
+
+    assert check_copy(state) == []
+    monkeypatch.setattr(State, "copy", leaky)
+    assert check_copy(state) == ["a copy of the state shares data with its original"]
+
+
+@pytest.mark.parametrize("dice", ["seeded", "scripted"])
+def test_a_game_rolling_without_end_is_stopped(dice: str) -> None:
+    """The runaway guard: more dice than the context allows raise RunawayGame, whichever way
+    the dice are drawn; decisions in between do not count as dice."""
+    from pnp.engine.core import Context, RunawayGame, SeededDice
+    from pnp.engine.result import GameResult
+
+    state = State.from_json({"players": [{"counters": {}}, {"counters": {}}]})
+    source = SeededDice(1) if dice == "seeded" else ScriptedDice([1] * 50)
+    ctx = Context(state, source, [FirstBot(), FirstBot()],
+                  GameResult(game="g", seed=1, players=2, bots=("first",) * 2), max_rolls=10)
+    for _ in range(8):
+        ctx.roll(6, "x")
+        ctx.choose(0, ["a", "b"], "y")
+    assert (ctx.rolls, ctx.decisions) == (8, 8)
+    with pytest.raises(RunawayGame):
+        ctx.roll_high(6, "order", [0, 1])  # two more dice would do; a tie needs a third
+        ctx.roll(6, "x")

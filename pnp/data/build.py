@@ -491,10 +491,9 @@ class Builder:
         g = g if isinstance(g, dict) else {}
         base = ("rules",)
         rules: dict[str, Any] = {}
-        for key, value in g.items():
-            if key != "check_timing":
-                rules[key] = self._parse_params(gdoc, base + (key,), value)
-        rules["check_timing"] = g.get("check_timing", "phase-end")
+        for key, value in g.items():  # timings are words, not effects: kept as written
+            rules[key] = value if key.endswith("_timing") else \
+                self._parse_params(gdoc, base + (key,), value)
         pregame = g.get("pregame") if isinstance(g.get("pregame"), dict) else {}
         self.ref(tracks, pregame.get("track"), gdoc.pos(base + ("pregame", "track")), "track")
         setup = g.get("setup") if isinstance(g.get("setup"), dict) else {}

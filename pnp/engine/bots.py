@@ -16,7 +16,7 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pnp.engine.core import GameMeta, State
+from pnp.engine.core import PREGAME, Estimate, GameMeta, State
 
 Outcomes = Callable[[Any], dict[str, float]] | None
 
@@ -24,6 +24,7 @@ Outcomes = Callable[[Any], dict[str, float]] | None
 DANGER_MARGIN = 2
 DANGER_WEIGHT = 6.0
 _PLAIN = (1.0, None, None)
+_NO_LOW, _NO_HIGH = float("-inf"), float("inf")
 
 
 class RandomBot:
@@ -56,6 +57,7 @@ class GreedyBot:
         #: greedy bot of the same game, so digests of the rules' estimates are shared too
         self.info = _info(meta)
         self.stats = meta.counter_bounds
+        self.pregame_offsets = meta.bot_pregame_offsets
 
     def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
         """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
@@ -63,10 +65,13 @@ class GreedyBot:
         if prep is None:  # an Estimate seen for the first time: digest it once
             prep = delta.prep = self.digest(delta)  # type: ignore[attr-defined]
         if prep:
-            info, total, risky = prep
+            info, total, checks, _ = prep
             if info is self.info:
-                for stat, d, w, cap, line in risky:
-                    total += self.risky(stats, stat, d, w, cap, line)
+                for stat, lo, hi, k in checks:
+                    cur = stats.get(stat, 0)
+                    if cur < lo or cur > hi:
+                        d, w, cap, line = prep[3][k]
+                        total += self.risky(stats, stat, d, w, cap, line) - w * d
                 return total
         total = 0.0
         info = self.info
@@ -79,18 +84,23 @@ class GreedyBot:
         return total
 
     def digest(self, delta: dict[str, float]) -> tuple:
-        """(weights, the plain part's score, the stats needing the current values)."""
+        """(weights, the score as if no cap or floor applied, the checks that need the current
+        values, their terms). A check (stat, lo, hi, index of its term) only matters when the stat is below lo (the
+        change would end below the danger line, or starts there) or above hi (a gain would
+        pass the cap); otherwise the plain score stands."""
         total = 0.0
-        risky = []
+        checks = []
+        terms = []
         for stat, d in delta.items():
             w, cap, line = self.info.get(stat, _PLAIN)
-            if cap is None and line is None:
-                total += w * d
-            elif stat in self.stats:
-                risky.append((stat, d, w, cap, line))
-            else:  # a bot-only quantity ("power"): nothing to clip
-                total += w * d
-        return (self.info, total, tuple(risky))
+            total += w * d
+            if (cap is None and line is None) or stat not in self.stats:
+                continue  # plain, or a bot-only quantity ("power"): nothing to clip
+            lo = line + max(-d, 0) if line is not None else _NO_LOW
+            hi = cap - d if cap is not None and d > 0 else _NO_HIGH
+            checks.append((stat, lo, hi, len(terms)))
+            terms.append((d, w, cap, line))
+        return (self.info, total, tuple(checks), tuple(terms))
 
     @staticmethod
     def risky(stats: dict[str, int], stat: str, d: float, w: float, cap: int | None,
@@ -111,28 +121,25 @@ class GreedyBot:
         if outcomes is None:
             return 0
         stats = state.players[seat].counters
+        if self.pregame_offsets and state.stage == PREGAME:  # floors matter after setup
+            stats = dict(stats)
+            for stat, k in self.pregame_offsets.items():
+                stats[stat] = stats.get(stat, 0) + k
         info = self.info
+        risky = self.risky
         best, pick = None, 0
         for i, option in enumerate(options):
             delta = outcomes(option)
-            try:
-                prep = delta.prep
-            except AttributeError:  # a plain dict
-                prep = False
+            prep = delta.prep if delta.__class__ is Estimate else False  # False: a plain dict
             if prep is None:  # an Estimate seen for the first time: digest it once
                 prep = delta.prep = self.digest(delta)
             if prep and prep[0] is info:  # score() inlined for the common case
                 s = prep[1]
-                for stat, d, w, cap, line in prep[2]:
+                for stat, lo, hi, k in prep[2]:
                     cur = stats[stat]
-                    if cap is not None and d > 0 and cur + d > cap:
-                        d = cap - cur if cap > cur else 0
-                    s += w * d
-                    if line is not None:
-                        after = cur + d
-                        if after < line or cur < line:
-                            s -= DANGER_WEIGHT * ((line - after if after < line else 0.0)
-                                                  - (line - cur if cur < line else 0.0))
+                    if cur < lo or cur > hi:
+                        d, w, cap, line = prep[3][k]
+                        s += risky(stats, stat, d, w, cap, line) - w * d
             else:
                 s = self.score(stats, delta or {})
             if best is None or s > best + 1e-9:

@@ -60,6 +60,9 @@ class GameMeta:
     #: danger floors (counter -> lowest safe value)
     bot_values: dict[str, float] = field(default_factory=dict)
     bot_floors: dict[str, int] = field(default_factory=dict)
+    #: counters the end of the pregame adds to everyone (a setup bonus): during the pregame
+    #: the greedy bot judges caps and floors as if they were already added
+    bot_pregame_offsets: dict[str, int] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- chance and choice
@@ -197,7 +200,7 @@ class Context:
 
     def __init__(self, state: State, dice: Any, bots: Sequence[Any], result: GameResult,
                  log: list | None = None, on_step: StepHook | None = None,
-                 visibility: Mapping[str, str] | None = None):
+                 visibility: Mapping[str, str] | None = None, max_rolls: int = MAX_ROLLS):
         self.state = state
         #: zone id -> who sees it; with hidden zones, bots get an observation, not the state
         self.visibility = {z: v for z, v in (visibility or {}).items() if v != ALL}
@@ -208,10 +211,10 @@ class Context:
         self.on_step = on_step
         self.trace: list[int] = []
         self.steps = 0
-        self.rolls = 0
         self.decisions = 0
         self.violations: list[str] = []
-        self.max_rolls = MAX_ROLLS
+        #: a game drawing more dice than this raises RunawayGame (fixed once the context is made)
+        self.max_rolls = max_rolls
         self._draw = dice.draw
         self._draw_many = getattr(dice, "draw_many", None)
         self._events = result.events
@@ -220,32 +223,54 @@ class Context:
             self.roll = self._make_fast_roll(dice.random)  # type: ignore[method-assign]
             self.roll_high = self._make_fast_roll_high(dice.random)  # type: ignore[method-assign]
 
+    @property
+    def rolls(self) -> int:
+        """Dice rolled so far: every entry of the trace that is not a decision."""
+        return len(self.trace) - self.decisions
+
+    def _check_runaway(self) -> None:
+        if len(self.trace) - self.decisions > self.max_rolls:
+            raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+
     def _make_fast_roll(self, rand: Callable[[], float]) -> Callable[..., int]:
         """`roll` for a seeded, unlogged game: the same dice, one call less per die."""
-        add = self._trace_add
+        trace = self.trace
+        add = trace.append
+        limit = self.max_rolls
 
         def roll(sides: int, why: str, seat: int = -1) -> int:
             value = int(rand() * sides) + 1
             add(value)
-            self.rolls += 1
-            if self.rolls > self.max_rolls:
-                raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+            if len(trace) > limit:  # the trace holds the dice and the decisions
+                self._check_runaway()
             return value
 
         return roll
 
     def _make_fast_roll_high(self, rand: Callable[[], float]) -> Callable[..., int]:
-        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one loop."""
+        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one loop (two to
+        four contenders, the usual case, without building a comprehension)."""
         trace = self.trace
+        extend = trace.extend
+        limit = self.max_rolls
 
         def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
             contenders = seats
             while True:
-                values = [int(rand() * sides) + 1 for _ in contenders]
-                trace.extend(values)
-                self.rolls += len(values)
-                if self.rolls > self.max_rolls:
-                    raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+                n = len(contenders)
+                if n == 2:
+                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1]
+                elif n == 3:
+                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1,
+                              int(rand() * sides) + 1]
+                elif n == 4:
+                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1,
+                              int(rand() * sides) + 1, int(rand() * sides) + 1]
+                else:
+                    values = [int(rand() * sides) + 1 for _ in contenders]
+                extend(values)
+                if len(trace) > limit:
+                    self._check_runaway()
                 top = max(values)
                 if values.count(top) == 1:
                     return contenders[values.index(top)]
@@ -258,9 +283,7 @@ class Context:
         """One die: from the seeded source, a script or a log; always recorded."""
         value = self._draw(sides, why)
         self._trace_add(value)
-        self.rolls += 1
-        if self.rolls > self.max_rolls:
-            raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+        self._check_runaway()
         if self.log is not None:
             self.log.append({"e": "roll", "seat": seat, "sides": sides, "value": value, "why": why})
         return value
@@ -273,9 +296,7 @@ class Context:
             draw = self._draw
             values = [draw(sides, why) for _ in seats]
         self.trace.extend(values)
-        self.rolls += len(values)
-        if self.rolls > self.max_rolls:
-            raise RunawayGame(f"more than {self.max_rolls} dice rolled")
+        self._check_runaway()
         if self.log is not None:
             for seat, value in zip(seats, values, strict=True):
                 self.log.append({"e": "roll", "seat": seat, "sides": sides, "value": value,
@@ -293,7 +314,7 @@ class Context:
         else:
             index = pick(tuple(faces), why)
             self._trace_add(index)
-            self.rolls += 1
+            self._check_runaway()
         if self.log is not None:
             self.log.append({"e": "face", "seat": seat, "why": why, "face": faces[index - 1]})
         return faces[index - 1]

@@ -59,6 +59,10 @@ def constant_deltas(ops: Ops) -> dict[str, int]:
     return out
 
 
+#: stands for "no cap" in precomputed bounds (no stat gets anywhere near it)
+NO_CAP = 1 << 62
+
+
 class StatBook:
     """Every stat change: clamped to [min, cap] from the data; cap and floor clips counted apart."""
 
@@ -83,6 +87,25 @@ class StatBook:
             elif v < lo[stat]:
                 self.floors[stat] += 1
                 v = lo[stat]
+            stats[stat] = v
+
+    def bounded(self, pairs: tuple[tuple[str, int], ...]) -> tuple[tuple[str, int, int, int], ...]:
+        """(stat, amount, min, cap) for `add_bounded`: the bounds looked up once, a missing cap
+        as a number no stat reaches."""
+        return tuple((stat, k, self.lo[stat], NO_CAP if self.hi[stat] is None else self.hi[stat])
+                     for stat, k in pairs)
+
+    def add_bounded(self, stats: dict[str, int],
+                    changes: tuple[tuple[str, int, int, int], ...]) -> None:
+        """`add_pairs` with the bounds already in hand (the hot path of a landing)."""
+        for stat, k, lo, hi in changes:
+            v = stats[stat] + k
+            if v > hi:
+                self.clips[stat] += 1
+                v = hi
+            elif v < lo:
+                self.floors[stat] += 1
+                v = lo
             stats[stat] = v
 
     def add(self, stats: dict[str, int], stat: str, amount: int) -> int:

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from pnp.engine.core import OVER, PREGAME, Context, GameMeta, State
+from pnp.engine.core import OVER, PREGAME, CardInstance, Context, GameMeta, PlayerState, State
 
 MODES = ("all", "sample", "none")
 #: in 'sample' mode one step in this many is checked in full (which ones depends on the seed)
@@ -100,18 +100,84 @@ def check_winners(state: State) -> list[str]:
     return []
 
 
+#: values that cannot be shared harmfully (immutable scalars): skipped at once
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
+def _mutable_ids(root: Any) -> set[int]:
+    """The ids of every mutable part (list, dict, slotted object such as a player or a card)
+    reachable from `root`, walked without recursion."""
+    seen: set[int] = set()
+    stack = [root]
+    scalars = _SCALARS
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind in scalars:
+            continue
+        if kind is dict:
+            seen.add(id(node))
+            stack.extend(node.values())
+        elif kind is list:
+            seen.add(id(node))
+            stack.extend(node)
+        elif kind is tuple:
+            stack.extend(node)
+        else:
+            slots = getattr(kind, "__slots__", None)
+            if slots:
+                seen.add(id(node))
+                stack.extend(getattr(node, s) for s in slots)
+            elif isinstance(node, list | dict):  # a subclass of list or dict
+                seen.add(id(node))
+                stack.extend(node.values() if isinstance(node, dict) else node)
+    return seen
+
+
+def _state_ids(state: State) -> set[int]:
+    """The ids of every mutable part of a State, walking its known shape directly (the
+    module's vars, plain JSON of any shape, are walked generically)."""
+    seen = {id(state), id(state.players), id(state.markers), id(state.owners),
+            id(state.counters), id(state.supply), id(state.zones), id(state.winners)}
+    add = seen.add
+    for marks in state.markers.values():
+        add(id(marks))
+    zones = [state.zones]
+    for p in state.players:
+        seen.update((id(p), id(p.counters), id(p.pos), id(p.zones)))
+        zones.append(p.zones)
+        if p.vars:
+            seen |= _mutable_ids(p.vars)
+        else:
+            add(id(p.vars))
+    for zs in zones:
+        for cards in zs.values():
+            add(id(cards))
+            for c in cards:
+                add(id(c))
+                if c.tokens is not None:
+                    add(id(c.tokens))
+                if c.flags is not None:
+                    add(id(c.flags))
+    if state.vars:
+        seen |= _mutable_ids(state.vars)
+    else:
+        add(id(state.vars))
+    return seen
+
+
+#: the State shape _state_ids knows; any other shape is walked generically
+_KNOWN_SHAPE = (State.__slots__, PlayerState.__slots__, CardInstance.__slots__) == (
+    ("players", "markers", "owners", "counters", "supply", "zones", "vars", "turn", "phase",
+     "stage", "ended", "winners"), ("counters", "pos", "zones", "vars", "out"),
+    ("uid", "card", "tokens", "flags", "face_up"))
+
+
 def _shares(a: Any, b: Any) -> bool:
-    """Whether two equal structures share any mutable part (list, dict, player, card)."""
-    if (isinstance(a, list | dict) or hasattr(type(a), "__slots__")) and a is b:
-        return True
-    if isinstance(a, dict) and isinstance(b, dict):
-        return any(k in b and _shares(v, b[k]) for k, v in a.items())
-    if isinstance(a, list) and isinstance(b, list):
-        return any(_shares(x, y) for x, y in zip(a, b, strict=False))
-    slots = getattr(type(a), "__slots__", None)
-    if slots and type(a) is type(b):
-        return any(_shares(getattr(a, s), getattr(b, s)) for s in slots)
-    return False
+    """Whether two structures share any mutable part (list, dict, player, card)."""
+    if _KNOWN_SHAPE and type(a) is State and type(b) is State:
+        return not _state_ids(a).isdisjoint(_state_ids(b))
+    return not _mutable_ids(a).isdisjoint(_mutable_ids(b))
 
 
 def check_copy(state: State) -> list[str]:

@@ -11,6 +11,7 @@ built once per GameDef by `rules_for`.
 from __future__ import annotations
 
 import operator
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -48,8 +49,14 @@ BOT_VALUES = {"victory-points": 10.0, "territories": 6.0, "population": 3.0, "cu
               "power": 3.0}
 #: greedy bot: an owned space (a wonder) is valued as this many turns of its per-turn bonus
 OWNED_WORTH = 5
+#: greedy bot, spending a stat that has a reserve (Food: the famine line plus the worst single
+#: loss a move can bring): a point spent from above the reserve counts at this share of its
+#: value (it is surplus, soon clipped at the cap), a point from below it at this share
+SURPLUS_SHARE, RESERVE_SHARE = 0.5, 2.0
 #: the outcome of doing nothing
 _NOTHING = Estimate()
+#: the outcome of keeping a power unused
+_POWER = Estimate({"power": 1.0})
 #: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
 TRADE_LOTS = (1, 2, 3)
 
@@ -114,7 +121,8 @@ class TrackTable:
     __slots__ = ("id", "n", "start", "loop", "owned", "leader", "ids", "keys", "owned_keys",
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
-                 "alt_expect", "start_reroll_expect", "start_outcomes")
+                 "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
+                 "extra_outcomes", "expect_by_id", "blocks", "sides")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -122,6 +130,8 @@ class TrackTable:
         self.start = track.start_index
         self.loop = track.shape == "loop"
         self.owned = track.id in rules.owned_tracks
+        #: a built (marked) space blocks movers like a pawn (interpretation built-wonder)
+        self.blocks = self.owned and rules.built_blocks
         self.leader = track.id == rules.leader_track
         self.ids = [s.id for s in track.spaces]
         self.keys = [(track.id, s.id) for s in track.spaces]
@@ -130,6 +140,8 @@ class TrackTable:
         self.timing = [s.effect.timing if s.effect is not None else None for s in track.spaces]
         self.fast = [_fast(a, t) for a, t in zip(self.effects, self.timing, strict=True)]
         self.fast[self.start] = None
+        book = StatBook(rules.bounds, Counter(), Counter())
+        self.fast = [None if f is None else book.bounded(f) for f in self.fast]
         self.alt_labels = [
             [format_effect(Effect((alt,)), rules.abbr) for alt in s.effect.choices]
             if s.effect is not None and s.effect.is_choice else []
@@ -154,6 +166,24 @@ class TrackTable:
                            for alts in self.effects]
         self.start_reroll_expect = _merge(self.move_expect[self.start], rules.start_cost)
         self.start_outcomes = {STAY: _NOTHING, REROLL: self.start_reroll_expect}.get
+        #: per space: the occupied-space options' estimates (no war), as a lookup
+        self.occupied_outcomes = []
+        for i in range(self.n):
+            table = {REROLL: self.move_expect[i]}
+            for side in (BEFORE, AFTER):
+                j = self.neighbour(i, side)
+                if j is not None:
+                    table[side] = self.expect[j]
+            self.occupied_outcomes.append(table.get)
+        #: per space: the neighbouring spaces the occupied-space rule offers, as (side, space)
+        self.sides = [tuple((side, j) for side in (BEFORE, AFTER)
+                            if side in rules.occupied_options
+                            and (j := self.neighbour(i, side)) is not None)
+                      for i in range(self.n)]
+        #: per space: the Populist's extra roll against keeping the power
+        self.extra_outcomes = [{EXTRA: self.move_expect[i], NO: _POWER}.get
+                               for i in range(self.n)]
+        self.expect_by_id = dict(zip(self.ids, self.expect, strict=True)).get
 
     def advance(self, here: int, steps: int) -> int:
         if self.loop:
@@ -190,7 +220,8 @@ class PhasePlan:
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
                  "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
-                 "pay_expect", "pay_only")
+                 "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
+                 "pay_need", "pay_bounded")
 
     def __init__(self, rules: Rules, ph: Any):
         self.id = ph.id
@@ -210,16 +241,30 @@ class PhasePlan:
         self.per_turn = ph.per_turn_bonuses
         self.after_table = ph.after_table
         self.end = ph.end_checks
+        #: the phase that sets turn order when it is rolled once a turn (turn-order-once)
+        self.rolls_order = ph.turn_order == "roll-high"
         self.why_pay = f"{ph.id}: pay to move"
         tt = self.track
         #: landings in this phase may take the inlined path (no building, no leader to record)
         self.fast_landing = not self.build_once and (tt is None or not tt.leader)
         self.cost_pairs = _fast((self.cost_ops,), None) if self.cost_ops else ()
+        #: (stat, the least a player must hold to pay the cost)
+        self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
         self.on_roll_pairs = _fast((self.on_roll,), None) if self.on_roll else ()
+        self.pay_bounded = None
+        if self.cost_pairs is not None and self.on_roll_pairs is not None:
+            self.pay_bounded = StatBook(rules.bounds, Counter(), Counter()).bounded(
+                self.cost_pairs + self.on_roll_pairs)
         if tt is not None and self.paid:
             base = _merge(self.cost, constant_deltas(self.on_roll))
             self.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
             self.pay_only = base
+            self.pay_tables()
+
+    def pay_tables(self) -> None:
+        """The pay-or-stop decision's estimates per pawn position, as lookups."""
+        self.pay_outcomes = [{MOVE: e, STOP: _NOTHING}.get for e in self.pay_expect]
+        self.pay_only_outcomes = {MOVE: self.pay_only, STOP: _NOTHING}.get
 
 
 class Rules:
@@ -240,8 +285,12 @@ class Rules:
         self.start_cost_ops = single(start_rule.get("reroll_cost"))
         self.start_cost = constant_deltas(self.start_cost_ops)
         self.start_reroll = bool(self.start_cost_ops)
+        #: a move ending on a start space beside an opponent still offers war or trade
+        #: (variant start-space-options; interpretation start-space-opponents says no)
+        self.start_options = bool(start_rule.get("opponent_options", False))
         occupied = game.rule("movement", "occupied_space", default={})
         self.occupied_options = tuple(occupied.get("options", ()))
+        self.occupied_reroll = REROLL in self.occupied_options
         self.start_shared = bool(occupied.get("start_space_shared", True))
         self.markers_on = tuple(game.rule("movement", "markers_on", default=()))
         self.built_blocks = game.rule("movement", "built_wonder") == "occupied"
@@ -267,6 +316,8 @@ class Rules:
                         self.powers[tt.owned_keys[i]] = (op[1], op[2])
         self.checks = {cid: (*_cond(c.when), single(c.effect)) for cid, c in game.checks.items()}
         self.every_phase_checks = game.rule("check_timing") == "every-phase"
+        #: interpretation turn-order: rolled anew every phase; turn-order-once: once a turn
+        self.order_once = game.rule("turn_order_timing") == "once-per-turn"
         self.conversions = {
             cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
                   c.repeat, f"conversion {cid}")
@@ -292,6 +343,8 @@ class Rules:
         self.war_count, self.war_sides = (wroll.count, wroll.sides) if wroll else (
             self.die_count, self.die_sides)
         self.war_bonus = int(war.get("higher_military_bonus", 0))
+        #: interpretation war-bonus-timing: Military compared after both losses (or before)
+        self.war_bonus_after_loss = war.get("bonus_compared", "after-loss") == "after-loss"
         self.war_steals = constant_deltas(single(war.get("winner_steals")))
         self.war_aggressor_steals = constant_deltas(single(war.get("aggressor_win_steals")))
         self.war_stat = next((op[1] for op in self.war_loss if op[0] == DELTA), "")
@@ -307,6 +360,17 @@ class Rules:
         self.trade_offers = [(f"{self.abbr[g]}-{kg} {self.abbr[r]}+{kr}", g, kg, r, kr)
                              for g in self.trade_stats for r in self.trade_stats if g != r
                              for kg in TRADE_LOTS for kr in TRADE_LOTS]
+        #: the greedy view of each offer (for the mover) and of each answer (for the other)
+        offer_expect = {NONE: _NOTHING}
+        self.trade_answers: dict[str, Callable] = {}
+        for label, g, kg, r, kr in self.trade_offers:
+            offer_expect[label] = Estimate({g: -kg, r: kr})
+            self.trade_answers[label] = {ACCEPT: Estimate({g: kg, r: -kr}),
+                                         DECLINE: _NOTHING}.get
+        self.trade_offer_outcomes = offer_expect.get
+        self.trade_deals = {label: (g, kg, r, kr) for label, g, kg, r, kr in self.trade_offers}
+        #: the trade offers open to a mover, by both sides' holdings (capped at the top lot)
+        self.trade_menus: dict[tuple[int, ...], tuple[str, ...]] = {}
         end = game.rule("end", default={})
         ends = end.get("game_ends_when")
         self.game_end = _cond(ends) if ends else None
@@ -314,10 +378,110 @@ class Rules:
         self.eliminate_now = end.get("elimination_timing") == "immediate"
         self.max_turns = int(_need(game, "end", "max_turns"))
         self.score_stat = self._stat_named(str(_need(game, "end", "winner")))
+        self.reserve = self._reserves()
+        self.single_use = self._single_use()
+        self.bot_values = dict(BOT_VALUES)
+        for plan in self.phases:  # a single-use currency is worth what it buys, per point
+            if plan.track is not None and plan.paid:
+                for stat, k in plan.cost.items():
+                    if stat in self.single_use and k < 0:
+                        tt = plan.track
+                        moves = [self.value(tt.move_expect[i]) for i in range(tt.n)]
+                        self.bot_values[stat] = sum(moves) / len(moves) / -k
+        for plan in self.phases:  # paying in it costs nothing it could have bought instead
+            if plan.track is not None and plan.paid and any(
+                    s in self.single_use for s in plan.cost):
+                tt = plan.track
+                sunk = {s: v for s, v in plan.cost.items() if s not in self.single_use}
+                base = _merge(sunk, constant_deltas(plan.on_roll))
+                plan.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
+                plan.pay_tables()
+        self._war_odds: dict[tuple[int, int], tuple[float, float]] = {}
+        #: (conversion, paying stats' values) -> (options, their estimates)
+        self.convert_tables: dict[tuple, tuple[tuple[int, ...], tuple[Estimate, ...]]] = {}
+        self.war_loss_faces = self._loss_faces(self.war_loss, self.war_stat)
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
         self.why_power = "use a power on the roll"
         self.metadata: GameMeta | None = None
+
+    def value(self, d: dict[str, float]) -> float:
+        """An estimate's worth at the bots' base values (for deriving other values)."""
+        return sum(BOT_VALUES.get(k, 1.0) * v for k, v in d.items())
+
+    def _reserves(self) -> dict[str, int]:
+        """Stat -> the level a greedy player keeps before spending it: the line a check fires
+        below (Food: famine) plus the worst single loss any space can bring."""
+        worst: dict[str, int] = {}
+        for tt in self.tracks.values():
+            for alts in tt.effects:
+                for op in (op for alt in alts for op in alt if op[0] == DELTA):
+                    loss = -(op[2] + (op[3] * op[4] if op[3] < 0 else op[3]))
+                    if loss > 0:
+                        worst[op[1]] = max(worst.get(op[1], 0), loss)
+        out: dict[str, int] = {}
+        for stat, op, value, _ in self.checks.values():
+            if op in (operator.lt, operator.le) and stat in worst:
+                line = value if op is operator.lt else value + 1
+                out[stat] = max(out.get(stat, 0), line + worst[stat])
+        return out
+
+    def _single_use(self) -> frozenset[str]:
+        """Stats that only pay for one phase's moves (Wonder Points, Ideas): nothing else in
+        the rules spends them, so they are worth what those moves bring."""
+        paid: dict[str, int] = {}
+        for plan in self.phases:
+            for stat, k in plan.cost.items():
+                if k < 0:
+                    paid[stat] = paid.get(stat, 0) + 1
+        other = set(self.start_cost) | set(self.trade_stats)
+        other |= {pay for pay, _, _ in self.tables.values()}
+        other |= {s for c in self.conversions.values() for s in c[1]}
+        for tt in self.tracks.values():
+            for alts in tt.effects:
+                for op in (op for alt in alts for op in alt if op[0] == ABILITY):
+                    other.update(a for a in op[2] if a in self.bounds)
+        return frozenset(s for s, n in paid.items() if n == 1 and s not in other)
+
+    def _loss_faces(self, ops: Ops, stat: str) -> list[int]:
+        """Every equally likely total change of `stat` that ops bring (the war loss)."""
+        totals = [0]
+        for op in ops:
+            if op[0] == DELTA and op[1] == stat:
+                sign = -1 if op[3] < 0 else 1
+                faces = _faces(abs(op[3]), op[4]) if op[3] else [0]
+                totals = [t + op[2] + sign * f for t in totals for f in faces]
+        return totals
+
+    def war_odds_at(self, mine: int, theirs: int) -> tuple[float, float]:
+        """(P(aggressor wins), P(defender wins)) from the two Military scores at declaration:
+        the +2 goes by the scores after both losses (interpretation war-bonus-timing), so the
+        chances are averaged over the loss dice; before-loss compares the scores as they are."""
+        key = (mine, theirs)
+        hit = self._war_odds.get(key)
+        if hit is not None:
+            return hit
+        bonus = self.war_bonus
+        if not self.war_bonus_after_loss:
+            odds = self.war_odds[bonus if mine > theirs else -bonus if theirs > mine else 0]
+        else:
+            lo, hi = self.bounds[self.war_stat]
+            def after(v: int) -> int:
+                return max(lo, v) if hi is None else min(hi, max(lo, v))
+            faces = self.war_loss_faces
+            pw = pl = 0.0
+            for la in faces:
+                a = after(mine + la)
+                for ld in faces:
+                    d = after(theirs + ld)
+                    w, lose = self.war_odds[bonus if a > d else -bonus if d > a else 0]
+                    pw += w
+                    pl += lose
+            n = len(faces) ** 2
+            odds = (pw / n, pl / n)
+        if len(self._war_odds) < 4096:
+            self._war_odds[key] = odds
+        return odds
 
     def _stat_named(self, rule: str) -> str:
         """The stat a 'most VP' winner rule names (by id, name, abbreviation or alias)."""
@@ -343,6 +507,15 @@ class Rules:
                 best, best_value = d, value
         return best
 
+    def spend(self, stats: dict[str, int], stat: str, amount: int) -> float:
+        """Greedy's view of paying `amount` of `stat` (a negative change): points above the
+        stat's reserve are surplus and count less, points below it count more."""
+        keep = self.reserve.get(stat)
+        if keep is None:
+            return float(-amount)
+        above = min(amount, max(0, stats[stat] - keep))
+        return -(SURPLUS_SHARE * above + RESERVE_SHARE * (amount - above))
+
     def _nominal_formula(self, fid: str) -> float:
         """A formula at the stat's value right after setup (estimates only)."""
         f = self.formulas.get(fid)
@@ -363,7 +536,8 @@ class Rules:
             game=g.id, players_min=g.players_min, players_max=g.players_max,
             max_turns=self.max_turns, counter_bounds=dict(self.bounds), has_chance=True,
             phases=self.phase_ids, score_counter=self.score_stat,
-            derived_counters=tuple(self.derived), bot_values=dict(BOT_VALUES), bot_floors=floors)
+            derived_counters=tuple(self.derived), bot_values=dict(self.bot_values),
+            bot_floors=floors, bot_pregame_offsets=constant_deltas(self.setup_bonus))
 
 
 _RULES: dict[int, tuple[GameDef, Rules]] = {}
@@ -561,6 +735,13 @@ class _Forget(dict):
 # --------------------------------------------------------------------------- the rules
 
 
+def _landing_judge(tt: TrackTable, here: int) -> Callable[[int], dict[str, float]]:
+    """A move roll's worth to a power holder: what the space it reaches gives."""
+    def judge(v: int) -> dict[str, float]:
+        return tt.expect[tt.advance(here, v)]
+    return judge
+
+
 class ACGame(EffectRunner):
     """One game being played: the rulebook's procedures over a State, through a Context."""
 
@@ -582,11 +763,16 @@ class ACGame(EffectRunner):
         if rules.eliminate_now:
             self.apply = self._apply_then_eliminate
         self.single_die = rules.die_count == 1
-        #: per seat, the other players as (seat, state) pairs
-        self.others = [[(q, o) for q, o in enumerate(self.players) if q != seat]
+        #: per seat, the other players as (seat, pawn positions, state)
+        self.others = [[(q, o.pos, o) for q, o in enumerate(self.players) if q != seat]
                        for seat in range(len(self.players))]
-        #: seats still in the game, in seat order (updated when a player is out)
-        self.live = [i for i, p in enumerate(self.players) if not p.out]
+        self.set_live()
+
+    def set_live(self) -> None:
+        """Seats still in the game in seat order, and that order started from each of them."""
+        self.live = live = [i for i, p in enumerate(self.players) if not p.out]
+        #: seat -> the live seats clockwise from it (turn order once that seat rolls highest)
+        self.rotations = {seat: live[k:] + live[:k] for k, seat in enumerate(live)}
 
     # ---------------------------------------------------------------- EffectRunner hooks
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
@@ -695,13 +881,23 @@ class ACGame(EffectRunner):
         live = self.live
         if len(live) < 2:
             return live
-        k = live.index(self.ctx.roll_high(self.r.die_sides, self.r.why_order, live))
-        return live[k:] + live[:k] if k else live
+        return self.rotations[self.ctx.roll_high(self.r.die_sides, self.r.why_order, live)]
+
+    def phase_order(self, plan: PhasePlan) -> list[int]:
+        """The order of this phase: rolled anew (interpretation turn-order), or, in the
+        turn-order-once variant, rolled in the phase that names a turn order and kept for the
+        rest of the turn (a game picked up mid-turn rolls once where it starts)."""
+        if not self.r.order_once:
+            return self.turn_order()
+        kept = self.state.vars.get("turn_order")
+        if plan.rolls_order or kept is None:
+            kept = self.state.vars["turn_order"] = list(self.turn_order())
+        return [seat for seat in kept if not self.players[seat].out]
 
     def play_phase(self, plan: PhasePlan) -> None:
         """One phase: each player acts in a freshly rolled turn order (per the Start Phase rule,
         a new high roll sets the order for every phase), then the phase-end steps."""
-        order = self.turn_order()
+        order = self.phase_order(plan)
         players = self.players
         st = self.state
         tt = plan.track
@@ -739,20 +935,20 @@ class ACGame(EffectRunner):
         """Build, Wonder, Knowledge: pay the phase cost to move once, as often as the player can
         pay and wants to; `on_roll` (Build: Infra+1) comes with every paid move."""
         p = self.players[seat]
-        cost = plan.cost
         stats = p.counters
-        lo = self.book.lo
-        while all(stats[s] + v >= lo[s] for s, v in cost.items()):  # can_pay, inlined
+        need = plan.pay_need
+        while True:
+            for stat, least in need:  # can the player pay?
+                if stats[stat] < least:
+                    return
             if plan.optional:
                 here = p.pos[tt.id]
-                worth = plan.pay_expect[here] if not tt.owned or self.unbuilt(tt) else \
-                    plan.pay_only  # nothing left to build: the move is only a cost
-                outcomes = {MOVE: worth, STOP: _NOTHING}.get
+                outcomes = plan.pay_outcomes[here] if not tt.owned or self.unbuilt(tt) else \
+                    plan.pay_only_outcomes  # nothing left to build: the move is only a cost
                 if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
                     return
-            if plan.cost_pairs is not None and plan.on_roll_pairs is not None:
-                self.book.add_pairs(p.counters, plan.cost_pairs)
-                self.book.add_pairs(p.counters, plan.on_roll_pairs)
+            if plan.pay_bounded is not None:  # cost, then the on_roll gain: fixed changes
+                self.book.add_bounded(stats, plan.pay_bounded)
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
@@ -829,10 +1025,7 @@ class ACGame(EffectRunner):
         for i, key in enumerate(p.vars["powers"]):
             name, args = self.r.powers[key]
             if name == "extra_roll" and tt.id in args:
-                worth = tt.move_expect[p.pos[tt.id]]
-
-                def outcomes(o: str, worth: dict = worth) -> dict[str, float]:
-                    return worth if o == EXTRA else {"power": 1.0}
+                outcomes = tt.extra_outcomes[p.pos[tt.id]]
                 if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
                     del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
@@ -854,10 +1047,10 @@ class ACGame(EffectRunner):
         if space == tt.start and self.r.start_shared:
             return True
         tid = tt.id
-        for _, other in self.others[seat]:
-            if other.pos[tid] == space and not other.out:
+        for _, pos, other in self.others[seat]:
+            if pos[tid] == space and not other.out:
                 return False
-        return not (self.r.built_blocks and tt.owned and space in self.state.markers[tt.id])
+        return not (tt.blocks and space in self.state.markers[tid])
 
     def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
              pregame: bool = False) -> None:
@@ -869,15 +1062,13 @@ class ACGame(EffectRunner):
         tid = tt.id
         here = p.pos[tid]
         if p.vars["powers"] or not self.single_die:
-            judge = None
-            if p.vars["powers"]:
-                def judge(v: int, here: int = here) -> dict[str, float]:
-                    return tt.expect[tt.advance(here, v)]
+            judge = _landing_judge(tt, here) if p.vars["powers"] else None
             steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
         else:
             steps = self.roll(r.die_sides, tt.why_move, seat)
         dest = (here + steps) % tt.n if tt.loop else tt.advance(here, steps)
         option = plan.option if plan is not None else None
+        others = self.others[seat]
         while True:
             if dest == tt.start:
                 p.pos[tid] = dest
@@ -886,6 +1077,8 @@ class ACGame(EffectRunner):
                     p.vars["leader"] = tt.ids[dest]
                 if r.start_benefit:
                     self.apply_space(seat, tt, dest)
+                if option is not None and r.start_options and self.start_option(seat, tt, option):
+                    return
                 if self.start_reroll(seat, tt):
                     dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
                                                              tt.why_move))
@@ -896,12 +1089,11 @@ class ACGame(EffectRunner):
                     dest = self.marked_space(seat, tt)
                 break
             occupant = -1
-            for q, other in self.others[seat]:
-                if other.pos[tid] == dest and not other.out:
+            for q, pos, other in others:
+                if pos[tid] == dest and not other.out:
                     occupant = q
                     break
-            if occupant < 0 and not (tt.owned and r.built_blocks
-                                     and dest in self.state.markers[tid]):
+            if occupant < 0 and not (tt.blocks and dest in self.state.markers[tid]):
                 break
             if occupant >= 0 and option == "trade":
                 self.trade(seat, occupant)
@@ -924,12 +1116,31 @@ class ACGame(EffectRunner):
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
             self.spaces[tt.keys[dest]] += 1
-            self.book.add_pairs(p.counters, fast)
+            self.book.add_bounded(p.counters, fast)
             if r.eliminate_now:
                 self.eliminations_now()
             return
         self.land(seat, tt, dest, plan, pregame)
 
+
+    def start_option(self, seat: int, tt: TrackTable, option: str) -> bool:
+        """Variant start-space-options: a move ending on a start space where an opponent's pawn
+        stands offers the phase's option; True when a war ended the move."""
+        occupant = self.occupant(tt, tt.start, seat)
+        if occupant < 0:
+            return False
+        if option == "trade":
+            self.trade(seat, occupant)
+            return self.players[seat].out
+        if option != "war":
+            return False
+
+        def outcomes(o: str) -> dict[str, float]:
+            return self.war_estimate(seat, occupant) if o == WAR else _NOTHING
+        if self.choose(seat, (STAY, WAR), tt.why_occupied, outcomes) != WAR:
+            return False
+        self.war(seat, occupant)
+        return True
 
     def start_reroll(self, seat: int, tt: TrackTable) -> bool:
         """On a start space the player may pay the reroll cost (1 Gold) to roll and move again."""
@@ -946,20 +1157,21 @@ class ACGame(EffectRunner):
         """Occupied space: take the free space just before or after, or roll again (with no free
         neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
         options = [WAR] if war else []
-        for side in (BEFORE, AFTER):
-            if side in self.r.occupied_options:
-                nb = tt.neighbour(dest, side)
-                if nb is not None and self.free(tt, nb, seat):
-                    options.append(side)
-        if REROLL in self.r.occupied_options or len(options) == (1 if war else 0):
+        free = self.free
+        for side, nb in tt.sides[dest]:
+            if free(tt, nb, seat):
+                options.append(side)
+        if self.r.occupied_reroll or len(options) == (1 if war else 0):
             options.append(REROLL)
 
+        static = tt.occupied_outcomes[dest]
+        if not war:
+            return self.choose(seat, options, tt.why_occupied, static)
+
         def outcomes(o: str) -> dict[str, float]:
-            if o == REROLL:
-                return tt.move_expect[dest]
             if o == WAR:
                 return self.war_estimate(seat, self.occupant(tt, dest, seat))
-            return tt.expect[tt.neighbour(dest, o)]
+            return static(o)
         return self.choose(seat, options, tt.why_occupied, outcomes)
 
     def marked_space(self, seat: int, tt: TrackTable) -> int:
@@ -967,7 +1179,7 @@ class ACGame(EffectRunner):
         (interpretation marked-space: the chosen space gives its boosts and is marked)."""
         marks = self.state.markers[tt.id]
         options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in marks]
-        choice = self.choose(seat, options, tt.why_marked, lambda o: tt.expect[tt.ids.index(o)])
+        choice = self.choose(seat, options, tt.why_marked, tt.expect_by_id)
         self.event("marked-space", seat)
         return tt.ids.index(choice)
 
@@ -1057,16 +1269,22 @@ class ACGame(EffectRunner):
                 if not repeat or p.out:
                     return
             return
-        most = self.times_payable(p.counters, cost)
-        if not repeat:
-            most = min(most, 1)
-        if most <= 0:
+        stats = p.counters
+        key = (cid, *(stats[s] for s in cost))
+        table = self.r.convert_tables.get(key)
+        if table is None:  # the choices and their estimates depend only on the paying stats
+            most = self.times_payable(stats, cost)
+            if not repeat:
+                most = min(most, 1)
+            once = _merge(cost, mean_delta(gain_ops))
+            spend = self.r.spend
+            table = self.r.convert_tables[key] = (tuple(range(max(most, 0) + 1)), tuple(
+                Estimate({s: spend(stats, s, -k * v) if v < 0 else k * v
+                          for s, v in once.items()}) for k in range(max(most, 0) + 1)))
+        options, estimates = table
+        if len(options) < 2:
             return
-        once = _merge(cost, mean_delta(gain_ops))
-
-        def outcomes(k: int) -> dict[str, float]:
-            return {s: k * v for s, v in once.items()}
-        k = self.choose(seat, list(range(most + 1)), why, outcomes)
+        k = self.choose(seat, options, why, estimates.__getitem__)
         for _ in range(k):
             self.apply(seat, pay_ops, why)
             self.apply(seat, gain_ops, why)
@@ -1145,7 +1363,7 @@ class ACGame(EffectRunner):
             if op(p.counters[stat], value):
                 p.out = True
                 p.vars["powers"].clear()
-                self.live = [i for i, q in enumerate(self.players) if not q.out]
+                self.set_live()
                 self.ctx.result.eliminations.append(
                     Elimination(seat, self.state.turn, stat, self.phase_id))
                 self.event("elimination", seat)
@@ -1179,14 +1397,14 @@ class ACGame(EffectRunner):
 
     # ---------------------------------------------------------------- options
     def war_estimate(self, seat: int, other: int) -> dict[str, float]:
-        """Greedy's view of declaring war: win chance from the Military gap, the expected loss."""
+        """Greedy's view of declaring war: win chance from the Military gap as the bonus rule
+        compares it (after both losses), the expected loss."""
         r = self.r
         if other < 0:
             return {}
         mine = self.players[seat].counters[r.war_stat]
         theirs = self.players[other].counters[r.war_stat]
-        bonus = r.war_bonus if mine > theirs else -r.war_bonus if theirs > mine else 0
-        pw, pl = r.war_odds[bonus]
+        pw, pl = r.war_odds_at(mine, theirs)
         out = mean_delta(r.war_loss)
         for stat, k in r.war_steals.items():
             out[stat] = out.get(stat, 0.0) + k * (pw - pl)
@@ -1195,11 +1413,13 @@ class ACGame(EffectRunner):
         return out
 
     def war(self, aggressor: int, defender: int) -> None:
-        """War: both lose 1D6 Military, both roll 2D6 and the higher Military (after the loss)
-        adds 2; the higher roll wins, a tie has no winner; the winner steals 2 VP, a winning
+        """War: both lose 1D6 Military, both roll 2D6 and the higher Military adds 2 (compared
+        after the loss, interpretation war-bonus-timing; before it in war-bonus-before-loss); the higher roll wins, a tie has no winner; the winner steals 2 VP, a winning
         aggressor also 1 Territory. A steal takes only what the loser has."""
         r = self.r
         self.event("war", aggressor)
+        ma = self.players[aggressor].counters[r.war_stat]
+        md = self.players[defender].counters[r.war_stat]
         for seat in (aggressor, defender):
             self.apply(seat, r.war_loss, "war loss")
         if self.players[aggressor].out or self.players[defender].out:
@@ -1211,8 +1431,9 @@ class ACGame(EffectRunner):
                 def judge(v: int) -> dict[str, float]:
                     return {"war": float(v)}
             rolls.append(self.player_roll(seat, r.war_count, r.war_sides, "war roll", judge))
-        ma = self.players[aggressor].counters[r.war_stat]
-        md = self.players[defender].counters[r.war_stat]
+        if r.war_bonus_after_loss:
+            ma = self.players[aggressor].counters[r.war_stat]
+            md = self.players[defender].counters[r.war_stat]
         if ma > md:
             rolls[0] += r.war_bonus
         elif md > ma:
@@ -1248,24 +1469,26 @@ class ACGame(EffectRunner):
         mine = self.players[seat].counters
         theirs = self.players[other].counters
         lo = self.book.lo
-        offers = {label: (give, kg, get, kr) for label, give, kg, get, kr in r.trade_offers
-                  if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr}
-        if not offers:
+        top = TRADE_LOTS[-1]  # what can be offered only depends on holdings up to the top lot
+        held = []
+        for holder in (mine, theirs):
+            for s in r.trade_stats:
+                k = holder[s] - lo[s]
+                held.append(k if k < top else top)
+        key = tuple(held)
+        options = r.trade_menus.get(key)
+        if options is None:
+            options = r.trade_menus[key] = (NONE, *(
+                label for label, give, kg, get, kr in r.trade_offers
+                if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr))
+        if len(options) == 1:
             return
-
-        def outcomes(o: str) -> dict[str, float]:
-            if o == NONE:
-                return {}
-            give, kg, get, kr = offers[o]
-            return {give: -kg, get: kr}
-        choice = self.choose(seat, [NONE, *offers], "trade offer", outcomes)
+        choice = self.choose(seat, options, "trade offer", r.trade_offer_outcomes)
         if choice == NONE:
             return
-        give, kg, get, kr = offers[choice]
-
-        def answer(o: str) -> dict[str, float]:
-            return {give: kg, get: -kr} if o == ACCEPT else {}
-        if self.choose(other, (ACCEPT, DECLINE), "trade answer", answer) != ACCEPT:
+        give, kg, get, kr = r.trade_deals[choice]
+        if self.choose(other, (ACCEPT, DECLINE), "trade answer",
+                       r.trade_answers[choice]) != ACCEPT:
             return
         self.event("trade-deal", seat)
         self.take(other, seat, {give: kg})
@@ -1295,11 +1518,13 @@ class ACGame(EffectRunner):
         if len(options) == 1:
             return
 
+        spend = self.r.spend
+
         def outcomes(o: str) -> dict[str, float]:
             if o == NONE:
                 return {}
             stat, k = deals[o]
-            return {stat: -k, receive: k}
+            return {stat: spend(p.counters, stat, k), receive: k}
         choice = self.choose(seat, options, "exchange", outcomes)
         if choice == NONE:
             return
