@@ -17,7 +17,7 @@ from pnp.engine.bots import bot_factory
 from pnp.engine.core import MAIN, GameMeta
 from pnp.engine.play import play_game, replay_log
 from pnp.engine.result import GameResult
-from pnp.engine.search import DEFAULT_PLAYOUTS, SearchBot, playout_value
+from pnp.engine.search import DEFAULT_PLAYOUTS, SearchBot, pick_option, playout_value
 from pnp.engine.state import State
 
 GAMES = Path(__file__).parent / "fixtures" / "search-games"
@@ -56,8 +56,8 @@ def made(monkeypatch) -> list[SearchBot]:
 
 
 def test_search_beats_random_in_a_race_where_one_option_is_best():
-    score = wins(toy("race.py"), ["search:4", "random"], 20, invariants="all")
-    assert score["search:4"] >= 17
+    score = wins(toy("race.py"), ["search:8", "random"], 20, invariants="all")
+    assert score["search:8"] >= 17
 
 
 class Scripted(SearchBot):
@@ -78,6 +78,16 @@ def test_search_picks_the_best_mean_and_breaks_ties_to_the_earliest():
     assert Scripted([0.2, 0.7, 0.7, 0.1]).choose(state, 0, "abcd", "x", None) == 1
     assert Scripted([0.5, 0.5, 0.5]).choose(state, 0, "abc", "x", None) == 0
     assert Scripted([0.0, 0.0, 1e-6]).choose(state, 0, "abc", "x", None) == 2
+
+
+def test_a_better_option_replaces_the_default_only_when_the_playouts_are_sure():
+    # option 1 won one playout of four more than option 0: luck, not a better option
+    assert pick_option([[0, 0, 0, 0], [1, 0, 0, 0]], default=0) == 0
+    # three more wins of four: taken
+    assert pick_option([[0, 0, 0, 0], [1, 1, 1, 0]], default=0) == 1
+    # the default may be any option (the greedy playout bot's own pick)
+    assert pick_option([[1, 1, 1, 0], [0, 0, 0, 0], [1, 1, 1, 1]], default=2) == 2
+    assert pick_option([[0, 0, 0, 0], [1, 1, 1, 0]], default=0, margin=0) == 1
 
 
 def test_search_runs_in_the_race_nearly_always():

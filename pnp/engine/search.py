@@ -15,7 +15,8 @@ where the bot is being asked. So, at a decision with k options, for each option 
 and scores each for its own seat: its share of the win, plus a small term for its score
 margin. The option with the best mean wins; ties go to the earliest option (the one rules
 list as the cautious one). Playout j of every option uses the same seeds (common random
-numbers), so options are compared on the same luck as far as it goes.
+numbers, with one dice stream per kind of roll), so options are compared on the same luck as
+far as it goes.
 
 Everything is seeded from (game seed, seat, decision number), so a game with search bots is as
 deterministic as any other; its picks are recorded in the trace like any decision, so a replay
@@ -42,6 +43,9 @@ MAX_PLAYOUTS = 1000
 TOTAL_FACTOR = 8
 #: weight of the normalised score margin next to the win share (only breaks near-ties)
 MARGIN_WEIGHT = 0.05
+#: how many standard errors of the paired difference the best option must be ahead of the
+#: default one (the playout bot's own pick) to be taken instead
+SURE = 1.0
 #: playout policies by bot name
 POLICIES = ("random", "greedy")
 #: GameResult.ended of a playout in which a decision had no legal option
@@ -69,7 +73,7 @@ class _Playout:
     __slots__ = ("branch", "branched", "ctx", "draw", "off_script", "pick", "policy", "pos",
                  "prefix")
 
-    def __init__(self, prefix: Sequence[int], pick: int, rand: Callable[[], float],
+    def __init__(self, prefix: Sequence[int], pick: int, tag: str,
                  policy: Sequence[Any], branch: Callable[[_Playout, int, Sequence[Any], str], None]):
         self.prefix = prefix
         self.pos = 0
@@ -80,6 +84,9 @@ class _Playout:
         self.off_script = False  # a die was drawn after the prefix but before the decision
         self.ctx: Context | None = None
         n = len(prefix)
+        #: one stream of dice per kind of roll (its `why`): after different options, the
+        #: same kinds of roll still see the same luck for as long as their counts agree
+        streams: dict[str, Callable[[], float]] = {}
 
         def draw(sides: int, why: str) -> int:
             i = self.pos
@@ -88,6 +95,9 @@ class _Playout:
                 return prefix[i]
             if not self.branched:
                 self.off_script = True
+            rand = streams.get(why)
+            if rand is None:
+                rand = streams[why] = random.Random(f"{tag}:{why}").random
             return int(rand() * sides) + 1
 
         self.draw = draw
@@ -105,6 +115,31 @@ class _Playout:
         return self.policy[seat].choose(state, seat, options, why, outcomes)
 
 
+def pick_option(values: Sequence[Sequence[float]], default: int = 0,
+                margin: float = 1.0) -> int:
+    """The option with the best mean playout value, if it beats `default` by more than
+    `margin` standard errors of their paired differences (playout j of every option shares its
+    seeds); otherwise `default`. Among equal means the earliest option wins.
+
+    Without the margin, near-equal options would be picked by the luck of a few playouts: in a
+    long dice game one decision moves the win rate by a point or two while one playout's
+    outcome is all or nothing, so the best mean of a handful is mostly noise."""
+    means = [sum(v) / len(v) for v in values]
+    best = 0
+    for i, m in enumerate(means):
+        if m > means[best] + 1e-12:
+            best = i
+    if best == default or margin <= 0:
+        return best
+    diffs = [a - b for a, b in zip(values[best], values[default], strict=True)]
+    n = len(diffs)
+    mean = sum(diffs) / n
+    if n < 2:
+        return best if mean > 0 else default
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return best if mean > margin * (var / n) ** 0.5 else default
+
+
 class SearchBot:
     """Flat Monte Carlo by trace replay (see the module docstring)."""
 
@@ -120,6 +155,8 @@ class SearchBot:
             raise ValueError(f"a search budget is 1 to {MAX_PLAYOUTS} playouts per option, "
                              f"not {self.playouts}")
         self.policy = policy
+        #: standard errors by which the best option must beat the default one (pick_option)
+        self.margin = SURE
         #: hide unseen cards before playing out (off only to show, in a test, what peeking does)
         self.hide = True
         self.game: Any = None
@@ -156,24 +193,30 @@ class SearchBot:
         decision = real.decisions
         per_option = self.budget(len(options))
         tag = f"search:{self.seed}:{seat}:{decision}"
-        best, pick = 0.0, 0
+        values = []
         for i in range(len(options)):
-            total = 0.0
-            for j in range(per_option):
-                check = (i == 0 and j == 0)
-                total += self.playout(prefix, i, f"{tag}:{j}", seat, options, why, check)
-            mean = total / per_option
-            if i == 0 or mean > best + 1e-12:
-                best, pick = mean, i
-        return pick
+            values.append([self.playout(prefix, i, f"{tag}:{j}", seat, options, why,
+                                        i == 0 and j == 0) for j in range(per_option)])
+        default = self.default_pick(state, seat, options, why, outcomes)
+        return pick_option(values, default, self.margin)
+
+    def default_pick(self, state: State, seat: int, options: Sequence[Any], why: str,
+                     outcomes: Any) -> int:
+        """The option kept unless the playouts show a better one: the greedy playout bot's
+        own pick, or the earliest option (the one rules list as the cautious one)."""
+        if self.policy == "greedy":
+            from pnp.engine.bots import GreedyBot
+
+            return GreedyBot(self.seed, seat, self.meta).choose(state, seat, options, why,
+                                                                outcomes)
+        return 0
 
     def playout(self, prefix: list[int], pick: int, tag: str, seat: int,
                 options: Sequence[Any], why: str, check: bool) -> float:
         """Play one game: the prefix, option `pick` here, then seeded play to the end."""
         module = self.module
         assert module is not None and self.real is not None
-        rand = random.Random(tag).random
-        bot_seed = int(rand() * (1 << 62))
+        bot_seed = int(random.Random(tag).random() * (1 << 62))
         hidden = random.Random(tag + ":unseen")
         bots = _policy_bots(self.policy, bot_seed, self.players, self.meta)
         real = self.real
@@ -191,7 +234,7 @@ class SearchBot:
             if self.hide and self.meta.zone_visibility:
                 redeterminize(st, seat, self.meta.zone_visibility, hidden)
 
-        source = _Playout(prefix, pick, rand, bots, branch)
+        source = _Playout(prefix, pick, tag, bots, branch)
         state = module.new_state(self.game, self.players)
         result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
                             bots=("playout",) * self.players)
