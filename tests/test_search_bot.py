@@ -201,3 +201,16 @@ def test_a_search_bot_outside_play_game_says_why_it_cannot_play():
     meta = GameMeta(game="race", players_min=2, players_max=2, max_turns=40, counter_bounds={})
     with pytest.raises(RuntimeError, match="through play_game"):
         SearchBot(1, 0, meta).choose(State([], stage=MAIN), 0, ["a", "b"], "x", None)
+
+
+def test_search_replays_ancient_civilizations_exactly_at_every_decision(ac, made):
+    """The real rules module: each searched decision's replayed prefix reaches the real state,
+    and the game, search bot and all, replays from its log (two turns, one playout)."""
+    log: list = []
+    result = play_game(ac, 2, 3, ["search:1", "random"], invariants="all", max_turns=2, log=log)
+    (bot,) = made
+    assert bot.searched >= 10
+    assert bot.checked == bot.searched and bot.mismatches == 0
+    assert not result.violations
+    final, _ = replay_log(ac, log)
+    assert final == State.from_json(log[-1]["state"])

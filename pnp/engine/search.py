@@ -14,7 +14,8 @@ where the bot is being asked. So, at a decision with k options, for each option 
 
 and scores each for its own seat: its share of the win, plus a small term for its score
 margin. The option with the best mean wins; ties go to the earliest option (the one rules
-list as the cautious one). Playout j of every option uses the same seeds (common random
+list as the cautious one). `search-greedy` keeps the greedy bot's own pick unless another
+option beats it by more than a standard error of their paired difference (`pick_option`). Playout j of every option uses the same seeds (common random
 numbers, with one dice stream per kind of roll), so options are compared on the same luck as
 far as it goes.
 
@@ -43,8 +44,8 @@ MAX_PLAYOUTS = 1000
 TOTAL_FACTOR = 8
 #: weight of the normalised score margin next to the win share (only breaks near-ties)
 MARGIN_WEIGHT = 0.05
-#: how many standard errors of the paired difference the best option must be ahead of the
-#: default one (the playout bot's own pick) to be taken instead
+#: search-greedy: how many standard errors of the paired difference the best option must be
+#: ahead of the greedy bot's own pick to be taken instead
 SURE = 1.0
 #: playout policies by bot name
 POLICIES = ("random", "greedy")
@@ -155,8 +156,9 @@ class SearchBot:
             raise ValueError(f"a search budget is 1 to {MAX_PLAYOUTS} playouts per option, "
                              f"not {self.playouts}")
         self.policy = policy
-        #: standard errors by which the best option must beat the default one (pick_option)
-        self.margin = SURE
+        #: standard errors by which the best option must beat the default one (pick_option):
+        #: only a default worth keeping (the greedy bot's pick) is kept on thin evidence
+        self.margin = SURE if policy == "greedy" else 0.0
         #: hide unseen cards before playing out (off only to show, in a test, what peeking does)
         self.hide = True
         self.game: Any = None
@@ -202,8 +204,8 @@ class SearchBot:
 
     def default_pick(self, state: State, seat: int, options: Sequence[Any], why: str,
                      outcomes: Any) -> int:
-        """The option kept unless the playouts show a better one: the greedy playout bot's
-        own pick, or the earliest option (the one rules list as the cautious one)."""
+        """The option kept on a tie (or, for search-greedy, unless the playouts are sure of a
+        better one): the greedy bot's own pick, or the earliest option."""
         if self.policy == "greedy":
             from pnp.engine.bots import GreedyBot
 
@@ -216,9 +218,8 @@ class SearchBot:
         """Play one game: the prefix, option `pick` here, then seeded play to the end."""
         module = self.module
         assert module is not None and self.real is not None
-        bot_seed = int(random.Random(tag).random() * (1 << 62))
         hidden = random.Random(tag + ":unseen")
-        bots = _policy_bots(self.policy, bot_seed, self.players, self.meta)
+        bots = _policy_bots(self.policy, tag, self.players, self.meta)
         real = self.real
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
@@ -257,8 +258,27 @@ class SearchBot:
         return playout_value(result, seat)
 
 
-def _policy_bots(policy: str, seed: int, players: int, meta: GameMeta) -> list[Any]:
-    from pnp.engine.bots import GreedyBot, RandomBot
+class _KeyedRandom:
+    """A random playout bot with one stream per seat and kind of decision (its `why`), so
+    that after different options the same kinds of decision still get the same luck."""
 
-    cls = GreedyBot if policy == "greedy" else RandomBot
-    return [cls(seed, seat, meta) for seat in range(players)]
+    __slots__ = ("streams", "tag")
+
+    def __init__(self, tag: str):
+        self.tag = tag
+        self.streams: dict[str, Callable[[], float]] = {}
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        rand = self.streams.get(why)
+        if rand is None:
+            rand = self.streams[why] = random.Random(f"{self.tag}:{why}").random
+        return int(rand() * len(options))
+
+
+def _policy_bots(policy: str, tag: str, players: int, meta: GameMeta) -> list[Any]:
+    if policy == "greedy":
+        from pnp.engine.bots import GreedyBot
+
+        return [GreedyBot(0, seat, meta) for seat in range(players)]
+    return [_KeyedRandom(f"{tag}:bot{seat}") for seat in range(players)]
