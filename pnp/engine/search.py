@@ -15,9 +15,10 @@ where the bot is being asked. So, at a decision with k options, for each option 
 and scores each for its own seat: its share of the win, plus a small term for its score
 margin. The option with the best mean wins; ties go to the earliest option (the one rules
 list as the cautious one). `search-greedy` keeps the greedy bot's own pick unless another
-option beats it by more than a standard error of their paired difference (`pick_option`). Playout j of every option uses the same seeds (common random
-numbers, with one dice stream per kind of roll), so options are compared on the same luck as
-far as it goes.
+option beats it by more than a standard error of their paired difference (`pick_option`).
+Playout j of every option uses the same seeds (common random numbers, with one dice stream
+and one random-bot stream per kind of roll or decision), so options are compared on the same
+luck as far as it goes.
 
 Everything is seeded from (game seed, seat, decision number), so a game with search bots is as
 deterministic as any other; its picks are recorded in the trace like any decision, so a replay
