@@ -23,7 +23,7 @@ REQUIRED = {"schema_version", "game", "variant", "games", "players", "seed", "bo
 @pytest.fixture
 def fake_engine(monkeypatch):
     """Swap in a fake engine: returns a setter choosing which fake game plays."""
-    monkeypatch.setattr(selfplay, "known_bots", lambda: ["greedy", "random"])
+    monkeypatch.setattr(selfplay, "known_bots", lambda: ["greedy", "random", "search"])
 
     def use(play):
         monkeypatch.setattr(selfplay, "default_play", lambda: play)
@@ -72,6 +72,8 @@ def test_broken_invariant_exits_1(fake_engine):
 @pytest.mark.parametrize("args,message", [
     (("--variant", "no-such-variant"), "no variant 'no-such-variant'"),
     (("--bots", "random,genius"), "unknown bot 'genius'"),
+    (("--bots", "random,search:0"), "a whole number from 1 to 1000"),
+    (("--bots", "random:3"), "takes no budget"),
     (("--players", "9"), "2 to 6 players"),
 ])
 def test_bad_options_exit_2_with_a_clear_message(fake_engine, args, message):

@@ -8,9 +8,12 @@ import pytest
 from test_selfplay_fakes import (
     EARLY_OUT,
     SEAT0_WIN,
+    SKILLED_WIN,
     broken_play,
     fair_play,
     fake_game,
+    half_unwon_play,
+    skilled_play,
     tied_play,
     unbalanced_play,
 )
@@ -166,3 +169,37 @@ def test_per_bot_rates_count_seat_games():
     doc = report_document(run(fair_play, games=10, players=4))
     assert {b["bot"]: b["seat_games"] for b in doc["bots"]} == {"random": 20, "greedy": 20}
     assert Counter(b["bot"] for b in doc["bots"]) == Counter({"random": 1, "greedy": 1})
+
+
+def skill_finding(doc: dict) -> str:
+    (message,) = [f["message"] for f in doc["findings"] if f["code"] == "PNP-B015"]
+    return message
+
+
+def test_a_bot_that_wins_more_than_its_share_shows_that_skill_matters():
+    doc = report_document(run(skilled_play, games=300, players=2))
+    greedy = next(b for b in doc["bots"] if b["bot"] == "greedy")
+    assert greedy["ci95"][0] <= SKILLED_WIN <= greedy["ci95"][1]
+    message = skill_finding(doc)
+    assert message.startswith("Skill matters: the greedy bot wins")
+    lo, hi = greedy["ci95"]
+    assert f"(95% CI {lo * 100:.0f}%–{hi * 100:.0f}%) against a fair share of 50%" in message
+    assert "the random bot wins" in message
+
+
+def test_bots_that_win_their_fair_share_say_the_game_may_be_mostly_luck():
+    doc = report_document(run(fair_play, games=300, players=2))
+    message = skill_finding(doc)
+    assert message.startswith("No bot wins clearly more than its share")
+    assert "against a fair share of 50%" in message and "mostly luck" in message
+
+
+def test_the_fair_share_of_a_skill_finding_leaves_out_games_nobody_won():
+    doc = report_document(run(half_unwon_play, games=300, players=2))
+    assert 0.4 * 0.5 < doc["fair_share"] < 0.6 * 0.5
+    assert f"against a fair share of {doc['fair_share'] * 100:.0f}%" in skill_finding(doc)
+
+
+def test_one_bot_alone_makes_no_skill_finding():
+    doc = report_document(run(skilled_play, games=50, players=2, bots=("greedy",)))
+    assert "PNP-B015" not in codes(doc)

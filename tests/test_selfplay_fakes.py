@@ -106,3 +106,30 @@ def broken_play(game, players, seed, bots, *, invariants="sample", log=None, max
     if seed % 7 == 0:
         result.violations.append("food went above its cap of 20")
     return result
+
+
+#: share of games won by a seat the `greedy` bot plays, in the skilled fake
+SKILLED_WIN = 0.7
+
+
+def skilled_play(game, players, seed, bots, *, invariants="sample", log=None, max_turns=None):
+    """fair_play, except that a seat played by `greedy` wins SKILLED_WIN of the games."""
+    result = fair_play(game, players, seed, bots, invariants=invariants, log=log)
+    rng = random.Random(seed * 7 + 1)
+    skilled = [s for s, b in enumerate(bots) if b == "greedy"]
+    others = [s for s in range(players) if s not in skilled]
+    pool = skilled if skilled and (not others or rng.random() < SKILLED_WIN) else others
+    winner = rng.choice(pool)
+    scores = list(result.scores)
+    scores[winner] = max(scores) + 1
+    return _result(game, players, seed, bots, result.turns, (winner,), scores,
+                   final_stats=result.final_stats, space_counts=result.space_counts,
+                   chart_counts=result.chart_counts)
+
+
+def half_unwon_play(game, players, seed, bots, *, invariants="sample", log=None, max_turns=None):
+    """skilled_play, but every other game ends with no winner (everybody out)."""
+    result = skilled_play(game, players, seed, bots, invariants=invariants, log=log)
+    if seed % 2:
+        result.winners, result.margin = (), 0
+    return result

@@ -16,15 +16,19 @@ from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
 
 
 def parse_bots(value: str | None) -> tuple[str, ...]:
-    """'random,greedy' -> ('random', 'greedy'); unknown names are a usage error (exit 2)."""
+    """'random,search:32' -> ('random', 'search:32'); unknown names and bad budgets are a
+    usage error (exit 2)."""
     names = tuple(b.strip() for b in (value or "").split(",") if b.strip())
     known = selfplay.known_bots()
     if not names:
         names = tuple(b for b in selfplay.DEFAULT_BOTS if b in known) or tuple(known[:1])
-    unknown = [b for b in names if b not in known]
+    unknown = [b for b in names if b.partition(":")[0] not in known]
     if unknown:
         raise click.BadParameter(f"unknown bot {', '.join(map(repr, unknown))} "
                                  f"(known: {', '.join(known)})", param_hint="--bots")
+    for name in names:
+        if ":" in name and (problem := selfplay.bot_problem(name)):
+            raise click.BadParameter(problem, param_hint="--bots")
     return names
 
 
@@ -89,7 +93,8 @@ def game_options(f):
         click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
                      help="Worker processes; the output is the same for any number."),
         click.option("--bots", default=None,
-                     help="Comma-separated bots, rotated through the seats (default random,greedy)."),
+                     help="Comma-separated bots, rotated through the seats (default random,greedy); "
+                          "search:N gives the search bot N playouts per option."),
         click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
                      show_default=True, help="Check invariants at every step, a sample, or none."),
         click.option("--max-turns", type=click.IntRange(1, MAX_TURNS), default=None,

@@ -8,6 +8,9 @@
   Population before elimination). Ties go to the earliest option, which rules modules make the
   cautious one (keep, stay, stop, done, none). Without outcomes it takes the first option.
 - first: always the first option (deterministic; handy in scenarios).
+- search, search-greedy: flat Monte Carlo over whole-game playouts by trace replay, with random
+  (or greedy) playout bots; works for any rules module (pnp/engine/search.py). A budget in
+  playouts per option may follow the name: `search:32`.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from pnp.engine.core import PREGAME, Estimate, GameMeta, State
+from pnp.engine.search import MAX_PLAYOUTS, SearchBot
 
 Outcomes = Callable[[Any], dict[str, float]] | None
 
@@ -166,12 +170,47 @@ def _info(meta: GameMeta) -> dict[str, tuple[float, int | None, int | None]]:
     return info
 
 
+def _search(seed: int, seat: int, meta: GameMeta, playouts: int | None = None) -> SearchBot:
+    return SearchBot(seed, seat, meta, playouts)
+
+
+def _search_greedy(seed: int, seat: int, meta: GameMeta,
+                   playouts: int | None = None) -> SearchBot:
+    return SearchBot(seed, seat, meta, playouts, policy="greedy")
+
+
 #: bot name -> factory(seed, seat, meta)
-BOTS: dict[str, Callable[[int, int, GameMeta], Any]] = {
+BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "first": FirstBot,
+    "search": _search,
+    "search-greedy": _search_greedy,
 }
+#: bots that take a budget after a colon (`search:32`)
+BUDGETED = {"search", "search-greedy"}
+
+
+def bot_factory(name: str) -> Callable[[int, int, GameMeta], Any]:
+    """The factory for a bot name, budget included ('search:32'); ValueError in plain words."""
+    base, colon, arg = name.partition(":")
+    if base not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; bots: {', '.join(sorted(BOTS))}")
+    if not colon:
+        return BOTS[base]
+    if base not in BUDGETED:
+        raise ValueError(f"bot {base!r} takes no budget (only {', '.join(sorted(BUDGETED))} "
+                         f"do, as in 'search:32')")
+    if not arg.isdigit() or not 1 <= int(arg) <= MAX_PLAYOUTS:
+        raise ValueError(f"bot {name!r}: the budget after ':' is playouts per option, a whole "
+                         f"number from 1 to {MAX_PLAYOUTS}")
+    playouts = int(arg)
+    factory = BOTS[base]
+
+    def make(seed: int, seat: int, meta: GameMeta) -> Any:
+        return factory(seed, seat, meta, playouts)
+
+    return make
 
 
 def make_bots(names: Sequence[str], players: int, seed: int, meta: GameMeta) -> list[Any]:
@@ -180,7 +219,5 @@ def make_bots(names: Sequence[str], players: int, seed: int, meta: GameMeta) -> 
         names = list(names) * players
     if len(names) != players:
         raise ValueError(f"{len(names)} bots for {players} players")
-    unknown = [n for n in names if n not in BOTS]
-    if unknown:
-        raise ValueError(f"unknown bot {unknown[0]!r}; bots: {', '.join(sorted(BOTS))}")
-    return [BOTS[name](seed, seat, meta) for seat, name in enumerate(names)]
+    factories = [bot_factory(name) for name in names]
+    return [make(seed, seat, meta) for seat, make in enumerate(factories)]

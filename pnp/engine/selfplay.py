@@ -131,6 +131,17 @@ def known_bots() -> list[str]:
     return sorted(BOTS)
 
 
+def bot_problem(name: str) -> str | None:
+    """What is wrong with a bot name's budget ('search:0', 'random:3'), or None."""
+    from pnp.engine.bots import bot_factory
+
+    try:
+        bot_factory(name)
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
 def play_games(game: GameDef, config: SimConfig, play: PlayFn | None = None,
                progress: ProgressFn | None = None) -> Iterator[PlayedGame]:
     """Yield every game in index order, played here (W=1) or on W spawned worker processes."""
