@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, write_or_exit
 from pnp.diagnostics import SCHEMA_VERSION
 
 
@@ -31,9 +31,12 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
         sys.exit(EXIT_USAGE)
     reports = [run_scenario(f) for f in files]
     if log_dir:
-        Path(log_dir).mkdir(parents=True, exist_ok=True)
-        for r in reports:
-            write_jsonl(r.log, Path(log_dir) / (r.path.stem + ".jsonl"))
+        def write_logs() -> None:
+            Path(log_dir).mkdir(parents=True, exist_ok=True)
+            for r in reports:
+                write_jsonl(r.log, Path(log_dir) / (r.path.stem + ".jsonl"))
+
+        write_or_exit(log_dir, write_logs, "--log")
     failed = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(json.dumps({

@@ -7,6 +7,7 @@ PDF). Every renderer creates its canvas and writes its file through here.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import tempfile
@@ -40,6 +41,8 @@ def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     """Write to a temp file in the same folder, then os.replace: readers see old or new, never half."""
     path = Path(path)
+    if path.parent.exists() and not path.parent.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
