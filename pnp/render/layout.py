@@ -183,7 +183,7 @@ class _Memo:
             return self.template.render(ctx)
         if out is None:
             out = self.template.render(ctx)
-            if len(self.cache) > 4096:
+            if len(self.cache) > 1024:
                 self.cache.clear()
             self.cache[key] = out
         return out
@@ -416,16 +416,34 @@ def _set_stroke(c, rgb) -> None:
 # of the graphics state stays true; 0.01 pt (0.0035 mm) precision is far below what prints.
 
 
-def _canvas_cache(c, name: str) -> dict:
+class BoundedCache(dict):
+    """A dict that empties itself when full: memory stays flat however many unique cards there
+    are (54,000 unique texts would otherwise keep 54,000 entries), while the repeats a deck has
+    (the same text on many cards, one card printed many times) still hit."""
+
+    __slots__ = ("maxsize",)
+
+    def __init__(self, maxsize: int = 2048):
+        super().__init__()
+        self.maxsize = maxsize
+
+    def __setitem__(self, key, value) -> None:
+        if len(self) >= self.maxsize:
+            self.clear()
+        super().__setitem__(key, value)
+
+
+def _canvas_cache(c, name: str, bounded: bool = False) -> dict:
+    """A per-canvas cache; bounded for results that can be recomputed (never for form names)."""
     cache = c.__dict__.get(name)
     if cache is None:
-        cache = c.__dict__[name] = {}
+        cache = c.__dict__[name] = BoundedCache() if bounded else {}
     return cache
 
 
 def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
     """(subset font resource, escaped string) runs for `text`, cached per canvas and font."""
-    cache = _canvas_cache(c, "_pnp_text")
+    cache = _canvas_cache(c, "_pnp_text", bounded=True)
     key = (font_name, text)
     runs = cache.get(key)
     if runs is None:
@@ -490,7 +508,7 @@ def _pieces(word: str) -> list[tuple[str, str]]:
 ICON_EM = 1.08  # an inline icon is one em wide plus a little air
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=2048)
 def fit_text(text: str, font: str, size: float, min_size: float, width: float, height: float,
              leading: float, wrap: bool) -> TextFit:
     """Largest size (0.25 pt steps) at which the words wrap inside width × height.
@@ -730,7 +748,7 @@ class TextElement(BoxElement):
         if color is None:
             return
         # the same text in the same box gives the same operators: cached per canvas
-        cache = _canvas_cache(c, "_pnp_textops")
+        cache = _canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)
         done = cache.get(key)
         if done is None:

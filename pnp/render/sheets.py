@@ -51,22 +51,29 @@ PRINT_SHOP_BLEED = 0.125 * 72  # 1/8 in, what most print shops ask for
 MARK_WIDTH = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
-    """One side of one card bound to its compiled layout and jinja context."""
+    """One side of one card bound to its compiled layout; the jinja context is made when drawn.
+
+    Not storing the context keeps a 54,000-card build from holding 54,000 context dicts.
+    """
 
     layout: CardLayout
-    ctx: Mapping[str, Any]
+    game: Any
     deck: Any
     card: Any
     side: str  # 'front' or 'back'
+
+    @property
+    def ctx(self) -> Mapping[str, Any]:
+        return card_context(self.game, self.deck, self.card)
 
     @property
     def key(self) -> tuple:
         return (self.layout.id, self.deck.id, self.card.id, self.side)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardCopy:
     """One printed card: its size and faces (the back may be missing)."""
 
@@ -118,9 +125,8 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
         if front is None or (deck.back and back is None):
             continue
         for card in deck.cards:
-            ctx = card_context(game, deck, card)
-            f = Face(front, ctx, deck, card, "front")
-            b = Face(back, ctx, deck, card, "back") if back is not None else None
+            f = Face(front, game, deck, card, "front")
+            b = Face(back, game, deck, card, "back") if back is not None else None
             copies.extend(CardCopy(size, f, b) for _ in range(max(0, int(card.count))))
     return copies, diags
 
