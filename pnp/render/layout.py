@@ -9,6 +9,7 @@ shrinks to fit its box; inline `{icon}` markers draw icons at text size.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -838,6 +839,33 @@ def _image_size(path: str) -> tuple[int, int]:
     return ImageReader(path).getSize()
 
 
+PRINT_DPI = 300  # what home printers and print shops resolve; more pixels only bloat the PDF
+
+
+@lru_cache(maxsize=16)
+def _downsampled(path: str, mtime_ns: int, size: tuple[int, int]):
+    """The image at `path` resampled to `size` pixels (cached; mtime makes an edit count)."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    with Image.open(path) as im:
+        im.load()
+        if im.mode not in ("RGB", "RGBA", "L", "LA"):
+            im = im.convert("RGBA" if "transparency" in im.info or im.mode == "PA" else "RGB")
+        return ImageReader(im.resize(size, Image.LANCZOS))
+
+
+def print_image(path: Path, iw: int, ih: int, w: float, h: float, dpi: int = PRINT_DPI):
+    """What to embed for an iw × ih pixel image drawn w × h points: the file itself when it has
+    no more pixels than `dpi` needs, else a copy downsampled to `dpi` (a 24-megapixel photo on
+    a card is 53 MB of PDF as it is, well under 1 MB at 300 dpi)."""
+    scale = max(w * dpi / 72 / iw, h * dpi / 72 / ih)
+    if scale >= 0.9:
+        return str(path)
+    size = (max(1, math.ceil(iw * scale)), max(1, math.ceil(ih * scale)))
+    return _downsampled(str(path), path.stat().st_mtime_ns, size)
+
+
 class ImageElement(BoxElement):
     kind = "image"
 
@@ -873,7 +901,7 @@ class ImageElement(BoxElement):
             raise ElementError(R_IMAGE_FORMAT, f"{self.what}: cannot read image {path.name}: {exc}",
                                "", self.file.fields[0] if self.file.fields else None) from None
         if self.fit == "stretch":
-            c.drawImage(str(path), x, y, w, h, mask="auto")
+            c.drawImage(print_image(path, iw, ih, w, h), x, y, w, h, mask="auto")
         elif self.fit == "cover":
             scale = max(w / iw, h / ih)
             dw, dh = iw * scale, ih * scale
@@ -881,10 +909,13 @@ class ImageElement(BoxElement):
             p = c.beginPath()
             p.rect(x, y, w, h)
             c.clipPath(p, stroke=0, fill=0)
-            c.drawImage(str(path), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+            c.drawImage(print_image(path, iw, ih, dw, dh), x + (w - dw) / 2, y + (h - dh) / 2,
+                        dw, dh, mask="auto")
             c.restoreState()
         else:
-            c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
+            scale = min(w / iw, h / ih)
+            c.drawImage(print_image(path, iw, ih, iw * scale, ih * scale), x, y, w, h,
+                        mask="auto", preserveAspectRatio=True, anchor="c")
 
 
 class IconElement(BoxElement):
