@@ -124,6 +124,7 @@ def test_a_killed_build_leaves_the_previous_kit_and_the_next_build_cleans_up(gam
     assert new != previous
     # kill at several points: after 0..5 files were written, and at fixed delays
     points = [("files", n) for n in range(6)] + [("delay", d) for d in (0.3, 0.6, 0.9)]
+    interrupted = 0
     for kind, value in points:
         proc = _build(game_folder, out)
         if kind == "files":
@@ -134,6 +135,8 @@ def test_a_killed_build_leaves_the_previous_kit_and_the_next_build_cleans_up(gam
             proc.wait()
         now = kit_bytes(out / "caravan")
         assert now in (previous, new), (kind, value, sorted(now))  # one whole kit, never a mix
+        interrupted += any(out.glob(".caravan.staging-*"))
+    assert interrupted >= 1  # some kills did land mid-build, leaving staging folders behind
     assert _build(game_folder, out).wait() == 0
     assert sorted(p.name for p in out.iterdir()) == ["caravan"]  # no staging or old folders
     assert kit_bytes(out / "caravan") == new
