@@ -30,13 +30,6 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
         click.echo(f"error: no scenario file at {', '.join(missing) or ' '.join(paths)}", err=True)
         sys.exit(EXIT_USAGE)
     reports = [run_scenario(f) for f in files]
-    if log_dir:
-        def write_logs() -> None:
-            Path(log_dir).mkdir(parents=True, exist_ok=True)
-            for r in reports:
-                write_jsonl(r.log, Path(log_dir) / (r.path.stem + ".jsonl"))
-
-        write_or_exit(log_dir, write_logs, "--log")
     failed = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(json.dumps({
@@ -53,4 +46,11 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
             for f in r.failures:
                 click.echo(f"    {f.format()}")
         click.echo(f"{len(reports) - len(failed)} passed, {len(failed)} failed", err=True)
+    if log_dir:  # after the results, so an unwritable folder does not hide them
+        def write_logs() -> None:
+            Path(log_dir).mkdir(parents=True, exist_ok=True)
+            for r in reports:
+                write_jsonl(r.log, Path(log_dir) / (r.path.stem + ".jsonl"))
+
+        write_or_exit(log_dir, write_logs, "--log")
     sys.exit(EXIT_ERRORS if failed else EXIT_OK)

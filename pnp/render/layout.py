@@ -335,8 +335,10 @@ class Icon:
 
     def draw(self, c, x: float, y: float, size: float) -> None:
         if self.file is not None:
-            c.drawImage(str(self.file), x, y, size, size, mask="auto",
-                        preserveAspectRatio=True, anchor="c")
+            iw, ih = _image_size(str(self.file))
+            k = min(size / iw, size / ih)
+            c.drawImage(print_image(self.file, iw, ih, iw * k, ih * k), x, y, size, size,
+                        mask="auto", preserveAspectRatio=True, anchor="c")
             return
         draw_shape(c, self.shape or "circle", x, y, size, size, self.fill, self.stroke)
         if self.label:
