@@ -8,8 +8,12 @@ embedded TTF fonts, atomic write) and prints:
     peak_memory_mb=<n>          peak resident memory of this process (getrusage)
     reportlab_cards_per_second=<n>, ratio=<reportlab / pnp>   target: ratio <= 2
     repeated_cards_per_second=<n>  one deck with count: 10, faces drawn once as PDF forms
+    peak_rss_mb_54000_unique=<n>   a fresh process rendering 54,000 cards, every text different
+                                   (input cards included); target: under 150 MB
+    reportlab_peak_rss_mb_54000=<n>  plain reportlab drawing 54,000 text-only cards, same measure
 
-Run: python benchmarks/render_cards.py [--runs 3]
+Run: PYTHONPATH=. python benchmarks/render_cards.py [--runs 3] [--memory-cards 54000]
+(PYTHONPATH=. so the script uses this checkout's pnp.)
 """
 
 from __future__ import annotations
@@ -116,10 +120,52 @@ def time_baseline(out: Path, runs: int) -> float:
     return best
 
 
+def unique_game(n: int) -> Any:
+    """One deck of `n` cards, each with its own text: nothing repeats, nothing can be reused."""
+    base = deck_cards(1)
+    cards = []
+    for i in range(n):
+        c = base[i % len(base)]
+        cards.append(Card(f"card-{i}", c.name, 1,
+                          {**c.fields, "text": f"{c.fields['text']} Card number {i}."}))
+    return game([Deck("deck", "Deck", "poker", "poker-front", None, tuple(cards))])
+
+
+def memory_child(n: int) -> None:
+    """Run in a fresh process: render `n` unique cards, print this process's peak RSS (MiB)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        paths, diags = render_deck_sheets(unique_game(n), paper="a4", out_dir=Path(tmp))
+        assert paths and not diags, diags
+    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+
+
+_PEAK_OF = ("import resource, runpy, sys; sys.argv = sys.argv[1:]; "
+            "runpy.run_path(sys.argv[0], run_name='__main__'); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+
+
+def peak_rss(n: int, out: Path) -> tuple[float, float]:
+    """Peak RSS (MiB) of a fresh process rendering n unique cards: pnp, then plain reportlab."""
+    ours = subprocess.run([sys.executable, __file__, "--memory-child", str(n)],
+                          capture_output=True, text=True, check=True)
+    base = float("nan")
+    if BASELINE.exists():
+        res = subprocess.run([sys.executable, "-c", _PEAK_OF, str(BASELINE), str(out / "m.pdf"),
+                              str(n)], capture_output=True, text=True, check=True)
+        base = float(res.stdout.split()[-1])
+    return float(ours.stdout.split()[-1]), base
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=3, help="best of N runs (default 3)")
+    ap.add_argument("--memory-cards", type=int, default=54000,
+                    help="unique cards for the peak-memory run (0 skips it; default 54000)")
+    ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
     args = ap.parse_args()
+    if args.memory_child:
+        memory_child(args.memory_child)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
         ours = time_render(distinct_game, out, args.runs)
@@ -132,6 +178,11 @@ def main() -> None:
     print(f"reportlab_cards_per_second={base_cps:.0f}")
     print(f"ratio={base_cps / cps:.2f}  (reportlab / pnp; target <= 2)")
     print(f"repeated_cards_per_second={rep_cps:.0f}")
+    if args.memory_cards:
+        with tempfile.TemporaryDirectory() as tmp:
+            ours_mb, base_mb = peak_rss(args.memory_cards, Path(tmp))
+        print(f"peak_rss_mb_{args.memory_cards}_unique={ours_mb:.1f}  (target < 150)")
+        print(f"reportlab_peak_rss_mb_{args.memory_cards}={base_mb:.1f}")
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ COMMANDS = {
     "render": "render",
     "build": "build",
     "new": "new",
+    "schemas": "schemas",
 }
 
 

@@ -12,3 +12,12 @@ SCHEMAS = ROOT / "schemas"
 TEMPLATES = ROOT / "templates"
 RULESHEET = ROOT / "rulesheet"
 OUTPUT = ROOT / "output"
+
+
+def default_output() -> Path:
+    """Where `pnp build` and `pnp render` write when no --out is given: ./output in the current folder.
+
+    Games live anywhere, so output follows the user rather than this checkout; from the checkout
+    root this is the checkout's output/ (the README's first command).
+    """
+    return Path.cwd() / "output"

@@ -7,11 +7,10 @@ the game, so `pnp simulate` works at once. Everything it writes validates as it 
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
-from pnp.paths import SCHEMAS
+from pnp.schema_files import copy_schemas, schema_line
 
 #: the rules module every new game starts with (a real module, linted and tested as such)
 RULES = Path(__file__).with_name("starter_rules.py")
@@ -42,17 +41,28 @@ CARD_TYPES = [
 
 
 def slugify(name: str) -> str:
+    """The game id for a folder name: 'My Game!' -> 'my-game' (the id `pnp validate` expects)."""
     return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "my-game"
 
 
+def title_of(folder_name: str) -> str:
+    """'my_game' -> 'My Game'; a name already written as a title ('My Game!') stays as it is."""
+    if re.fullmatch(r"[a-z0-9_\- ]+", folder_name):
+        return re.sub(r"[_\-]+", " ", folder_name).strip().title() or "My Game"
+    return folder_name.strip()
+
+
 def scaffold(folder: Path, name: str | None = None) -> list[Path]:
-    """Write the starter game into `folder` (which must not exist or be empty)."""
+    """Write the starter game into `folder` (which must not exist or be empty).
+
+    The folder keeps the name the user gave; the id is its slug. The schemas are copied into
+    `folder/.schemas/` and every file points there, so the game is editor-ready wherever it is.
+    """
     folder.mkdir(parents=True, exist_ok=True)
     game_id = slugify(folder.resolve().name)
-    title = name or folder.resolve().name.replace("-", " ").title()
-    schemas = Path(os.path.relpath(SCHEMAS.resolve(), folder.resolve())).as_posix()
+    title = name or title_of(folder.resolve().name)
     files = {
-        "game.yaml": ("game", _GAME.format(id=game_id, name=title)),
+        "game.yaml": ("game", _GAME.format(id=game_id, name=_quote(title))),
         "stats.yaml": ("stats", _STATS),
         "tracks.yaml": ("tracks", _TRACKS),
         "deck.yaml": ("deck", _deck()),
@@ -62,13 +72,12 @@ def scaffold(folder: Path, name: str | None = None) -> list[Path]:
     written = []
     for file, (kind, body) in files.items():
         path = folder / file
-        path.write_text(f"# yaml-language-server: $schema={schemas}/{kind}.schema.json\n{body}",
-                        encoding="utf-8")
+        path.write_text(f"{schema_line(path, folder, kind)}\n{body}", encoding="utf-8")
         written.append(path)
     rules = folder / "rules.py"  # the rules module game.yaml names: plain Python, no schema
     rules.write_text(RULES.read_text(encoding="utf-8"), encoding="utf-8")
     written.append(rules)
-    return written
+    return [*written, *copy_schemas(folder)]
 
 
 def _quote(text: str) -> str:

@@ -261,3 +261,50 @@ def test_a_note_too_long_for_its_space_is_a_warning_naming_it(ac, tmp_path):
     warned = [d for d in diags if d.code == boards.R_BOARD_TEXT]
     assert warned and "Genius" in warned[0].message and not warned[0].is_error
     assert warned[0].file.endswith("tracks.yaml") and warned[0].line > 0
+
+
+def _starter(tmp_path: Path, spaces: int | None = None, whole_paper: str | None = None):
+    """The `pnp new` game, with a loop of `spaces` spaces and/or a whole_paper on its board."""
+    from pnp.data.game import load_game
+    from pnp.scaffold import scaffold
+
+    folder = tmp_path / "starter"
+    scaffold(folder)
+    if spaces:
+        tracks = folder / "tracks.yaml"
+        head = tracks.read_text().split("    spaces:\n")[0]
+        rows = ["      - {name: Start, start: true}"] + [
+            f"      - {{name: Space {i}, effect: \"F+1\"}}" for i in range(1, spaces)]
+        tracks.write_text(head + "    spaces:\n" + "\n".join(rows) + "\n")
+    if whole_paper:
+        board = folder / "board.yaml"
+        board.write_text(board.read_text().replace(
+            "    name: The Road\n", f"    name: The Road\n    whole_paper: {whole_paper}\n"))
+    result = load_game(folder)
+    assert result.ok, result.diagnostics
+    return result.game
+
+
+def test_a_50_space_loop_keeps_legible_boxes_in_a_taller_ring(tmp_path):
+    game = _starter(tmp_path, spaces=50)
+    layout, _, _ = boards.plan_board(game, game.boards["road-board"])
+    ((loop, rect),) = layout.placed
+    top, side, bottom = loop.sides(rect.width)
+    assert top + bottom + 2 * side == 50
+    assert min(r.width for r in loop.box_rects(rect)) >= mm(14) - 0.01
+    paths, diags = render_board(game, tmp_path / "out", "a4")
+    assert paths and not [d for d in diags if d.code == boards.R_BOARD_TEXT], diags
+    words = []
+    with pdfplumber.open(paths[0]) as pdf:
+        for page in pdf.pages:
+            words += [w["text"] for w in page.extract_words()]
+    assert all(str(n) in words for n in range(1, 50))  # every space number reads on its own
+
+
+def test_a_wide_short_board_gets_a_landscape_whole_sheet(tmp_path):
+    game = _starter(tmp_path, whole_paper="a3")
+    paths, diags = render_board(game, tmp_path / "out", "a4")
+    assert not [d for d in diags if d.is_error]
+    (whole,) = [p for p in paths if p.name == "board-a3.pdf"]
+    w, h = page_size(PdfReader(whole).pages[0])
+    assert w > h  # landscape: the board's band does not sit in half an empty portrait page

@@ -247,3 +247,23 @@ def test_every_schema_property_has_a_description(schema_name):
 
     walk(schema, "")
     assert not missing
+
+
+@pytest.mark.parametrize("fit", ["contain", "cover", "stretch"])
+def test_a_photo_is_embedded_at_print_resolution_not_full_size(tmp_path, fit):
+    import random
+
+    from PIL import Image
+    from pypdf import PdfReader
+
+    rng = random.Random(1)  # noise: a photo-like image that does not compress
+    photo = Image.frombytes("RGB", (3000, 2000), rng.randbytes(18_000_000))
+    game = game_with(tmp_path, f"      - {{id: art, type: image, file: art/photo.png, x: 0, y: 0, "
+                               f"width: 50.8mm, height: 33.87mm, fit: {fit}}}\n")
+    photo.save(game.folder / "art" / "photo.png")
+    paths_, diags = render_deck_sheets(game, out_dir=tmp_path / "o")
+    assert paths_ and not [d for d in diags if d.is_error], diags
+    (image,) = PdfReader(paths_[0]).pages[0].images
+    # 50.8 mm = 2 in: 600 pixels at 300 dpi (the 3000-pixel original would be 18 MB raw)
+    assert 590 <= image.image.width <= 610, image.image.size
+    assert paths_[0].stat().st_size < 2_000_000

@@ -85,21 +85,65 @@ def test_crop_marks_sit_on_the_card_pitch_in_the_margin(built):
     with pdfplumber.open(paths["fixture-cards.pdf"]) as pdf:
         page = pdf.pages[0]
         marks = crop_mark_lines(page)
-        # 3 x 3 poker on A4: block centred, pitch 63.5 x 88.9 mm, 3 mm bleed around the block
+        # 3 x 3 poker on A4: block centred, pitch 63.5 x 88.9 mm, 3 mm bleed around the block;
+        # this page holds 4 cards (two rows), so only the two rows' cut lines are marked
         x0, top0 = (210 - 3 * 63.5) / 2 * MM, (297 - 3 * 88.9) / 2 * MM
         xs = [x0 + i * 63.5 * MM for i in range(4)]
-        tops = [top0 + j * 88.9 * MM for j in range(4)]
+        tops = [top0 + j * 88.9 * MM for j in range(3)]
         vertical = [m for m in marks if abs(m["x0"] - m["x1"]) < 0.01]
         horizontal = [m for m in marks if abs(m["top"] - m["bottom"]) < 0.01]
-        assert len(vertical) == 8 and len(horizontal) == 8
+        assert len(vertical) == 8 and len(horizontal) == 6
         for m in vertical:
             assert any(near(m["x0"], x) for x in xs)
-            assert m["bottom"] <= top0 - 3 * MM or m["top"] >= top0 + 3 * 88.9 * MM + 3 * MM
+            assert m["bottom"] <= top0 - 3 * MM or m["top"] >= top0 + 2 * 88.9 * MM + 3 * MM
         for m in horizontal:
             assert any(near(m["top"], t) for t in tops)
             assert m["x1"] <= x0 - 3 * MM or m["x0"] >= x0 + 3 * 63.5 * MM + 3 * MM
         for x in xs:  # every cut line is marked top and bottom
             assert sum(near(m["x0"], x) for m in vertical) == 2
+
+
+def test_the_last_sheet_marks_only_the_cut_lines_of_its_cards(tmp_path):
+    paths, diags = render_deck_sheets(make_game([poker_deck(11)]), paper="a4", out_dir=tmp_path)
+    assert not diags
+    with pdfplumber.open(paths[0]) as pdf:
+        last = pdf.pages[-1]  # cards 10 and 11: the first two cells of the top row
+        marks = crop_mark_lines(last)
+        x0, top0 = (210 - 3 * 63.5) / 2 * MM, (297 - 3 * 88.9) / 2 * MM
+        vertical = [m for m in marks if abs(m["x0"] - m["x1"]) < 0.01]
+        horizontal = [m for m in marks if abs(m["top"] - m["bottom"]) < 0.01]
+        assert sorted({round(m["x0"], 1) for m in vertical}) == [
+            round(x0 + i * 63.5 * MM, 1) for i in range(3)]
+        assert sorted({round(m["top"], 1) for m in horizontal}) == [
+            round(top0 + j * 88.9 * MM, 1) for j in range(2)]
+        # nothing marks the empty rows below: every vertical mark is above the second row
+        assert all(m["top"] < top0 + 88.9 * MM + 10 * MM for m in vertical)
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_every_card_sheet_has_a_footer_no_crop_mark_crosses(tmp_path, paper):
+    from dataclasses import replace
+
+    from pnp.render.geometry import impose_grid, mm, parse_paper
+
+    game = replace(make_game([poker_deck(4, back="poker-back")]),
+                   name="A Game With A Rather Long Title For Its Footer")
+    paths, diags = render_deck_sheets(game, paper=paper, out_dir=tmp_path, duplex="long")
+    assert not diags
+    grid = impose_grid(parse_paper(paper), (63.5 * MM, 88.9 * MM), mm(3), mm(3))
+    with pdfplumber.open(paths[0]) as pdf:
+        for page in pdf.pages:  # a front page and its back page
+            # the margin: left of the artwork or below it
+            chars = [ch for ch in page.chars if ch["x1"] < grid.x0 - grid.bleed
+                     or ch["top"] > page.height - grid.y0 + grid.bleed]
+            text = "".join(ch["text"] for ch in chars)
+            assert "sheet1/1" in text.replace(" ", ""), (paper, page.page_number, text)
+            x0, x1 = min(c["x0"] for c in chars), max(c["x1"] for c in chars)
+            top, bottom = min(c["top"] for c in chars), max(c["bottom"] for c in chars)
+            for m in crop_mark_lines(page):
+                crosses = (m["x0"] <= x1 and m["x1"] >= x0 and m["top"] <= bottom
+                           and m["bottom"] >= top)
+                assert not crosses, (paper, page.page_number, m)
 
 
 def test_every_font_is_an_embedded_truetype(built):

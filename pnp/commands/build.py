@@ -1,4 +1,4 @@
-"""`pnp build`: validate each game, then render every component it defines into output/GAME/."""
+"""`pnp build`: validate each game, then render every component it defines into ./output/GAME/."""
 
 from __future__ import annotations
 
@@ -10,17 +10,18 @@ import click
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
 from pnp.data.game import load_game
 from pnp.diagnostics import has_errors, render_text
-from pnp.paths import OUTPUT
+from pnp.paths import default_output
 
 
 @click.command("build")
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: output/). Each game gets a sub-folder.")
+              help="Output folder (default: ./output under the current folder). Each game gets a "
+              "sub-folder.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
 def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
     """Validate and render every bundled game (or the games named)."""
-    out_dir = out_dir or OUTPUT
+    out_dir = out_dir or default_output()
     failed = False
     for folder in resolve_games(games):
         result = load_game(folder)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from pathlib import Path
 
 import click
 
@@ -53,6 +55,25 @@ def rules_or_exit(game) -> None:
 def echo_diagnostics(diags: list[Diagnostic]) -> None:
     if diags:
         click.echo(render_text(diags), err=True)
+
+
+WRITE_FAILED = "PNP-R050"  # the same code the renderers use for an output they cannot write
+
+
+def cannot_write(path: Path | str, exc: OSError, option: str = "") -> Diagnostic:
+    """The diagnostic for an output path a command cannot write (never a traceback)."""
+    hint = "check the folder exists, is a folder and is writable"
+    return Diagnostic(ERROR, WRITE_FAILED, f"cannot write {path}: {exc.strerror or exc}",
+                      str(path), hint=hint + (f", or choose another with {option}" if option else ""))
+
+
+def write_or_exit(path: Path | str, write: Callable[[], object], option: str = "") -> None:
+    """Run `write`; an OSError is printed as a PNP-R050 diagnostic and the command exits 1."""
+    try:
+        write()
+    except OSError as exc:
+        echo_diagnostics([cannot_write(path, exc, option)])
+        sys.exit(EXIT_ERRORS)
 
 
 def error(message: str, hint: str = "") -> Diagnostic:

@@ -9,7 +9,8 @@ import click
 
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_exit
 from pnp.diagnostics import has_errors
-from pnp.paths import OUTPUT
+from pnp.paths import default_output
+from pnp.render.staging import move_into, staged, write_error
 
 KINDS = ("cards", "board", "record", "tokens", "rulesheet")
 
@@ -51,7 +52,7 @@ def _paper(value: str) -> str:
 @click.option("--paper", default="a4", show_default=True, callback=lambda _c, _p, v: _paper(v),
               help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
-              help="Output folder (default: output/GAME).")
+              help="Output folder (default: ./output/GAME under the current folder).")
 @click.option("--deck", multiple=True, help="cards: only this deck (repeatable).")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
               help="cards: add mirrored back pages for double-sided printing.")
@@ -70,7 +71,7 @@ def _paper(value: str) -> str:
 @click.option("--variant", default=None,
               help="rulesheet: print the rules as this variant plays them (rulesheet-VARIANT.pdf).")
 def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> None:
-    """Render one kind of component of GAME into output/GAME (or --out)."""
+    """Render one kind of component of GAME into ./output/GAME (or --out)."""
     for name, value in opts.items():
         if value and kind not in _ONLY_FOR[name]:
             flag = "--" + name.replace("_", "-")
@@ -79,43 +80,24 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
     result = load_or_exit(game, opts["variant"])
     gd = result.game
     echo_diagnostics(result.diagnostics)
-    out = out_dir or OUTPUT / gd.id
-    if kind == "cards":
-        from pnp.render.build import render_cards
-
-        if opts["deck"]:
-            unknown = [d for d in opts["deck"] if d not in gd.decks]
-            if unknown:
-                raise click.BadParameter(f"no deck {', '.join(unknown)}; decks: "
-                                         f"{', '.join(gd.decks) or 'none'}", param_hint="--deck")
-            gd = _only_decks(gd, opts["deck"])
-        paths, diags = render_cards(gd, out, paper, duplex=opts["duplex"],
-                                    offset=_offset(opts["offset"]),
-                                    print_shop=opts["print_shop"], png=opts["png"],
-                                    tts=opts["tts"])
-        if opts["calibration"]:
-            from pnp.render.sheets import render_calibration
-
-            cal_paths, cal_diags = render_calibration(out, paper, opts["duplex"] or "long")
-            paths, diags = [*paths, *cal_paths], [*diags, *cal_diags]
-    elif kind == "board":
-        from pnp.render.boards import render_board
-
-        paths, diags = render_board(gd, out, paper, board_id=opts["board"],
-                                    tiled=not opts["no_tiled"], whole=not opts["no_whole"])
-    elif kind == "record":
-        from pnp.render.records import render_record_sheets
-
-        paths, diags = render_record_sheets(gd, out, paper, sheet_id=opts["sheet"],
-                                            fillable=not opts["no_fillable"])
-    elif kind == "rulesheet":
-        from pnp.render.rulesheet import render_rulesheet
-
-        paths, diags = render_rulesheet(gd, out, paper)
-    else:
-        from pnp.render.build import render_pawns
-
-        paths, diags = render_pawns(gd, out, paper)
+    if kind == "cards" and opts["deck"]:
+        unknown = [d for d in opts["deck"] if d not in gd.decks]
+        if unknown:
+            raise click.BadParameter(f"no deck {', '.join(unknown)}; decks: "
+                                     f"{', '.join(gd.decks) or 'none'}", param_hint="--deck")
+        gd = _only_decks(gd, opts["deck"])
+    target = out_dir or default_output() / gd.id
+    diags: list = []
+    paths: list[Path] = []
+    with staged(target, diags, swap=False) as out:
+        paths = [] if out is None else _render(kind, gd, out, paper, opts, diags)
+        if out is not None and not has_errors(diags):
+            try:
+                paths = move_into(out, target, paths)
+            except OSError as exc:
+                diags.append(write_error(target, exc))
+    if has_errors(diags):
+        paths = []  # nothing was moved into place
     echo_diagnostics(diags)
     for path in paths:
         click.echo(str(path))
@@ -129,3 +111,40 @@ def _only_decks(game, deck_ids):
     from dataclasses import replace
 
     return replace(game, decks={k: v for k, v in game.decks.items() if k in deck_ids})
+
+
+def _render(kind: str, gd, out: Path, paper: str, opts: dict, diags: list) -> list[Path]:
+    """Render one kind of component into the folder `out`; diagnostics go to `diags`."""
+    if kind == "cards":
+        from pnp.render.build import render_cards
+
+        paths, d = render_cards(gd, out, paper, duplex=opts["duplex"],
+                                offset=_offset(opts["offset"]), print_shop=opts["print_shop"],
+                                png=opts["png"], tts=opts["tts"])
+        diags.extend(d)
+        if opts["calibration"]:
+            from pnp.render.sheets import render_calibration
+
+            cal_paths, cal_diags = render_calibration(out, paper, opts["duplex"] or "long")
+            paths, _ = [*paths, *cal_paths], diags.extend(cal_diags)
+        return paths
+    if kind == "board":
+        from pnp.render.boards import render_board
+
+        paths, d = render_board(gd, out, paper, board_id=opts["board"],
+                                tiled=not opts["no_tiled"], whole=not opts["no_whole"])
+    elif kind == "record":
+        from pnp.render.records import render_record_sheets
+
+        paths, d = render_record_sheets(gd, out, paper, sheet_id=opts["sheet"],
+                                        fillable=not opts["no_fillable"])
+    elif kind == "rulesheet":
+        from pnp.render.rulesheet import render_rulesheet
+
+        paths, d = render_rulesheet(gd, out, paper)
+    else:
+        from pnp.render.build import render_pawns
+
+        paths, d = render_pawns(gd, out, paper)
+    diags.extend(d)
+    return paths

@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, write_or_exit
 from pnp.diagnostics import SCHEMA_VERSION
 
 
@@ -30,10 +30,6 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
         click.echo(f"error: no scenario file at {', '.join(missing) or ' '.join(paths)}", err=True)
         sys.exit(EXIT_USAGE)
     reports = [run_scenario(f) for f in files]
-    if log_dir:
-        Path(log_dir).mkdir(parents=True, exist_ok=True)
-        for r in reports:
-            write_jsonl(r.log, Path(log_dir) / (r.path.stem + ".jsonl"))
     failed = [r for r in reports if not r.ok]
     if fmt == "json":
         click.echo(json.dumps({
@@ -50,4 +46,11 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
             for f in r.failures:
                 click.echo(f"    {f.format()}")
         click.echo(f"{len(reports) - len(failed)} passed, {len(failed)} failed", err=True)
+    if log_dir:  # after the results, so an unwritable folder does not hide them
+        def write_logs() -> None:
+            Path(log_dir).mkdir(parents=True, exist_ok=True)
+            for r in reports:
+                write_jsonl(r.log, Path(log_dir) / (r.path.stem + ".jsonl"))
+
+        write_or_exit(log_dir, write_logs, "--log")
     sys.exit(EXIT_ERRORS if failed else EXIT_OK)

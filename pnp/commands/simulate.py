@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit, rules_or_exit
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit, rules_or_exit, write_or_exit
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.engine import selfplay
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
@@ -132,10 +132,11 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
 
     click.echo(report.render_json(doc) if fmt == "json" else report.render_text(doc))
     if report_path:
-        report.write_report_pdf(report_path, doc, gamedef)
+        write_or_exit(report_path, lambda: report.write_report_pdf(report_path, doc, gamedef),
+                      "--report")
         click.echo(f"wrote {report_path}", err=True)
     if log_path:
-        write_logs(log_path, sim)
+        write_or_exit(log_path, lambda: write_logs(log_path, sim), "--log")
         click.echo(f"wrote {log_path} ({len(sim.logs)} game{'s' if len(sim.logs) > 1 else ''})",
                    err=True)
     sys.exit(EXIT_ERRORS if sim.broken else EXIT_OK)

@@ -212,10 +212,11 @@ class Builder:
             counters=counters, supplies=self.build_supplies(), dice=self.build_dice(),
             zones=self.build_zones(decks), action_spaces=self.build_action_spaces(),
         )
-        if game.id != self.folder.name:
+        folder = self.folder.resolve().name  # resolved: `pnp validate .` has a name too
+        if game.id not in (folder, slug(folder)):  # 'My Game!/' holds id: my-game
             self.error(gdoc.pos(("id",)), "PNP-L007",
-                       f"game id '{game.id}' does not match its folder '{self.folder.name}'",
-                       f"rename the folder or set id: {self.folder.name}")
+                       f"game id '{game.id}' does not match its folder '{folder}'",
+                       f"rename the folder or set id: {slug(folder)}")
         return game
 
     def build_stats(self) -> dict[str, m.Stat]:

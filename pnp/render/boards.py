@@ -38,6 +38,8 @@ BOX_GAP = mm(2.4)  # between spaces; the direction chevrons sit in it
 BOX_PAD = mm(1.0)
 TAB_H = mm(3.4)  # the START / END tabs above a space
 LOOP_MIN_W = mm(112)
+LOOP_MIN_BOX_W = mm(14)  # the narrowest loop space: a two-digit number and a short name
+LOOP_BOX_W = mm(24)  # a comfortable loop space, when the board has the room
 PANEL_MIN_W = mm(100)
 PATH_MIN_BOX_W = mm(26)
 MIN_BOX_H = mm(17)
@@ -325,16 +327,28 @@ class LoopItem(Item):
         self.colour = colour
         self.box_h = MIN_BOX_H
 
-    @property
-    def sides(self) -> tuple[int, int, int]:
+    def sides(self, width: float) -> tuple[int, int, int]:
+        """(top, side, bottom) space counts: up to 3 a side, more when the top row would need
+        boxes narrower than LOOP_MIN_BOX_W (a 50-space loop becomes a taller ring, not 3 mm
+        boxes with their numbers on top of each other)."""
         n = len(self.track.spaces)
         side = max(0, min(3, round(n / 6))) if n >= 4 else 0
         top = math.ceil((n - 2 * side) / 2)
+        most = max(2, int((width + BOX_GAP) // (LOOP_MIN_BOX_W + BOX_GAP)))
+        if top > most:
+            top = most
+            side = math.ceil((n - 2 * top) / 2)
         return top, side, n - 2 * side - top
+
+    @property
+    def preferred_width(self) -> float:
+        """The width at which the top row gets up-to-3-a-side boxes of a comfortable width."""
+        top = self.sides(1e9)[0]  # as if the board were endless
+        return max(self.min_width, top * LOOP_BOX_W + (top - 1) * BOX_GAP)
 
     def box_rects(self, r: Rect) -> list[Rect]:
         """Space rectangles in track order (index 0 top-left, clockwise)."""
-        top, side, bottom = self.sides
+        top, side, bottom = self.sides(r.width)
         g, h = BOX_GAP, self.box_h
         y_top = r.y1 - TAB_H
         tw = (r.width - (top - 1) * g) / top
@@ -355,11 +369,11 @@ class LoopItem(Item):
                                                                   strict=True))
 
     def height_for(self, width: float) -> float:
-        _, side, _ = self.sides
+        _, side, _ = self.sides(width)
         return TAB_H + (side + 2) * self.box_h + (side + 1) * BOX_GAP
 
     def centre(self, r: Rect) -> Rect:
-        top, side, bottom = self.sides
+        top, side, bottom = self.sides(r.width)
         rects = self.box_rects(r)
         if side == 0:
             return Rect(r.x, r.y, 0, 0)
@@ -672,6 +686,10 @@ def layout_board(game: GameDef, board: Board, board_width: float) -> BoardLayout
         n = 1 if fam == "path" else max(1, int((width + ITEM_GAP) // (group[0].min_width
                                                                         + ITEM_GAP)))
         w = (width - (n - 1) * ITEM_GAP) / n
+        if fam == "loop" and len(group) < n:  # room to spare: a long loop may use it
+            k = len(group)
+            w = min((width - (k - 1) * ITEM_GAP) / k,
+                    max(w, *(it.preferred_width for it in group)))  # type: ignore[attr-defined]
         if fam in ("loop", "path"):  # one box height for the whole group: rows look even
             box_h = max(it.needed_box_height(w) for it in group)  # type: ignore[attr-defined]
             box_h = min(MAX_BOX_H, max(MIN_BOX_H, box_h))
@@ -726,20 +744,24 @@ def whole_paper(board: Board) -> tuple[str, tuple[float, float]]:
 
 
 def plan_board(game: GameDef, board: Board) -> tuple[BoardLayout, tuple[float, float], float]:
-    """Lay the board out for its large paper: portrait, else landscape, else scaled to fit.
+    """Lay the board out for its large paper: the orientation whose 1:1 print fills more of
+    the sheet, else the one that needs the least scaling.
 
     Returns the layout, the large page size and the scale the large print needs (1 = 1:1).
     """
     _, paper = whole_paper(board)
-    best = None
+    best, best_fill = None, -1.0
     for page in (paper, (paper[1], paper[0])):
         inner = (page[0] - 2 * WHOLE_MARGIN, page[1] - 2 * WHOLE_MARGIN)
         layout = layout_board(game, board, inner[0])
         scale = min(1.0, inner[1] / layout.size[1])
-        if scale >= 1.0:
-            return layout, page, 1.0
-        if best is None or scale > best[2]:
-            best = (layout, page, scale)
+        # 1:1 beats scaled; between two 1:1 prints, the one that fills more of its sheet (a
+        # wide, short board goes on a landscape sheet instead of half a portrait one)
+        # (without a whole_paper no whole print is made: the narrower portrait width, which
+        # tiles on fewer home sheets, is kept)
+        fill = layout.size[1] / inner[1] if scale >= 1.0 and board.whole_paper else -1.0
+        if best is None or (scale, fill) > (best[2], best_fill):
+            best, best_fill = (layout, page, scale), fill
     assert best is not None
     return best
 

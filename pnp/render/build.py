@@ -2,8 +2,8 @@
 
 Each kind of component has its own renderer (record sheets, boards, tokens, card sheets); this
 module decides what the game needs from its data, names the files, and collects diagnostics.
-Every renderer writes nothing when it finds an error, so a failed build leaves the previous
-files as they were.
+A build writes into a staging folder and swaps it in only when every renderer succeeded, so a
+failed or killed build leaves the previous kit complete and byte-identical.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnp.data.model import Component, GameDef
 from pnp.diagnostics import WARNING, Diagnostic, has_errors
+from pnp.render.staging import staged
 
 Progress = Callable[[int, int], None]
 
@@ -122,7 +123,9 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
     Record sheets (printable and fillable), each board tiled on `paper` and whole on its large
     paper, pawn tokens for every player colour, every deck's card sheets, and the rulesheet
-    when the game has rulesheet sources.
+    when the game has rulesheet sources. Every file goes to a staging folder first
+    (pnp/render/staging.py); out_dir is replaced by it only when no renderer reported an
+    error, so a failed or killed build leaves the previous kit as it was.
     """
     from pnp.render.boards import render_board
     from pnp.render.preflight import preflight
@@ -134,25 +137,32 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     if has_errors(checked):
         return [], checked
 
-    steps: list[tuple[str, Callable[[], tuple[list[Path], list[Diagnostic]]]]] = []
-    if game.record_sheets:
-        steps.append(("record sheets", lambda: render_record_sheets(game, out_dir, paper)))
-    if game.boards:
-        steps.append(("boards", lambda: render_board(game, out_dir, paper)))
-    if pawn_component(game) is not None:
-        steps.append(("tokens", lambda: render_pawns(game, out_dir, paper)))
-    if game.decks:
-        steps.append(("cards", lambda: render_cards(game, out_dir, paper)))
-    if rulesheet_folder(game) is not None:
-        steps.append(("rulesheet", lambda: render_rulesheet(game, out_dir, paper)))
+    target = Path(out_dir)
     paths: list[Path] = []
     diags: list[Diagnostic] = []
-    for i, (_what, step) in enumerate(steps):
-        p, d = step()
-        paths.extend(p)
-        diags.extend(d)
-        if progress is not None:
-            progress(i + 1, len(steps))
+    with staged(target, diags) as stage:
+        if stage is None:
+            return [], diags
+        steps: list[tuple[str, Callable[[], tuple[list[Path], list[Diagnostic]]]]] = []
+        if game.record_sheets:
+            steps.append(("record sheets", lambda: render_record_sheets(game, stage, paper)))
+        if game.boards:
+            steps.append(("boards", lambda: render_board(game, stage, paper)))
+        if pawn_component(game) is not None:
+            steps.append(("tokens", lambda: render_pawns(game, stage, paper)))
+        if game.decks:
+            steps.append(("cards", lambda: render_cards(game, stage, paper)))
+        if rulesheet_folder(game) is not None:
+            steps.append(("rulesheet", lambda: render_rulesheet(game, stage, paper)))
+        for i, (_what, step) in enumerate(steps):
+            p, d = step()
+            paths.extend(p)
+            diags.extend(d)
+            if progress is not None:
+                progress(i + 1, len(steps))
+        paths = [target / p.relative_to(stage) for p in paths]
+    if has_errors(diags):
+        return [], checked + diags
     # the preflight already reported every finding about the data; rendering adds only errors
     # it alone can meet (a file that cannot be written)
     return paths, checked + [d for d in diags if d.is_error and d not in checked]

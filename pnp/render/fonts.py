@@ -90,7 +90,7 @@ def _widths(font: str) -> tuple[dict[int, float], float]:
     return face.charWidths, face.defaultWidth
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=16384)
 def text_width_1000(text: str, font: str) -> float:
     """Width of `text` at 1000 pt: cached per word, so each word is measured once per font."""
     widths, default = _widths(font)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 PT_PER_UNIT = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 720.0 / 25.4}
@@ -208,27 +208,38 @@ Segment = tuple[float, float, float, float]
 
 
 def crop_marks(grid: Grid, gap: float = mm(1), length: float = mm(5),
-               edge: float = mm(1)) -> list[Segment]:
+               edge: float = mm(1), cells: Sequence[tuple[int, int]] | None = None,
+               ) -> list[Segment]:
     """Segments continuing every cut line into the margin, starting past the bleed.
 
+    `cells` are the (column, row) positions that hold a card (default: all); a partly filled
+    last sheet gets marks only for the cut lines of its cards, around the block they fill.
     Marks never enter the artwork (block + bleed) and stop `edge` short of the paper edge.
     """
     pw, ph = grid.paper
-    blk = grid.block
+    if cells is None:
+        blk, cut_xs, cut_ys = grid.block, grid.cut_xs, grid.cut_ys
+    else:
+        rects = [grid.trim_rect(c, r) for c, r in cells]
+        if not rects:
+            return []
+        cut_xs = sorted({round(v, 4) for r in rects for v in (r.x, r.x1)})
+        cut_ys = sorted({round(v, 4) for r in rects for v in (r.y, r.y1)})
+        blk = Rect(cut_xs[0], cut_ys[0], cut_xs[-1] - cut_xs[0], cut_ys[-1] - cut_ys[0])
     start = grid.bleed + gap
     segs: list[Segment] = []
 
     def clipped(a: float, b: float, limit_lo: float, limit_hi: float) -> tuple[float, float]:
         return max(a, limit_lo), min(b, limit_hi)
 
-    for x in grid.cut_xs:
+    for x in cut_xs:
         lo0, lo1 = clipped(blk.y - start - length, blk.y - start, edge, ph - edge)
         if lo1 - lo0 > 0.5:
             segs.append((x, lo0, x, lo1))
         hi0, hi1 = clipped(blk.y1 + start, blk.y1 + start + length, edge, ph - edge)
         if hi1 - hi0 > 0.5:
             segs.append((x, hi0, x, hi1))
-    for y in grid.cut_ys:
+    for y in cut_ys:
         lo0, lo1 = clipped(blk.x - start - length, blk.x - start, edge, pw - edge)
         if lo1 - lo0 > 0.5:
             segs.append((lo0, y, lo1, y))

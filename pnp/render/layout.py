@@ -9,6 +9,7 @@ shrinks to fit its box; inline `{icon}` markers draw icons at text size.
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -184,7 +185,7 @@ class _Memo:
             return render_limited(self.template, ctx)
         if out is None:
             out = render_limited(self.template, ctx)
-            if len(self.cache) > 4096:
+            if len(self.cache) > 1024:
                 self.cache.clear()
             self.cache[key] = out
         return out
@@ -364,8 +365,10 @@ class Icon:
 
     def draw(self, c, x: float, y: float, size: float) -> None:
         if self.file is not None:
-            c.drawImage(str(self.file), x, y, size, size, mask="auto",
-                        preserveAspectRatio=True, anchor="c")
+            iw, ih = _image_size(str(self.file))
+            k = min(size / iw, size / ih)
+            c.drawImage(print_image(self.file, iw, ih, iw * k, ih * k), x, y, size, size,
+                        mask="auto", preserveAspectRatio=True, anchor="c")
             return
         draw_shape(c, self.shape or "circle", x, y, size, size, self.fill, self.stroke)
         if self.label:
@@ -446,16 +449,34 @@ def _set_stroke(c, rgb) -> None:
 # of the graphics state stays true; 0.01 pt (0.0035 mm) precision is far below what prints.
 
 
-def _canvas_cache(c, name: str) -> dict:
+class BoundedCache(dict):
+    """A dict that empties itself when full: memory stays flat however many unique cards there
+    are (54,000 unique texts would otherwise keep 54,000 entries), while the repeats a deck has
+    (the same text on many cards, one card printed many times) still hit."""
+
+    __slots__ = ("maxsize",)
+
+    def __init__(self, maxsize: int = 2048):
+        super().__init__()
+        self.maxsize = maxsize
+
+    def __setitem__(self, key, value) -> None:
+        if len(self) >= self.maxsize:
+            self.clear()
+        super().__setitem__(key, value)
+
+
+def _canvas_cache(c, name: str, bounded: bool = False) -> dict:
+    """A per-canvas cache; bounded for results that can be recomputed (never for form names)."""
     cache = c.__dict__.get(name)
     if cache is None:
-        cache = c.__dict__[name] = {}
+        cache = c.__dict__[name] = BoundedCache() if bounded else {}
     return cache
 
 
 def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
     """(subset font resource, escaped string) runs for `text`, cached per canvas and font."""
-    cache = _canvas_cache(c, "_pnp_text")
+    cache = _canvas_cache(c, "_pnp_text", bounded=True)
     key = (font_name, text)
     runs = cache.get(key)
     if runs is None:
@@ -520,7 +541,7 @@ def _pieces(word: str) -> list[tuple[str, str]]:
 ICON_EM = 1.08  # an inline icon is one em wide plus a little air
 
 
-@lru_cache(maxsize=32768)
+@lru_cache(maxsize=2048)
 def fit_text(text: str, font: str, size: float, min_size: float, width: float, height: float,
              leading: float, wrap: bool) -> TextFit:
     """Largest size (0.25 pt steps) at which the words wrap inside width × height.
@@ -762,7 +783,7 @@ class TextElement(BoxElement):
         if color is None:
             return
         # the same text in the same box gives the same operators: cached per canvas
-        cache = _canvas_cache(c, "_pnp_textops")
+        cache = _canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)
         done = cache.get(key)
         if done is None:
@@ -852,6 +873,33 @@ def _image_size(path: str) -> tuple[int, int]:
     return ImageReader(path).getSize()
 
 
+PRINT_DPI = 300  # what home printers and print shops resolve; more pixels only bloat the PDF
+
+
+@lru_cache(maxsize=16)
+def _downsampled(path: str, mtime_ns: int, size: tuple[int, int]):
+    """The image at `path` resampled to `size` pixels (cached; mtime makes an edit count)."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    with Image.open(path) as im:
+        im.load()
+        if im.mode not in ("RGB", "RGBA", "L", "LA"):
+            im = im.convert("RGBA" if "transparency" in im.info or im.mode == "PA" else "RGB")
+        return ImageReader(im.resize(size, Image.LANCZOS))
+
+
+def print_image(path: Path, iw: int, ih: int, w: float, h: float, dpi: int = PRINT_DPI):
+    """What to embed for an iw × ih pixel image drawn w × h points: the file itself when it has
+    no more pixels than `dpi` needs, else a copy downsampled to `dpi` (a 24-megapixel photo on
+    a card is 53 MB of PDF as it is, well under 1 MB at 300 dpi)."""
+    scale = max(w * dpi / 72 / iw, h * dpi / 72 / ih)
+    if scale >= 0.9:
+        return str(path)
+    size = (max(1, math.ceil(iw * scale)), max(1, math.ceil(ih * scale)))
+    return _downsampled(str(path), path.stat().st_mtime_ns, size)
+
+
 class ImageElement(BoxElement):
     kind = "image"
 
@@ -887,7 +935,7 @@ class ImageElement(BoxElement):
             raise ElementError(R_IMAGE_FORMAT, f"{self.what}: cannot read image {path.name}: {exc}",
                                "", self.file.fields[0] if self.file.fields else None) from None
         if self.fit == "stretch":
-            c.drawImage(str(path), x, y, w, h, mask="auto")
+            c.drawImage(print_image(path, iw, ih, w, h), x, y, w, h, mask="auto")
         elif self.fit == "cover":
             scale = max(w / iw, h / ih)
             dw, dh = iw * scale, ih * scale
@@ -895,10 +943,13 @@ class ImageElement(BoxElement):
             p = c.beginPath()
             p.rect(x, y, w, h)
             c.clipPath(p, stroke=0, fill=0)
-            c.drawImage(str(path), x + (w - dw) / 2, y + (h - dh) / 2, dw, dh, mask="auto")
+            c.drawImage(print_image(path, iw, ih, dw, dh), x + (w - dw) / 2, y + (h - dh) / 2,
+                        dw, dh, mask="auto")
             c.restoreState()
         else:
-            c.drawImage(str(path), x, y, w, h, mask="auto", preserveAspectRatio=True, anchor="c")
+            scale = min(w / iw, h / ih)
+            c.drawImage(print_image(path, iw, ih, iw * scale, ih * scale), x, y, w, h,
+                        mask="auto", preserveAspectRatio=True, anchor="c")
 
 
 class IconElement(BoxElement):

@@ -7,14 +7,17 @@ PDF). Every renderer creates its canvas and writes its file through here.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import tempfile
+import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from reportlab import rl_config
+from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import __version__
@@ -24,11 +27,44 @@ from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
 T = TypeVar("T")
 
 
+class _SealedStream(PDFStream):
+    """A page stream compressed in advance; its bytes are dropped once written into the file."""
+
+    def format(self, document):
+        out = super().format(document)
+        self.content = b""  # the file holds them now: one copy at save time, not two
+        return out
+
+
+def seal_page(c: Canvas) -> None:
+    """Compress the page just finished now rather than at save, and drop its text.
+
+    reportlab keeps every page's operators as one uncompressed string until `save`, so memory
+    grows with the page count (about 1.3 KB per card); compressed it is a tenth of that. The
+    stream gets the same FlateDecode bytes and dictionary reportlab would write, so the PDF is
+    byte-identical.
+    """
+    page = c._doc.Pages.pages[-1]
+    stream = page.stream
+    if not stream or page.Contents or not page.compression or rl_config.useA85:
+        return
+    data = stream.encode("utf8") if isinstance(stream, str) else stream
+    s = _SealedStream(content=zlib.compress(data))
+    s.dictionary["Filter"] = PDFArray([PDFName(PDFZCompress.pdfname)])
+    s.__Comment__ = "page stream"
+    page.Contents = s
+    page.stream = None
+
+
 def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas:
-    """A canvas with a fixed date and ID (invariant), an embedded initial font, PrintScaling None."""
+    """A canvas with a fixed date and ID (invariant), an embedded initial font, PrintScaling None.
+
+    Each finished page is compressed at once (seal_page), so long documents stay small in memory.
+    """
     ensure_fonts()
     c = Canvas(target, pagesize=pagesize, invariant=1, initialFontName=DEFAULT_FONT,
                initialFontSize=10)
+    c.setPageCallBack(lambda _number: seal_page(c))
     c.setViewerPreference("PrintScaling", "None")
     c.setTitle(title or "pnp")
     c.setAuthor("pnp")
@@ -40,6 +76,8 @@ def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas
 def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
     """Write to a temp file in the same folder, then os.replace: readers see old or new, never half."""
     path = Path(path)
+    if path.parent.exists() and not path.parent.is_dir():
+        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent))
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -77,16 +115,15 @@ def write_outputs(outputs: Sequence[tuple[Path, bytes]], diags: list[Diagnostic]
 def pdf_bytes(draw: Callable[[Canvas], T], pagesize: tuple[float, float],
               title: str = "") -> tuple[bytes, T]:
     """Run `draw` on a fresh deterministic canvas in memory; returns the PDF and draw's result."""
-    buf = io.BytesIO()
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: smaller files, and ASCII85 is slow pure Python
     try:
-        c = new_canvas(buf, pagesize, title)
+        c = new_canvas(io.BytesIO(), pagesize, title)
         result = draw(c)
-        c.save()
+        data = c.getpdfdata()  # what save() would write, without a second copy in a buffer
     finally:
         rl_config.useA85 = saved
-    return buf.getvalue(), result
+    return data, result
 
 
 def write_pdf(path: str | os.PathLike, draw: Callable[[Canvas], T],

@@ -13,6 +13,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from reportlab.pdfbase import pdfmetrics
+
 from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.render import fonts
@@ -52,22 +54,29 @@ PRINT_SHOP_BLEED = 0.125 * 72  # 1/8 in, what most print shops ask for
 MARK_WIDTH = 0.3
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Face:
-    """One side of one card bound to its compiled layout and jinja context."""
+    """One side of one card bound to its compiled layout; the jinja context is made when drawn.
+
+    Not storing the context keeps a 54,000-card build from holding 54,000 context dicts.
+    """
 
     layout: CardLayout
-    ctx: Mapping[str, Any]
+    game: Any
     deck: Any
     card: Any
     side: str  # 'front' or 'back'
+
+    @property
+    def ctx(self) -> Mapping[str, Any]:
+        return card_context(self.game, self.deck, self.card)
 
     @property
     def key(self) -> tuple:
         return (self.layout.id, self.deck.id, self.card.id, self.side)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class CardCopy:
     """One printed card: its size and faces (the back may be missing)."""
 
@@ -119,9 +128,8 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
         if front is None or (deck.back and back is None):
             continue
         for card in deck.cards:
-            ctx = card_context(game, deck, card)
-            f = Face(front, ctx, deck, card, "front")
-            b = Face(back, ctx, deck, card, "back") if back is not None else None
+            f = Face(front, game, deck, card, "front")
+            b = Face(back, game, deck, card, "back") if back is not None else None
             copies.extend(CardCopy(size, f, b)
                           for _ in range(min(MAX_CARD_COUNT, max(0, int(card.count)))))
     return copies, diags
@@ -238,22 +246,52 @@ def size_groups(copies: Sequence[CardCopy]) -> list[list[CardCopy]]:
     return list(groups.values())
 
 
-def draw_crop_marks(c, grid: Grid) -> None:
-    """Thin black marks continuing the cut lines (one path, written as raw operators)."""
+def draw_crop_marks(c, grid: Grid, cells: Sequence[tuple[int, int]] | None = None) -> None:
+    """Thin black marks continuing the cut lines of the cards in `cells` (default: every cell)."""
     ops = [f"q 0 0 0 RG {MARK_WIDTH} w []0 d"]
-    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l" for x1, y1, x2, y2 in crop_marks(grid))
+    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l"
+               for x1, y1, x2, y2 in crop_marks(grid, cells=cells))
     ops.append("S Q")
     c._code.append(" ".join(ops))
 
 
+LABEL_SIZE = 6.0
+LABEL_MIN_SIZE = 4.0
+
+
 def _page_label(c, grid: Grid, text: str) -> None:
-    """A small grey label in the bottom margin, centred on the first column (between marks)."""
-    below = grid.y0 - grid.bleed
-    if below < mm(7):
+    """A small grey label in the margin that no crop mark crosses.
+
+    Crop marks sit only on cut lines, so the label is kept within one card's span: centred
+    under the first column when the bottom margin has room (A4), else turned along the first
+    row in the left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
+    shrink to fit the span, down to 4 pt, then lose their end.
+    """
+    cw, ch = grid.card
+    below, left = grid.y0 - grid.bleed, grid.x0 - grid.bleed
+    if below >= mm(7):
+        span, horizontal = cw - mm(4), True
+    elif left >= mm(7):
+        span, horizontal = ch - mm(4), False
+    else:
         return
+    size = LABEL_SIZE
+    width = pdfmetrics.stringWidth(text, fonts.DEFAULT_FONT, size)
+    if width > span:
+        size = max(LABEL_MIN_SIZE, size * span / width)
+        while text and pdfmetrics.stringWidth(text, fonts.DEFAULT_FONT, size) > span:
+            text = text[:-2] + "…"
+    c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)
-    c.setFont(fonts.DEFAULT_FONT, 6)
-    c.drawCentredString(grid.x0 + grid.card[0] / 2, below / 2 - 2, text)
+    c.setFont(fonts.DEFAULT_FONT, size)
+    if horizontal:
+        c.drawCentredString(grid.x0 + cw / 2, below / 2 - size / 3, text)
+    else:
+        top_row = grid.trim_rect(0, 0)
+        c.translate(left / 2 + size / 3, top_row.y + ch / 2)
+        c.rotate(90)
+        c.drawCentredString(0, 0, text)
+    c.restoreState()
 
 
 def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
@@ -275,7 +313,7 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            draw_crop_marks(c, grid)
+            draw_crop_marks(c, grid, [grid.cell(i) for i in range(len(chunk))])
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
                 label += f" · size {gi + 1}/{len(groups)}"
@@ -303,10 +341,12 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 else:
                     bottom, top = top, bottom
                 drawer.place(cp.back, r.x, r.y, r.grow(left, bottom, right, top), bleed)
-            draw_crop_marks(c, grid)
-            c.restoreState()
+            draw_crop_marks(c, grid, [back_cell(grid, *grid.cell(i), duplex)
+                                      for i, cp in enumerate(chunk) if cp.back is not None])
+            # inside the offset, so the label moves with the marks and never meets one
             _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
                                  f"({duplex}-edge flip)")
+            c.restoreState()
             c.showPage()
             pages += 1
     return pages
