@@ -17,6 +17,7 @@ from typing import Any
 
 #: GameDef.engine -> module implementing the GameModule protocol (pnp.engine.core)
 ENGINES = {
+    "age-of-civilization": "pnp.engine.games.age_of_civilization",
     "ancient-civilizations": "pnp.engine.games.ancient_civilizations",
 }
 
