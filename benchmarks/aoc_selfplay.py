@@ -11,6 +11,10 @@ Civilization win rate = games a winner held the civilization / games it was rise
 from __future__ import annotations
 
 import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # this checkout's pnp, not another
 
 from pnp.data.game import load_game
 from pnp.engine import selfplay
