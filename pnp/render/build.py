@@ -82,7 +82,7 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
 def render_cards(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
                  **options) -> tuple[list[Path], list[Diagnostic]]:
-    """`cards-<deck>.pdf` for every deck, through the card-sheet renderer.
+    """`cards-<deck>.pdf` for every deck with cards to print, through the card-sheet renderer.
 
     Each deck is rendered into a private folder next to the output, then its files are moved
     into place with os.replace (atomic) under the kit's names.
@@ -93,6 +93,8 @@ def render_cards(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     written: list[Path] = []
     diags: list[Diagnostic] = []
     for deck in game.decks.values():
+        if deck.cards and not any(c.count for c in deck.cards):
+            continue  # definitions only (every count 0): nothing to print
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=out, prefix=".cards-"))
         try:

@@ -20,6 +20,7 @@ from pnp.diagnostics import ERROR, Diagnostic
 
 #: GameDef.engine -> module implementing the GameModule protocol (pnp.engine.core)
 ENGINES = {
+    "age-of-civilization": "pnp.engine.games.age_of_civilization",
     "ancient-civilizations": "pnp.engine.games.ancient_civilizations",
 }
 

@@ -1,0 +1,197 @@
+"""Age of Civilization: every rule has a scenario that passes, and each scenario fails once the
+rule it shows is broken (in a copy of the game's data, or, for rules that live in code, by
+patching the engine)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp.data.game import load_game
+from pnp.engine.games import age_of_civilization as aoc
+from pnp.engine.scenario import run_scenario
+from pnp.paths import CARDS
+
+FOLDER = Path(__file__).parent / "scenarios" / "age-of-civilization"
+FILES = sorted(FOLDER.glob("*.yaml"))
+GAME = CARDS / "age-of-civilization"
+
+#: every rule of the issue, with the scenario that shows it
+RULES = {
+    "Culture paid with 4 coins scores 2": "culture-four-coins",
+    "Science gained in round 4 scores 2": "science-round-four",
+    "Tiwanaku risen in round 1 scores 5": "tiwanaku-round-one",
+    "bonus coins on unpicked market cards, market refilled": "tiwanaku-round-one",
+    "Iberia with 5 bonus coins gains two technologies": "iberia-bonus-techs",
+    "Carthage triples its bonus coins": "carthage-triples",
+    "Persia at war with strength 7 gains 3 coins": "persia-war",
+    "military strength from civilizations and technologies": "persia-war",
+    "war: the least military strength sacrifices": "persia-war",
+    "war tie: all tied sacrifice": "war-tie",
+    "Britain at turn end": "britain-turn-end",
+    "Arabia at turn end": "arabia-turn-end",
+    "rest: +2 coins +1 worker, at most 4": "rest",
+    "white and red slots": "red-and-white-slots",
+    "Research: two slots, 4 coins, 1 point, a technology": "research-twice",
+    "Wonder: 7 coins, sacrificed worker, 3 points, a wonder": "wonder",
+    "Aztecs: Wonder 6 less, one more worker": "aztecs-wonder",
+    "annex: under the main, +1 worker, bonus coins": "annex",
+    "rise: new main, population renewed": "annex",
+    "at most 3 civilizations": "three-civilizations",
+    "starter token passes counter-clockwise": "round-end-starter-and-track",
+    "the permanent card moves and opens the next card": "round-end-starter-and-track",
+    "plague: everyone sacrifices": "plague",
+    "Conquest: most military (ties count)": "conquest",
+    "Conquest: needs at least 1 strength": "conquest-too-weak",
+    "Hunt: a point without technology": "hunt",
+    "Trade: others gain 1 coin": "trade",
+    "game end abilities and tie-breaks": "game-end-tie-breaks",
+    "Phoenicia: 2 coins as bonus, 2 points": "phoenicia",
+    "Education: free Culture at turn end": "education",
+    "solo: the virtual opponent grows, market bonus and refill": "solo-war",
+    "solo: Plague fifth": "solo-plague-fifth",
+    "solo: achievements": "solo-achievements",
+    "solo: Trade and Lydia, no bonus coins on a pick": "solo-trade-lydia",
+    "Innovation: buy a special technology card": "innovation",
+    "Innovation: the covered column is replaced": "innovation-covered-column",
+    "Changing World: token before the plague": "changing-world-before-plague",
+    "Changing World: Birth Boom": "changing-world-birth-boom",
+    "Drafting: first civilization without bonus, no refill": "drafting-first-civilization",
+    "Drafting: 2 bonus coins later, Carthage 6, Iberia 1": "drafting-carthage-iberia",
+    "variant hunt-twice": "hunt-twice",
+    "variant first-game": "first-game",
+}
+
+#: scenario -> edits of the game's data that break its rule: (file, old text, new text)
+DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
+    "culture-four-coins": [("components.yaml", 'slots: 1, cost: "C-4", effect: "VP+2", text: "1 worker and 4',
+                            'slots: 1, cost: "C-4", effect: "VP+3", text: "1 worker and 4')],
+    "science-round-four": [("game.yaml", "main: [{when: gained, points: 1, per: future-rounds}]",
+                            "main: [{when: gained, points: 2, per: future-rounds}]")],
+    "tiwanaku-round-one": [("game.yaml", "bonus_coin: 1 ", "bonus_coin: 0 ")],
+    "iberia-bonus-techs": [("game.yaml", "{when: rise, technology: 1, per: bonus-coins, each: 2}",
+                            "{when: rise, technology: 1, per: bonus-coins, each: 3}")],
+    "carthage-triples": [("game.yaml", "multiply_bonus: 3", "multiply_bonus: 2")],
+    "persia-war": [("game.yaml", "[{when: war, coins: 1, per: military, each: 2}]",
+                    "[{when: war, coins: 1, per: military, each: 3}]")],
+    "britain-turn-end": [("game.yaml", "per: points, each: 7", "per: points, each: 8")],
+    "arabia-turn-end": [("game.yaml", "[{when: turn-end, coins: 1, per: technologies, each: 2}]",
+                         "[{when: turn-end, coins: 2, per: technologies, each: 2}]")],
+    "rest": [("game.yaml", "rest: {coins: 2, workers: 1}", "rest: {coins: 3, workers: 1}")],
+    "red-and-white-slots": [("game.yaml", "exploit: {workers: 1, sacrifice: true}",
+                             "exploit: {workers: 1, sacrifice: false}")],
+    "research-twice": [("components.yaml", "slots: 2, cost: \"C-4\", effect: \"VP+1\"",
+                        "slots: 2, cost: \"C-4\", effect: \"VP+2\"")],
+    "wonder": [("components.yaml", 'slots: 1, cost: "C-7", effect: "VP+3"',
+                'slots: 1, cost: "C-7", effect: "VP+2"')],
+    "aztecs-wonder": [("game.yaml", "discount: 6, extra_workers: 1", "discount: 6, extra_workers: 0")],
+    "annex": [("game.yaml", "annex_workers: 1", "annex_workers: 0")],
+    "three-civilizations": [("game.yaml", "max_civilizations: 3", "max_civilizations: 4")],
+    "round-end-starter-and-track": [("game.yaml", "starter_passes: counter-clockwise",
+                                     "starter_passes: clockwise")],
+    "plague": [("game.yaml", "plague_sacrifice: 1", "plague_sacrifice: 0")],
+    "hunt": [("game.yaml", "bonus_if_no_technology: 1", "bonus_if_no_technology: 0")],
+    "trade": [("game.yaml", "trade: {workers: 1, others_coins: 1}", "trade: {workers: 1, others_coins: 0}")],
+    "game-end-tie-breaks": [("game.yaml", "tie_breaks: [workers, coins]", "tie_breaks: [coins, workers]")],
+    "phoenicia": [("game.yaml", "pay_bonus: 2, points: 2", "pay_bonus: 2, points: 1")],
+    "education": [("game.yaml", "main: [{when: turn-end, perform: culture}]",
+                   "main: [{when: turn-end, coins: 0}]")],
+    "solo-war": [("game.yaml", "opponent_growth: 1", "opponent_growth: 0")],
+    "solo-plague-fifth": [("game.yaml", "plague_position: 5", "plague_position: 6")],
+    "solo-achievements": [("game.yaml", "points: 25, min_wonders: 4", "points: 25, min_wonders: 5")],
+    "solo-trade-lydia": [("game.yaml", "{when: rise, coins: 4, others_coins: 1}",
+                          "{when: rise, coins: 3, others_coins: 1}")],
+    "innovation": [("game.yaml", "price: 1", "price: 2")],
+    "innovation-covered-column": [("deck.yaml", "row: 2, requires: [writing], ability: Culture costs",
+                                   "row: 2, requires: [education], ability: Culture costs")],
+    "changing-world-before-plague": [("game.yaml", "before_war: true", "before_war: false")],
+    "changing-world-birth-boom": [("deck.yaml", "who: all, effect: W+1", "who: all, effect: W+0")],
+    "drafting-first-civilization": [("game.yaml", "bonus_first: 0", "bonus_first: 1")],
+    "drafting-carthage-iberia": [("game.yaml", "bonus_later: 2", "bonus_later: 3")],
+    "hunt-twice": [("game.yaml", "components/action_spaces/hunt/slots: 2",
+                    "components/action_spaces/hunt/slots: 1")],
+    "first-game": [("deck.yaml", "action: hunt, event: none, first_game: 1",
+                    "action: hunt, event: none, first_game: 3"),
+                   ("deck.yaml", "action: farm, event: none, first_game: 3",
+                    "action: farm, event: none, first_game: 1")],
+}
+
+
+def _ties_lose(self, seat: int) -> bool:
+    s = self.strengths()
+    return all(s[seat] > x for i, x in enumerate(s) if i != seat)
+
+
+def _all_tied_spared(self) -> None:  # only the first weakest sacrifices
+    s = self.strengths()
+    self.event("war")
+    loser = s.index(min(s))
+    self.gain_workers(self.state.players[loser], -1)
+
+
+#: scenario -> (AoC method, replacement) for rules that are logic, not numbers
+CODE_BREAKS = {
+    "conquest": ("most_military", _ties_lose),
+    "war-tie": ("war", _all_tied_spared),
+}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_scenario_passes(path: Path) -> None:
+    report = run_scenario(path)
+    assert report.ok, "\n".join(f.format() for f in report.failures)
+    assert report.checked >= 1
+
+
+def test_every_rule_has_a_scenario() -> None:
+    stems = {p.stem for p in FILES}
+    assert not {rule: stem for rule, stem in RULES.items() if stem not in stems}
+
+
+def test_every_variant_has_a_scenario() -> None:
+    game = load_game(GAME).game
+    used = {line.split(":", 1)[1].strip() for p in FILES for line in p.read_text().splitlines()
+            if line.startswith("variant:")}
+    assert set(game.variants) <= used
+
+
+def test_every_scenario_has_a_way_to_break_it() -> None:
+    stems = {p.stem for p in FILES}
+    assert stems - set(DATA_BREAKS) - set(CODE_BREAKS) == {"conquest-too-weak"}
+
+
+def _copy_with(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:
+    folder = tmp_path / "age-of-civilization"
+    shutil.copytree(GAME, folder)
+    for name, old, new in edits:
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) >= 1, (name, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("stem", sorted(DATA_BREAKS))
+def test_scenario_fails_when_its_data_rule_is_broken(tmp_path: Path, stem: str) -> None:
+    folder = _copy_with(tmp_path, DATA_BREAKS[stem])
+    text = (FOLDER / f"{stem}.yaml").read_text(encoding="utf-8")
+    text = text.replace("game: age-of-civilization", f"game: {folder}", 1)
+    text = text.replace("$schema=../../../schemas/", "$schema=")
+    path = tmp_path / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert run_scenario(FOLDER / f"{stem}.yaml").ok
+    assert not run_scenario(path).ok
+
+
+@pytest.mark.parametrize("stem", sorted(CODE_BREAKS))
+def test_scenario_fails_when_its_coded_rule_is_broken(monkeypatch, stem: str) -> None:
+    name, broken = CODE_BREAKS[stem]
+    monkeypatch.setattr(aoc.AoC, name, broken)
+    assert not run_scenario(FOLDER / f"{stem}.yaml").ok
+
+
+def test_conquest_needs_one_strength(monkeypatch) -> None:
+    monkeypatch.setattr(aoc, "military", lambda r, p: 1)
+    assert not run_scenario(FOLDER / "conquest-too-weak.yaml").ok
