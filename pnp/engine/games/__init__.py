@@ -18,6 +18,7 @@ from typing import Any
 #: GameDef.engine -> module implementing the GameModule protocol (pnp.engine.core)
 ENGINES = {
     "ancient-civilizations": "pnp.engine.games.ancient_civilizations",
+    "the-ancient-world": "pnp.engine.games.the_ancient_world",
 }
 
 #: what a rules module must define (the rest of the protocol has defaults: pnp.engine.module)
