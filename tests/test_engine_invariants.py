@@ -57,7 +57,7 @@ def test_random_and_greedy_games_keep_every_invariant_at_every_step(game) -> Non
             assert len(r.scores) == len(r.final_stats) == players
             for stats in r.final_stats:
                 for stat, (lo, hi) in meta.counter_bounds.items():
-                    assert lo <= stats[stat] and (hi is None or stats[stat] <= hi)
+                    assert (lo is None or lo <= stats[stat]) and (hi is None or stats[stat] <= hi)
             ended[r.ended] += 1
     assert ended[COMPLETED] > 0
 

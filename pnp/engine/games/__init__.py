@@ -22,6 +22,7 @@ from pnp.diagnostics import ERROR, Diagnostic
 ENGINES = {
     "age-of-civilization": "pnp.engine.games.age_of_civilization",
     "ancient-civilizations": "pnp.engine.games.ancient_civilizations",
+    "the-ancient-world": "pnp.engine.games.the_ancient_world",
 }
 
 #: what a rules module must define (the rest of the protocol has defaults: pnp.engine.module)

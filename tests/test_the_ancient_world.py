@@ -1,0 +1,100 @@
+"""The Ancient World: the rulebooks' worked examples and edition counts, checked on the engine."""
+
+from __future__ import annotations
+
+from pnp.data.game import load_game
+from pnp.engine.games import the_ancient_world as taw
+from pnp.paths import CARDS
+
+FOLDER = CARDS / "the-ancient-world"
+
+
+def _game(variant=None):
+    result = load_game(FOLDER, variant)
+    assert result.ok, result.diagnostics
+    return result
+
+
+def test_both_editions_hold_the_rulebook_card_counts():
+    second = {"empire-a": 40, "empire-b": 34, "empire-c": 11, "districts": 16, "military": 25,
+              "starting-empire": 8, "starting-military": 8, "starting-titans": 4}
+    first = {"empire-a": 45, "empire-b": 47, "empire-c": 0, "districts": 10, "military": 25,
+             "starting-empire": 8, "starting-military": 8, "starting-titans": 0}
+    for variant, want, titans in ((None, second, 35), ("first-edition", first, 20)):
+        result = _game(variant)
+        decks = result.game.decks
+        assert {d: sum(c.count for c in decks[d].cards) for d in want} == want
+        assert sum(c.count for d in ("titans-1", "titans-2", "titans-3")
+                   for c in decks[d].cards) == titans
+        assert not [d for d in result.diagnostics if d.code == "PNP-L004"]
+
+
+def _seat0(variant=None):
+    game = _game(variant).game
+    state = taw.main_state(game, 2)
+    return game, state, taw.TAW(taw.rules_for(game), None, state)
+
+
+def _move(t, card, into, seat=0):
+    for _, _, cards in t.st.all_zones():
+        for c in cards:
+            if c.card == card:
+                cards.remove(c)
+                t.zone(into, seat).append(c)
+                return c
+    raise AssertionError(card)
+
+
+def test_attack_example_merkian_troops_reach_defence_8_for_two_coins():
+    game, state, t = _seat0()
+    for c in list(t.zone("armies", 0)):  # only the troops in army 0, a retired card below
+        t.zone("armies", 0).remove(c)
+        t.zone("box").append(c)
+    troops = _move(t, "merkian-troops", "armies")
+    troops.tokens = {"army": 0, "name": 0, "picture": 1}
+    for cid in ("amber-barracks", "thistle-archive", "jade-arena"):
+        _move(t, cid, "empire")
+    for c in list(t.zone("empire", 0)):
+        if c.card in ("fishing-dock", "wheat-fields"):
+            t.zone("empire", 0).remove(c)
+            t.zone("box").append(c)
+    titan = t.zone("titans-1")[0]
+    assert titan.card == "stone-being" and t.r.f(titan.card, "defence") == 8
+    # 3 arrows + 1 sword, 1 legacy sword (retired card: none here, so the troops' own legacy
+    # does not count yet) and 3 swords from empire cards: 7 without a retired card below
+    assert t.attack_value(0, [troops], "stone-being") == 7
+    guard = _move(t, "city-guard", "armies")  # retired below the troops: legacy sword 1
+    guard.tokens, guard.flags = {"army": 0, "name": 0, "picture": 0}, ["retired"]
+    assert t.attack_value(0, [troops], "stone-being") == 8
+    options = [o for o, _ in t.attack_options(0) if o.startswith("attack:titans-1:")]
+    assert options == [f"attack:titans-1:{troops.uid}:0"]
+    state.players[0].counters["coins"] = 5
+    assert t.attack_options(0)  # cost is 1 + the coin on the picture = 2
+
+
+def test_losing_a_district_keeps_the_empire_but_blocks_building():
+    game, state, t = _seat0()
+    d1 = _move(t, "salt-flats", "lands")
+    cap = t.capacity(0)
+    while len(t.zone("empire", 0)) < cap:
+        c = t.zone("empire-a").pop()
+        t.zone("empire", 0).append(c)
+    owned = len(t.zone("empire", 0))
+    t.zone("lands", 0).remove(d1)
+    t.zone("box").append(d1)
+    assert t.capacity(0) < owned and len(t.zone("empire", 0)) == owned
+    state.players[0].counters["coins"] = 50
+    assert not t.can_build(0, t.zone("empire-row")[0].card)
+
+
+def test_first_edition_forbids_placing_below_a_higher_citizen_but_build_matches():
+    game, state, t = _seat0("first-edition")
+    state.vars["spaces"]["labor"] = [[1, 3]]
+    state.vars["spaces"]["build"] = [[1, 3]]
+    assert t.fee(0, "labor", 2) is None and t.fee(0, "labor", 4) == 0
+    assert t.fee(0, "build", 2) == 1 and t.fee(0, "build", 3) == 0
+    state.vars["spaces"]["rebuild"] = [[1, 5]]
+    assert t.fee(0, "rebuild", 1) == 0
+    game2, state2, t2 = _seat0()
+    state2.vars["spaces"]["labor"] = [[1, 3]]
+    assert t2.fee(0, "labor", 2) == 1
