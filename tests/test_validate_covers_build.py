@@ -146,3 +146,24 @@ def test_template_building_a_huge_string_is_refused(tmp_path):
     _own_layout(folder, "{{ card.name * 999999999 }}")
     found = assert_both_refuse(folder, tmp_path, "PNP-R014", "layouts.yaml", 6)
     assert "100,000" in found["message"]
+
+
+def test_a_data_only_deck_is_neither_an_error_nor_printed(tmp_path):
+    """`printed: false` marks a deck the engine reads whose cards are printed on other cards:
+    validate accepts every count 0 there, and build makes no card sheet for it."""
+    from pnp.data.game import load_game
+    from pnp.render.build import build_game
+
+    folder = starter(tmp_path)
+    text = (folder / "deck.yaml").read_text()
+    (folder / "deck.yaml").write_text(text.replace("count: 3", "count: 0").replace(
+        "count: 2", "count: 0").replace("count: 1", "count: 0"))
+    status, diags = validate(folder)
+    assert status == 1 and errors(diags, "PNP-L019")
+    (folder / "deck.yaml").write_text((folder / "deck.yaml").read_text().replace(
+        "    size: poker", "    printed: false\n    size: poker", 1))
+    status, diags = validate(folder)
+    assert [d for d in diags if d["severity"] == "error"] == [], diags
+    paths, found = build_game(load_game(folder).game, tmp_path / "out")
+    assert not [d for d in found if d.is_error]
+    assert not [p for p in paths if p.name.startswith("cards-")]

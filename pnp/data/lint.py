@@ -95,11 +95,11 @@ def _empty_decks(game: GameDef) -> list[Diagnostic]:
     """A deck that prints no card would make an empty PDF: an error, not a blank file."""
     out = []
     for deck in game.decks.values():
-        if sum(max(0, c.count) for c in deck.cards) == 0:
+        if deck.printed and sum(max(0, c.count) for c in deck.cards) == 0:
             why = "every card has count: 0" if deck.cards else "it has no cards"
             out.append(Diagnostic.at(deck.origin, ERROR, "PNP-L019",
                                      f"deck '{deck.id}' prints no cards: {why}",
-                                     "give a card a count of 1 or more, or remove the deck"))
+                                     "give a card a count of 1 or more; for a deck the engine reads but never prints, add printed: false"))
     return out
 
 

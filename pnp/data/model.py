@@ -312,6 +312,7 @@ class Deck:
     prototype: bool = False
     origin: Position = NOWHERE
     fields: Mapping[str, CardField] = field(default_factory=dict)
+    printed: bool = True  # False: data only, no card sheets (its cards appear on other cards)
 
 
 @dataclass(frozen=True)

@@ -93,8 +93,8 @@ def render_cards(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     written: list[Path] = []
     diags: list[Diagnostic] = []
     for deck in game.decks.values():
-        if deck.cards and not any(c.count for c in deck.cards):
-            continue  # definitions only (every count 0): nothing to print
+        if not deck.printed:
+            continue  # data only: its cards are printed on other cards
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(dir=out, prefix=".cards-"))
         try:

@@ -101,7 +101,7 @@ def _tokens(game: Any, paper_size) -> list[Diagnostic]:
 def _cards(game: Any, paper_size) -> list[Diagnostic]:
     from pnp.render.sheets import HOME_BLEED, HOME_MARGIN, _layout, card_context
 
-    decks = list(game.decks.values())
+    decks = [d for d in game.decks.values() if d.printed]
     if not decks:
         return []
     library, diags = load_library(game)
