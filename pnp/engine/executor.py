@@ -227,9 +227,10 @@ class DaskCluster:
     folded aggregate comes back. The cluster's own processes belong to whoever started them.
     """
 
-    def __init__(self, address: str, timeout: float = CONNECT_TIMEOUT):
+    def __init__(self, address: str, timeout: float | None = None):
         distributed = _import_distributed()
         self.address = address
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
         try:
             self.client = distributed.Client(address, timeout=timeout, set_as_default=False)
         except (OSError, TimeoutError, ValueError) as exc:
