@@ -249,8 +249,9 @@ class DaskCluster:
 
     def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
         distributed = _import_distributed()
-        shipped = self.client.scatter(list(jobs), broadcast=True, hash=False)
-        self._futures = [self.client.submit(play_batch, shipped[j], j, start, stop, __version__,
+        # all jobs in one object, so a game definition shared by several jobs is sent once
+        [shipped] = self.client.scatter([tuple(jobs)], broadcast=True, hash=False)
+        self._futures = [self.client.submit(_play_shipped, shipped, j, start, stop, __version__,
                                             pure=False)
                          for j, start, stop in tasks]
         for future in distributed.as_completed(self._futures):
@@ -274,6 +275,11 @@ class DaskCluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _play_shipped(jobs: Sequence[Job], job_index: int, start: int, stop: int,
+                  version: str) -> Batch:
+    return play_batch(jobs[job_index], job_index, start, stop, version)
 
 
 def _takes_n_workers(client: Any) -> bool:
