@@ -254,7 +254,7 @@ class DaskCluster:
         self._futures = [self.client.submit(_play_shipped, shipped, j, start, stop, __version__,
                                             pure=False)
                          for j, start, stop in tasks]
-        for future in distributed.as_completed(self._futures):
+        for future in distributed.as_completed(self._futures, loop=self.client.loop):
             try:
                 yield future.result()
             except ExecutorError:
