@@ -52,11 +52,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=4000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--no-dask", action="store_true", help="skip the Dask cluster")
+    ap.add_argument("--own-sessions", action="store_true",
+                    help="start local workers in sessions of their own, as the Dask workers "
+                         "are (on a busy Linux machine with sched_autogroup, each then gets "
+                         "its own share of the CPU)")
     args = ap.parse_args()
     game = load_game(CARDS / "ancient-civilizations").game
     job = ex.Job(game, SimConfig(games=args.games, players=4, seed=1), default_play())
+    autogroup = Path("/proc/sys/kernel/sched_autogroup_enabled")
+    grouped = autogroup.exists() and autogroup.read_text().strip() == "1"
     print(f"{args.games} games a run, {args.rounds} rounds, {os.cpu_count()} CPUs, load "
-          f"{os.getloadavg()[0]:.2f} at start")
+          f"{os.getloadavg()[0]:.2f} at start, sched_autogroup {'on' if grouped else 'off'}, "
+          f"local workers in {'their own sessions' if args.own_sessions else 'this session'}")
     results: dict[str, list[tuple[float, float]]] = {}
     reference = None
     with tempfile.TemporaryDirectory() as tmp:
@@ -71,7 +78,8 @@ def main() -> None:
                 address = cluster.__enter__()
         try:
             for _ in range(args.rounds):
-                makers = {"1 worker": ex.InProcess, "2 local workers": lambda: ex.LocalProcesses(2)}
+                makers = {"1 worker": ex.InProcess,
+                          "2 local workers": lambda: ex.LocalProcesses(2, args.own_sessions)}
                 if cluster is not None:
                     makers["2-worker Dask"] = lambda: ex.DaskCluster(address)
                 for name, make in makers.items():

@@ -136,12 +136,14 @@ class InProcess:
 _jobs: Sequence[Job] = ()
 
 
-def _init_local_worker(jobs: Sequence[Job], parent: int) -> None:
+def _init_local_worker(jobs: Sequence[Job], parent: int, own_session: bool = False) -> None:
     """Runs once in each worker process: keep the jobs, leave Ctrl-C to the parent, and die
     with the parent even if it is killed (Linux)."""
     global _jobs
     _jobs = jobs
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if own_session:
+        os.setsid()
     if sys.platform.startswith("linux"):
         try:
             import ctypes
@@ -159,10 +161,18 @@ def _play_local(job_index: int, start: int, stop: int) -> Batch:
 
 
 class LocalProcesses:
-    """W spawned worker processes on this machine (a concurrent.futures pool per run)."""
+    """W spawned worker processes on this machine (a concurrent.futures pool per run).
 
-    def __init__(self, workers: int):
+    `own_session` starts each worker in a session of its own, as Dask workers started by hand
+    are: where Linux groups CPU time by session (sched_autogroup), a busy machine then gives
+    each worker a share instead of one share for the command. Off by default (the workers
+    then stay in the terminal's job control); benchmarks/executors.py uses it to compare like
+    with like.
+    """
+
+    def __init__(self, workers: int, own_session: bool = False):
         self.workers = workers
+        self.own_session = own_session
         self._pool: ProcessPoolExecutor | None = None
 
     def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
@@ -170,7 +180,8 @@ class LocalProcesses:
         ctx = multiprocessing.get_context("spawn")  # same behaviour on every OS, no forked locks
         self._pool = ProcessPoolExecutor(max(1, min(self.workers, len(tasks))), mp_context=ctx,
                                          initializer=_init_local_worker,
-                                         initargs=(tuple(jobs), os.getpid()))
+                                         initargs=(tuple(jobs), os.getpid(),
+                                                   self.own_session))
         pending = {self._pool.submit(_play_local, *task) for task in tasks}
         while pending:
             done, pending = wait(pending, return_when=FIRST_COMPLETED)
