@@ -55,8 +55,9 @@ def local_cluster(tmp: Path, workers: int = 2):
     dask = dask_command()
     if dask is None:
         raise RuntimeError("Dask's distributed package is not installed")
+    # the repository (pnp itself) and tests/ (the fake games tests send by reference)
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(
-        [str(REPO), *filter(None, [os.environ.get("PYTHONPATH")])]))
+        [str(REPO), str(REPO / "tests"), *filter(None, [os.environ.get("PYTHONPATH")])]))
     env.pop("PNP_SCHEDULER", None)
     info = tmp / "scheduler.json"
     procs: list[subprocess.Popen] = []

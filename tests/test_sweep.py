@@ -13,7 +13,7 @@ from test_selfplay_fakes import fake_game, unbalanced_play
 
 from pnp.cli import main
 from pnp.engine import sweep
-from pnp.engine.executor import InProcess
+from pnp.engine.executor import DaskCluster, InProcess
 from pnp.engine.sweep_report import render_text, write_sweep_pdf
 
 TIMING = ("seconds", "games_per_second")
@@ -27,6 +27,14 @@ def fake_sweep(**kw) -> dict:
     cells = sweep.cross([2, 4], [None], [("random", "greedy"), ("greedy",)])
     return sweep.run_sweep({None: fake_game()}, cells, 400, seed=3, executor=InProcess(),
                            play=unbalanced_play, **kw)
+
+
+def test_progress_counts_every_game_of_every_cell_once():
+    seen: list[int] = []
+    cells = sweep.cross([2, 3], [None], [("random",)])
+    sweep.run_sweep({None: fake_game()}, cells, 60, executor=InProcess(), play=unbalanced_play,
+                    progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == 120
 
 
 def test_cells_are_the_cross_product_in_table_order():
@@ -114,6 +122,12 @@ def test_sweep_on_a_dask_cluster_equals_the_local_run(tmp_path):
         simulated = CliRunner().invoke(main, ["simulate", "ancient-civilizations", "--games",
                                               "8", "--seed", "4", "--format", "json",
                                               "--scheduler", address])
+        seen: list[int] = []  # the progress bar's counts, as batches come back from the cluster
+        with DaskCluster(address) as cluster:
+            assert cluster.workers == 2
+            sweep.run_sweep({None: fake_game()}, sweep.cross([2, 3], [None], [("random",)]), 60,
+                            executor=cluster, play=unbalanced_play, progress=seen.append)
+        assert seen == sorted(seen) and seen[-1] == 120 and len(seen) > 2
     assert remote.exit_code == 0, remote.output
     assert without_timing(json.loads(remote.stdout)) == without_timing(json.loads(local.stdout))
     alone = CliRunner().invoke(main, ["simulate", "ancient-civilizations", "--games", "8",
