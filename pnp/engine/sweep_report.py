@@ -260,7 +260,8 @@ def draw_sweep_report(c: Canvas, sweep: Mapping[str, Any]) -> int:
     pages = Pages(c, f"pnp sweep {sweep['game']}")
     _summary(pages, sweep)
     cells = sweep["cells"]
-    per_chart = max(1, int((PAGE_H - 2 * MARGIN - AXIS_H - 60) // ROW))
+    fits = max(1, int((PAGE_H - 2 * MARGIN - AXIS_H - 60) // ROW))  # rows on one page
+    per_chart = math.ceil(len(cells) / math.ceil(len(cells) / fits)) if cells else 1  # even parts
     parts = [cells[i:i + per_chart] for i in range(0, len(cells), per_chart)]
     for measure in MEASURES:
         for k, part in enumerate(parts):
