@@ -15,6 +15,7 @@ COMMANDS = {
     "show": "show",
     "simulate": "simulate",
     "compare": "compare",
+    "sweep": "sweep",
     "scenario": "scenario",
     "render": "render",
     "build": "build",

@@ -11,6 +11,7 @@ from pnp.commands.simulate import (
     check_players,
     game_options,
     load_variant,
+    open_executor,
     parse_bots,
     progress_bar,
 )
@@ -24,8 +25,8 @@ from pnp.engine.selfplay import SimConfig
               help="Give twice (A then B); given once, it is compared with the base rules.")
 @game_options
 def command(game: str, variants: tuple[str, ...], games: int, players: int | None, seed: int,
-            workers: int, bots: str | None, invariants: str, max_turns: int | None,
-            fmt: str) -> None:
+            workers: int, scheduler: str | None, bots: str | None, invariants: str,
+            max_turns: int | None, fmt: str) -> None:
     """Play the same seeds under variants A and B and report B − A with 95% CIs."""
     if not variants or len(variants) > 2:
         raise click.UsageError("give --variant once (compared with base) or twice (A, B)")
@@ -34,12 +35,14 @@ def command(game: str, variants: tuple[str, ...], games: int, players: int | Non
     bot_names = parse_bots(bots)
     players = check_players(game_a, players)
     sims = []
-    for gamedef, variant in ((game_a, var_a), (game_b, var_b)):
-        config = SimConfig(games=games, players=players, seed=seed, bots=bot_names,
-                           variant=variant, invariants=invariants, max_turns=max_turns,
-                           workers=workers)
-        with progress_bar(games, variant or "base") as update:
-            sims.append(selfplay.run_simulation(gamedef, config, progress=update))
+    with open_executor(workers, scheduler) as executor:
+        for gamedef, variant in ((game_a, var_a), (game_b, var_b)):
+            config = SimConfig(games=games, players=players, seed=seed, bots=bot_names,
+                               variant=variant, invariants=invariants, max_turns=max_turns,
+                               workers=workers)
+            with progress_bar(games, variant or "base") as update:
+                sims.append(selfplay.run_simulation(gamedef, config, progress=update,
+                                                    executor=executor))
     doc = selfplay.compare_document(*sims)
     from pnp.engine import report
 

@@ -72,6 +72,32 @@ def progress_bar(total: int, label: str):
         yield update
 
 
+@contextmanager
+def open_executor(workers: int, scheduler: str | None):
+    """The executor the options ask for, closed (workers stopped) however the command ends;
+    an unusable cluster is a usage error (exit 2) with the reason."""
+    from pnp.engine.executor import ExecutorError, make_executor
+
+    try:
+        executor = make_executor(workers, scheduler)
+    except ExecutorError as exc:
+        raise click.UsageError(str(exc)) from None
+    with executor:
+        try:
+            yield executor
+        except ExecutorError as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def executor_options(f):
+    """--workers and --scheduler: where the games run (the results are the same anywhere)."""
+    f = click.option("--scheduler", envvar="PNP_SCHEDULER", default=None, metavar="tcp://HOST:PORT",
+                     help="Play on a running Dask cluster (default: $PNP_SCHEDULER); needs "
+                          "pnp[cluster].")(f)
+    return click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
+                        help="Local worker processes; the output is the same for any number.")(f)
+
+
 def write_logs(path: Path, sim: selfplay.Simulation) -> None:
     """One JSON object a line, each game's events as the engine logged them (each log opens
     with the engine's own header event carrying the seed and bots, so it replays alone)."""
@@ -90,8 +116,6 @@ def game_options(f):
                      help="Players per game (default: the game's recommended count)."),
         click.option("--seed", "-s", type=int, default=1, show_default=True,
                      help="Base seed; game i uses a seed derived from (seed, i)."),
-        click.option("--workers", "-w", type=click.IntRange(1, 256), default=1, show_default=True,
-                     help="Worker processes; the output is the same for any number."),
         click.option("--bots", default=None,
                      help="Comma-separated bots, rotated through the seats (default random,greedy); "
                           "search:N gives the search bot N playouts per option."),
@@ -103,7 +127,7 @@ def game_options(f):
                      show_default=True),
     ]):
         f = option(f)
-    return f
+    return executor_options(f)
 
 
 @click.command("simulate")
@@ -116,17 +140,19 @@ def game_options(f):
               help="Write the event log of the first game(s) as JSON lines.")
 @click.option("--log-games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
               help="How many games --log records.")
-def command(game: str, games: int, players: int | None, seed: int, workers: int, bots: str | None,
-            invariants: str, max_turns: int | None, fmt: str, variant: str | None,
-            report_path: Path | None, log_path: Path | None, log_games: int) -> None:
+def command(game: str, games: int, players: int | None, seed: int, workers: int,
+            scheduler: str | None, bots: str | None, invariants: str, max_turns: int | None,
+            fmt: str, variant: str | None, report_path: Path | None, log_path: Path | None,
+            log_games: int) -> None:
     """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
     gamedef, variant = load_variant(game, variant)
     config = SimConfig(games=games, players=check_players(gamedef, players), seed=seed,
                        bots=parse_bots(bots), variant=variant, invariants=invariants,
                        max_turns=max_turns, workers=workers,
                        log_games=min(log_games, games) if log_path else 0)
-    with progress_bar(games, f"{gamedef.id}") as update:
-        sim = selfplay.run_simulation(gamedef, config, progress=update)
+    with open_executor(workers, scheduler) as executor, \
+            progress_bar(games, f"{gamedef.id}") as update:
+        sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
     doc = selfplay.report_document(sim)
     from pnp.engine import report
 

@@ -1,18 +1,18 @@
-"""Self-play harness: play N seeded games (optionally on worker processes) and aggregate them.
+"""Self-play harness: play N seeded games and aggregate them (where they run: executor.py).
 
 Each game's seed is derived from the base seed and the game's index, and its bots are rotated
 by index, so a game is fully determined by (base seed, index). Results are folded in index
-order, so the report is identical for any number of workers.
+order (batches merge exactly), so the report is identical for any executor and worker count.
 """
 
 from __future__ import annotations
 
 import hashlib
-import multiprocessing
+import math
 import time
 import traceback
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -31,8 +31,6 @@ ProgressFn = Callable[[int], None]
 CRASHED = "crashed"
 #: bots used when none are named: every bot of a balance run sits in every seat
 DEFAULT_BOTS = ("random", "greedy")
-#: at most this many games per chunk sent to a worker (small enough for a smooth progress bar)
-MAX_CHUNK = 25
 #: invariant-check modes passed through to the engine
 INVARIANT_MODES = ("all", "sample", "none")
 
@@ -97,26 +95,6 @@ def play_one(game: GameDef, config: SimConfig, index: int, play: PlayFn) -> Play
     return PlayedGame(index, result, log)
 
 
-_worker: dict[str, Any] = {}
-
-
-def _init_worker(game: GameDef, config: SimConfig, play: PlayFn) -> None:
-    """Runs once in each worker process: the game is unpickled once, not once per chunk."""
-    _worker.update(game=game, config=config, play=play)
-
-
-def _play_chunk(bounds: tuple[int, int]) -> list[PlayedGame]:
-    start, stop = bounds
-    return [play_one(_worker["game"], _worker["config"], i, _worker["play"])
-            for i in range(start, stop)]
-
-
-def chunks(games: int, workers: int) -> list[tuple[int, int]]:
-    """Index ranges sent to workers: about 8 per worker (load balance), at most MAX_CHUNK long."""
-    size = max(1, min(MAX_CHUNK, games // max(1, workers * 8)))
-    return [(start, min(start + size, games)) for start in range(0, games, size)]
-
-
 def default_play() -> PlayFn:
     """The real rules engine, imported late so tests and `--help` never need it."""
     from pnp.engine.play import play_game
@@ -142,30 +120,6 @@ def bot_problem(name: str) -> str | None:
     return None
 
 
-def play_games(game: GameDef, config: SimConfig, play: PlayFn | None = None,
-               progress: ProgressFn | None = None) -> Iterator[PlayedGame]:
-    """Yield every game in index order, played here (W=1) or on W spawned worker processes."""
-    play = play or default_play()
-    ranges = chunks(config.games, config.workers)
-    workers = min(config.workers, len(ranges))
-    done = 0
-    if workers <= 1:
-        for start, stop in ranges:
-            for i in range(start, stop):
-                yield play_one(game, config, i, play)
-            done += stop - start
-            if progress:
-                progress(done)
-        return
-    ctx = multiprocessing.get_context("spawn")  # spawn: same behaviour on every OS, no forked locks
-    with ctx.Pool(workers, initializer=_init_worker, initargs=(game, config, play)) as pool:
-        for batch in pool.imap(_play_chunk, ranges):  # imap keeps chunk order: merge by index
-            yield from batch
-            done += len(batch)
-            if progress:
-                progress(done)
-
-
 # --------------------------------------------------------------------------- aggregating
 
 
@@ -187,9 +141,10 @@ class Aggregate:
     elimination_causes: Counter = field(default_factory=Counter)
     eliminated_players: int = 0
     first_elimination_turns: list[int] = field(default_factory=list)
-    seat_wins: list[float] = field(default_factory=list)  # shared-win credit per seat
+    #: shared-win credit in whole units of 1/credit_unit (integers: batches merge exactly)
+    seat_win_units: list[int] = field(default_factory=list)
     seat_win_columns: list[list[float]] = field(default_factory=list)  # per seat, credit per game
-    bot_wins: Counter = field(default_factory=Counter)
+    bot_win_units: Counter = field(default_factory=Counter)
     bot_seats: Counter = field(default_factory=Counter)  # seat-games each bot played
     margins: list[int] = field(default_factory=list)
     margin_shares: list[float] = field(default_factory=list)  # margin / winner's score
@@ -209,9 +164,20 @@ class Aggregate:
     rolls: int = 0
 
     def __post_init__(self) -> None:
-        if not self.seat_wins:
-            self.seat_wins = [0.0] * self.players
+        if not self.seat_win_units:
+            self.seat_win_units = [0] * self.players
             self.seat_win_columns = [[] for _ in range(self.players)]
+        #: 1/k of a win for each of k tied winners is a whole number of these units
+        self.credit_unit = math.lcm(*range(1, max(1, self.players) + 1))
+
+    @property
+    def seat_wins(self) -> list[float]:
+        """Shared-win credit per seat (exact whatever the batching, see seat_win_units)."""
+        return [u / self.credit_unit for u in self.seat_win_units]
+
+    @property
+    def bot_wins(self) -> Counter:
+        return Counter({bot: u / self.credit_unit for bot, u in self.bot_win_units.items()})
 
     def add(self, index: int, r: GameResult) -> None:
         """Fold one game in; callers must add games in index order (floats sum in that order)."""
@@ -229,13 +195,14 @@ class Aggregate:
             self.elimination_causes[e.cause or "unknown"] += 1
         winners = tuple(w for w in r.winners if 0 <= w < self.players)
         credit = 1.0 / len(winners) if winners else 0.0
+        units = self.credit_unit // len(winners) if winners else 0
         for seat in range(self.players):
-            share = credit if seat in winners else 0.0
-            self.seat_wins[seat] += share
-            self.seat_win_columns[seat].append(share)
+            won = seat in winners
+            self.seat_win_units[seat] += units if won else 0
+            self.seat_win_columns[seat].append(credit if won else 0.0)
             bot = r.bots[seat] if seat < len(r.bots) else "?"
             self.bot_seats[bot] += 1
-            self.bot_wins[bot] += share
+            self.bot_win_units[bot] += units if won else 0
         if not winners:
             self.no_winner += 1
         elif len(winners) > 1:
@@ -267,6 +234,41 @@ class Aggregate:
         self.decisions += r.decisions
         self.rolls += r.rolls
 
+    def merge(self, later: Aggregate) -> None:
+        """Fold in the aggregate of the games that come right after these (a worker's batch).
+
+        Folding batches in index order gives exactly what adding their games one by one gives:
+        columns are concatenated, counts are integers, and dicts keep first-seen order.
+        """
+        if later.players != self.players:
+            raise ValueError(f"cannot merge {later.players}-player games into {self.players}")
+        g = self.games
+        self.games += later.games
+        for name in ("turns", "completed", "timed_out", "eliminated", "first_elimination_turns",
+                     "margins", "margin_shares"):
+            getattr(self, name).extend(getattr(later, name))
+        for name in ("ended", "elimination_causes", "bot_seats", "bot_win_units", "space_counts",
+                     "chart_counts", "coverage", "cap_clips", "floor_clips", "events"):
+            getattr(self, name).update(getattr(later, name))
+        for seat in range(self.players):
+            self.seat_win_units[seat] += later.seat_win_units[seat]
+            self.seat_win_columns[seat].extend(later.seat_win_columns[seat])
+        for name in ("stat_values", "stat_game_means"):
+            mine = getattr(self, name)
+            for stat, values in getattr(later, name).items():
+                mine.setdefault(stat, []).extend(values)
+        for name in set(self.event_columns) | set(later.event_columns):
+            column = self.event_columns.setdefault(name, [0] * g)
+            column.extend(later.event_columns.get(name) or [0] * later.games)
+        for message, v in later.violations.items():
+            mine = self.violations.setdefault(message, dict(v, games=0))
+            mine["games"] += v["games"]
+        self.eliminated_players += later.eliminated_players
+        self.ties += later.ties
+        self.no_winner += later.no_winner
+        self.decisions += later.decisions
+        self.rolls += later.rolls
+
 
 @dataclass
 class Simulation:
@@ -287,17 +289,23 @@ class Simulation:
 
 
 def run_simulation(game: GameDef, config: SimConfig, play: PlayFn | None = None,
-                   progress: ProgressFn | None = None) -> Simulation:
-    """Play config.games games and fold them; `play` is injectable so tests can pass a fake."""
+                   progress: ProgressFn | None = None, executor: Any = None) -> Simulation:
+    """Play config.games games and fold them; `play` is injectable so tests can pass a fake.
+
+    The games run on `executor` (pnp.engine.executor), or, when none is given, on one made for
+    config.workers and closed again before this returns.
+    """
+    from pnp.engine import executor as ex
+
+    job = ex.Job(game, config, play or default_play())
     started = time.perf_counter()
-    agg = Aggregate(players=config.players)
-    logs = []
-    for played in play_games(game, config, play, progress):
-        agg.add(played.index, played.result)
-        if played.log is not None:
-            logs.append((played.index, played.result.seed, played.result.bots, played.log))
-    return Simulation(game, config, agg, time.perf_counter() - started, logs,
-                      coverage_keys(game, play))
+    if executor is None:
+        with ex.make_executor(config.workers) as own:
+            [outcome] = ex.run_jobs([job], own, progress)
+    else:
+        [outcome] = ex.run_jobs([job], executor, progress)
+    return Simulation(game, config, outcome.aggregate, time.perf_counter() - started,
+                      outcome.logs, coverage_keys(game, play))
 
 
 def coverage_keys(game: Any, play: PlayFn | None = None) -> dict[str, list[str]]:
@@ -406,14 +414,15 @@ def summarize(sim: Simulation) -> dict[str, Any]:
     apart from `seconds` and `games_per_second`."""
     a, c, game = sim.aggregate, sim.config, sim.game
     n = a.games
-    fair = (sum(a.seat_wins) / (n * c.players)) if n else 0.0
-    seats = [{"seat": s + 1, "wins": _r(a.seat_wins[s]),
-              "win_rate": _r(a.seat_wins[s] / n) if n else 0.0,
-              "ci95": [_r(x) for x in st.wilson(a.seat_wins[s], n)]} for s in range(c.players)]
+    seat_wins, bot_wins = a.seat_wins, a.bot_wins
+    fair = (sum(seat_wins) / (n * c.players)) if n else 0.0
+    seats = [{"seat": s + 1, "wins": _r(seat_wins[s]),
+              "win_rate": _r(seat_wins[s] / n) if n else 0.0,
+              "ci95": [_r(x) for x in st.wilson(seat_wins[s], n)]} for s in range(c.players)]
     bots = []
     for bot in dict.fromkeys(c.bots):
         seat_games = a.bot_seats.get(bot, 0)
-        wins = a.bot_wins.get(bot, 0.0)
+        wins = bot_wins.get(bot, 0.0)
         bots.append({"bot": bot, "seat_games": seat_games, "wins": _r(wins),
                      "win_rate": _r(wins / seat_games) if seat_games else 0.0,
                      "ci95": [_r(x) for x in st.wilson(wins, seat_games)]})

@@ -1,0 +1,83 @@
+"""`pnp sweep`: self-play every combination of player counts, variants and bot mixes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK
+from pnp.commands.simulate import (
+    check_players,
+    executor_options,
+    load_variant,
+    open_executor,
+    parse_bots,
+    progress_bar,
+)
+from pnp.engine.selfplay import INVARIANT_MODES
+
+
+def split_list(values: tuple[str, ...]) -> list[str]:
+    """Repeated options and comma lists alike: ('3,4', '5') -> ['3', '4', '5']."""
+    return [v.strip() for value in values for v in value.split(",") if v.strip()]
+
+
+def parse_players(values: tuple[str, ...], game) -> list[int]:
+    counts = []
+    for text in split_list(values):
+        try:
+            counts.append(int(text))
+        except ValueError:
+            raise click.BadParameter(f"'{text}' is not a number of players",
+                                     param_hint="--players") from None
+    return list(dict.fromkeys(check_players(game, n) for n in counts)) or [check_players(game, None)]
+
+
+@click.command("sweep")
+@click.argument("game")
+@click.option("--players", "-p", "players", multiple=True,
+              help="Player counts: repeat or comma-separate (3,4,5). Default: recommended.")
+@click.option("--variant", "variants", multiple=True,
+              help="Rule variants: repeat or comma-separate ('base' = no variant). Default: base.")
+@click.option("--bots", "bot_mixes", multiple=True,
+              help="A bot mix, rotated through the seats (random,greedy); repeat for more mixes.")
+@click.option("--games", "-n", type=click.IntRange(1), default=200, show_default=True,
+              help="Games per cell.")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Base seed; every cell plays the seeds derived from it.")
+@executor_options
+@click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
+              show_default=True, help="Check invariants at every step, a sample, or none.")
+@click.option("--max-turns", type=click.IntRange(1), default=None,
+              help="Turn cap (default: the game's own).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write a PDF with one chart per measure across the cells.")
+def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
+            bot_mixes: tuple[str, ...], games: int, seed: int, workers: int,
+            scheduler: str | None, invariants: str, max_turns: int | None, fmt: str,
+            report_path: Path | None) -> None:
+    """Play GAME in every cell of --players × --variant × --bots and tabulate the measures
+    (exit 1 if an invariant broke in any cell)."""
+    from pnp.engine import sweep
+
+    names = list(dict.fromkeys(split_list(variants))) or ["base"]
+    loaded = dict(load_variant(game, name)[::-1] for name in names)  # variant -> game definition
+    base = next(iter(loaded.values()))
+    counts = parse_players(players, base)
+    mixes = list(dict.fromkeys(parse_bots(mix) for mix in bot_mixes)) or [parse_bots(None)]
+    cells = sweep.cross(counts, list(loaded), mixes)
+    with open_executor(workers, scheduler) as executor, \
+            progress_bar(games * len(cells), f"{base.id} sweep ({len(cells)} cells)") as update:
+        doc = sweep.run_sweep(loaded, cells, games, seed=seed, invariants=invariants,
+                              max_turns=max_turns, executor=executor, progress=update)
+    from pnp.engine import report, sweep_report
+
+    click.echo(report.render_json(doc) if fmt == "json" else sweep_report.render_text(doc))
+    if report_path:
+        sweep_report.write_sweep_pdf(report_path, doc)
+        click.echo(f"wrote {report_path}", err=True)
+    sys.exit(EXIT_ERRORS if sweep.broken(doc) else EXIT_OK)

@@ -1,0 +1,333 @@
+"""Where self-played games run: in this process, on local worker processes, or on a Dask cluster.
+
+A run is a list of jobs (game definition, config, engine entry point). Each job's games are cut
+into batches of consecutive game indexes; a worker plays a batch and folds it into a partial
+Aggregate (`play_batch`, a pure function of the job and the index range), and the parent merges
+the partials back in index order. So every executor and worker count gives the same results;
+only the time changes. Worker processes started here never outlive the run: they ignore Ctrl-C
+(the parent handles it), are terminated when the run ends for any reason, and on Linux are sent
+SIGTERM by the kernel if the parent itself dies.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from pnp import __version__
+from pnp.engine.selfplay import Aggregate, PlayFn, SimConfig, play_one
+
+#: at most this many games in one batch: small enough for a smooth progress bar and balance
+MAX_BATCH = 25
+#: aim for about this many batches per worker, so a slow batch does not idle the others
+BATCHES_PER_WORKER = 8
+#: environment variable naming a Dask scheduler (the CLI's --scheduler default)
+SCHEDULER_ENV = "PNP_SCHEDULER"
+#: the optional extra that brings Dask's distributed package
+CLUSTER_EXTRA = "pnp[cluster]"
+#: seconds to reach a scheduler, and to wait for its first worker
+CONNECT_TIMEOUT = 10.0
+#: seconds a terminated worker gets to exit before it is killed
+TERMINATE_GRACE = 3.0
+
+#: called with the number of games finished so far (over every job of the run)
+ProgressFn = Callable[[int], None]
+
+
+class ExecutorError(Exception):
+    """An executor that cannot be used (no Dask, no scheduler, a mismatched worker): its
+    message says what to do, and commands print it as a usage error."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """Everything a worker needs to play games of one run: sent to each worker once."""
+
+    game: Any
+    config: SimConfig
+    play: PlayFn
+
+
+@dataclass
+class Batch:
+    """What a worker sends back for games start..stop-1 of job `job`: their folded aggregate,
+    the event logs asked for, and the CPU seconds the worker spent."""
+
+    job: int
+    start: int
+    stop: int
+    aggregate: Aggregate
+    logs: list[tuple[int, int, tuple[str, ...], list]] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+
+
+@dataclass
+class JobOutcome:
+    """One job's games merged in index order."""
+
+    aggregate: Aggregate
+    logs: list[tuple[int, int, tuple[str, ...], list]]
+    cpu_seconds: float
+
+
+def batch_ranges(games: int, workers: int) -> list[tuple[int, int]]:
+    """Index ranges sent to workers: about BATCHES_PER_WORKER per worker, at most MAX_BATCH."""
+    size = max(1, min(MAX_BATCH, games // max(1, workers * BATCHES_PER_WORKER)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def play_batch(job: Job, job_index: int, start: int, stop: int,
+               version: str | None = None) -> Batch:
+    """Play games start..stop-1 of `job` and fold them: the unit of work on every executor."""
+    if version is not None and version != __version__:
+        raise ExecutorError(f"this worker runs pnp {__version__}, the client pnp {version}: "
+                            f"install the same pnp on every worker")
+    started = time.process_time()
+    agg = Aggregate(players=job.config.players)
+    logs = []
+    for index in range(start, stop):
+        played = play_one(job.game, job.config, index, job.play)
+        agg.add(index, played.result)
+        if played.log is not None:
+            logs.append((index, played.result.seed, played.result.bots, played.log))
+    return Batch(job_index, start, stop, agg, logs, time.process_time() - started)
+
+
+class Executor(Protocol):
+    """Plays batches somewhere; `run` yields them as they finish (any order)."""
+
+    workers: int
+
+    def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
+        ...
+
+    def close(self) -> None:
+        ...
+
+
+class InProcess:
+    """One worker: the games are played here, batch after batch."""
+
+    workers = 1
+
+    def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
+        for job_index, start, stop in tasks:
+            yield play_batch(jobs[job_index], job_index, start, stop)
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> InProcess:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- local processes
+
+_jobs: Sequence[Job] = ()
+
+
+def _init_local_worker(jobs: Sequence[Job], parent: int, own_session: bool = False) -> None:
+    """Runs once in each worker process: keep the jobs, leave Ctrl-C to the parent, and die
+    with the parent even if it is killed (Linux)."""
+    global _jobs
+    _jobs = jobs
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if own_session:
+        os.setsid()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            pr_set_pdeathsig = 1
+            ctypes.CDLL(None, use_errno=True).prctl(pr_set_pdeathsig, signal.SIGTERM)
+        except (OSError, AttributeError):  # no prctl: the parent's cleanup still applies
+            pass
+    if os.getppid() != parent:  # the parent died before the line above took effect
+        os._exit(1)
+
+
+def _play_local(job_index: int, start: int, stop: int) -> Batch:
+    return play_batch(_jobs[job_index], job_index, start, stop)
+
+
+class LocalProcesses:
+    """W spawned worker processes on this machine (a concurrent.futures pool per run).
+
+    `own_session` starts each worker in a session of its own, as Dask workers started by hand
+    are: where Linux groups CPU time by session (sched_autogroup), a busy machine then gives
+    each worker a share instead of one share for the command. Off by default (the workers
+    then stay in the terminal's job control); benchmarks/executors.py uses it to compare like
+    with like.
+    """
+
+    def __init__(self, workers: int, own_session: bool = False):
+        self.workers = workers
+        self.own_session = own_session
+        self._pool: ProcessPoolExecutor | None = None
+
+    def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
+        self.close()
+        ctx = multiprocessing.get_context("spawn")  # same behaviour on every OS, no forked locks
+        self._pool = ProcessPoolExecutor(max(1, min(self.workers, len(tasks))), mp_context=ctx,
+                                         initializer=_init_local_worker,
+                                         initargs=(tuple(jobs), os.getpid(),
+                                                   self.own_session))
+        pending = {self._pool.submit(_play_local, *task) for task in tasks}
+        while pending:
+            done, pending = wait(pending, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+        self._pool.shutdown(wait=True)
+        self._pool = None
+
+    def worker_pids(self) -> list[int]:
+        processes = getattr(self._pool, "_processes", None) or {}
+        return sorted(processes)
+
+    def close(self) -> None:
+        """Stop every worker now: pending batches are cancelled, running ones terminated."""
+        pool, self._pool = self._pool, None
+        if pool is None:
+            return
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            if process.is_alive():
+                process.terminate()
+        deadline = time.monotonic() + TERMINATE_GRACE
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join(1.0)
+        pool.shutdown(wait=True)
+
+    def __enter__(self) -> LocalProcesses:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# --------------------------------------------------------------------------- Dask
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError:
+        raise ExecutorError(f"--scheduler needs Dask's distributed package, which is in the "
+                            f"optional extra: pip install '{CLUSTER_EXTRA}'") from None
+    return distributed
+
+
+class DaskCluster:
+    """A running Dask scheduler (tcp://HOST:PORT) and its workers; pnp only connects to it.
+
+    Each job is scattered to every worker once; a task is (job, index range), and a batch's
+    folded aggregate comes back. The cluster's own processes belong to whoever started them.
+    """
+
+    def __init__(self, address: str, timeout: float | None = None):
+        distributed = _import_distributed()
+        self.address = address
+        timeout = CONNECT_TIMEOUT if timeout is None else timeout
+        try:
+            self.client = distributed.Client(address, timeout=timeout, set_as_default=False)
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise ExecutorError(f"could not reach the Dask scheduler at {address}: "
+                                f"{exc or type(exc).__name__}") from None
+        try:
+            self.client.wait_for_workers(1, timeout=timeout)
+        except (TimeoutError, OSError):
+            self.client.close()
+            raise ExecutorError(f"the Dask scheduler at {address} has no workers: start some "
+                                f"with `dask worker {address} --nthreads 1`") from None
+        info = self.client.scheduler_info(n_workers=-1) if _takes_n_workers(self.client) \
+            else self.client.scheduler_info()
+        self.workers = max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
+        self._futures: list = []
+
+    def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
+        distributed = _import_distributed()
+        # all jobs in one object, so a game definition shared by several jobs is sent once
+        [shipped] = self.client.scatter([tuple(jobs)], broadcast=True, hash=False)
+        self._futures = [self.client.submit(_play_shipped, shipped, j, start, stop, __version__,
+                                            pure=False)
+                         for j, start, stop in tasks]
+        for future in distributed.as_completed(self._futures, loop=self.client.loop):
+            try:
+                yield future.result()
+            except ExecutorError:
+                raise
+            except ImportError as exc:
+                raise ExecutorError(f"a Dask worker at {self.address} cannot import pnp "
+                                    f"({exc}): install pnp on every worker") from None
+        self._futures = []
+
+    def close(self) -> None:
+        futures, self._futures = self._futures, []
+        if futures:
+            self.client.cancel(futures)
+        self.client.close()
+
+    def __enter__(self) -> DaskCluster:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _play_shipped(jobs: Sequence[Job], job_index: int, start: int, stop: int,
+                  version: str) -> Batch:
+    return play_batch(jobs[job_index], job_index, start, stop, version)
+
+
+def _takes_n_workers(client: Any) -> bool:
+    import inspect
+
+    return "n_workers" in inspect.signature(client.scheduler_info).parameters
+
+
+def make_executor(workers: int = 1, scheduler: str | None = None) -> InProcess | LocalProcesses \
+        | DaskCluster:
+    """The executor for a command: Dask when a scheduler address is given, else local."""
+    if scheduler:
+        return DaskCluster(scheduler)
+    if workers <= 1:
+        return InProcess()
+    return LocalProcesses(workers)
+
+
+def run_jobs(jobs: Sequence[Job], executor: Executor,
+             progress: ProgressFn | None = None) -> list[JobOutcome]:
+    """Play every job's games on `executor` and merge each job's batches in index order."""
+    tasks = [(j, start, stop) for j, job in enumerate(jobs)
+             for start, stop in batch_ranges(job.config.games, executor.workers)]
+    outcomes = [JobOutcome(Aggregate(players=job.config.players), [], 0.0) for job in jobs]
+    waiting: list[dict[int, Batch]] = [{} for _ in jobs]  # finished early, by start index
+    merged_to = [0] * len(jobs)
+    done = 0
+    for batch in executor.run(jobs, tasks):
+        waiting[batch.job][batch.start] = batch
+        outcome, queue = outcomes[batch.job], waiting[batch.job]
+        while merged_to[batch.job] in queue:
+            ready = queue.pop(merged_to[batch.job])
+            outcome.aggregate.merge(ready.aggregate)
+            outcome.logs.extend(ready.logs)
+            outcome.cpu_seconds += ready.cpu_seconds
+            merged_to[batch.job] = ready.stop
+        done += batch.stop - batch.start
+        if progress:
+            progress(done)
+    return outcomes

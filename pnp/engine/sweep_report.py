@@ -1,0 +1,284 @@
+"""Reports of a sweep: a text table, and a PDF with one chart per measure across the cells.
+
+Both draw from the sweep document alone (pnp.engine.sweep), so a saved JSON file gives the same
+text or PDF later. Charts are reportlab's bar charts; 95% intervals are drawn over the bars on
+the chart's own value axis.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from reportlab.graphics import renderPDF
+from reportlab.graphics.charts.barcharts import HorizontalBarChart
+from reportlab.graphics.shapes import Drawing, Line, String
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.engine.findings import num, pct
+from pnp.engine.report import (
+    BAR,
+    BODY_W,
+    BOLD,
+    FLAG,
+    FONT,
+    GREY,
+    INK,
+    LIGHT,
+    MARGIN,
+    PAGE_H,
+    SEVERITY_COLOR,
+    Pages,
+    fit,
+)
+from pnp.render.pdfwrite import write_pdf
+
+#: findings listed per cell in the text and the PDF (all of them are in the JSON)
+TOP_FINDINGS = 3
+
+
+def _pts(x: float) -> str:
+    return f"{x * 100:+.1f}"
+
+
+def _seat_text(b: Mapping[str, Any]) -> str:
+    lo, hi = b["gap_ci95"]
+    mark = " *" if b["significant"] else ""
+    return f"seat {b['seat']} {_pts(b['gap'])} ({_pts(lo)} to {_pts(hi)}){mark}"
+
+
+def _skill_text(s: Mapping[str, Any] | None) -> str:
+    if s is None:
+        return "n/a (one bot)"
+    lo, hi = s["ci95"]
+    mark = " *" if s["significant"] else ""
+    return f"{s['best']} {_pts(s['diff'])} ({_pts(lo)} to {_pts(hi)}){mark}"
+
+
+def _finding_counts(findings: Sequence[Mapping[str, str]]) -> str:
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
+    return ", ".join(f"{n} {s}{'s' if n > 1 and s != 'info' else ''}"
+                     for s, n in counts.items()) or "none"
+
+
+def table_rows(sweep: Mapping[str, Any]) -> list[list[str]]:
+    """The table, header first: one row a cell."""
+    rows = [["cell", "completed", "turns mean (p50/p95)", "worst seat, pts vs fair (95% CI)",
+             "skill: best − worst bot, pts (95% CI)", "findings"]]
+    for c in sweep["cells"]:
+        t = c["turns"]
+        rows.append([c["label"], pct(c["completion_rate"]),
+                     f"{num(t['mean'])} ({num(t['p50'])}/{num(t['p95'])})",
+                     _seat_text(c["seat_balance"]), _skill_text(c["skill"]),
+                     _finding_counts(c["findings"])])
+    return rows
+
+
+def render_text(sweep: Mapping[str, Any]) -> str:
+    """The header line, the table, then each cell's most severe findings."""
+    cells = sweep["cells"]
+    lines = [f"{sweep['game']} sweep: {len(cells)} cells × {sweep['games_per_cell']} games "
+             f"(seed {sweep['seed']}), {sweep['games']} games in {sweep['seconds']:.1f} s", ""]
+    rows = table_rows(sweep)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+    lines += ["", "pts: percentage points. *: the 95% interval excludes 0 (for a seat: it differs "
+              "from its cell's fair share; for skill: the better bot really wins more).", "",
+              "Top findings:"]
+    for c in cells:
+        lines.append(f"  {c['label']}")
+        for f in c["findings"][:TOP_FINDINGS] or [{"severity": "", "code": "", "message":
+                                                   "none"}]:
+            lines.append(f"    {f['severity']:<7} {f['code']:<8}  {f['message']}".rstrip()
+                         if f["code"] else "    none")
+        if len(c["findings"]) > TOP_FINDINGS:
+            lines.append(f"    … {len(c['findings']) - TOP_FINDINGS} more (--format json)")
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- PDF
+
+ROW = 13.0  # points per cell in a chart
+LABEL_W = 150.0  # room for the cell labels left of a chart
+AXIS_H = 28.0  # room under a chart for the value axis
+
+
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One chart: a value per cell, optionally an interval drawn over the bar, and which cells
+    to flag in red."""
+
+    title: str
+    note: str
+    value: Callable[[Mapping[str, Any]], float | None]
+    interval: Callable[[Mapping[str, Any]], tuple[float, float] | None] | None = None
+    flag: Callable[[Mapping[str, Any]], bool] = lambda c: False
+    axis: str = "%d%%"  # value-axis label format
+    fixed: tuple[float, float] | None = None  # value-axis range, when the measure has one
+
+
+def _scaled(pair: Sequence[float], k: float = 100.0) -> tuple[float, float]:
+    return pair[0] * k, pair[1] * k
+
+
+MEASURES = (
+    Measure("Completion", "Share of games that reached the end condition (red: below 100%).",
+            lambda c: c["completion_rate"] * 100, flag=lambda c: c["completion_rate"] < 1,
+            fixed=(0, 100)),
+    Measure("Game length", "Mean turns per game; the line runs from the median to the 95th "
+            "percentile.", lambda c: c["turns"]["mean"],
+            lambda c: (c["turns"]["p50"], c["turns"]["p95"]), axis="%d"),
+    Measure("Eliminations", "Share of games in which a player was knocked out.",
+            lambda c: c["elimination_rate"] * 100, fixed=(0, 100)),
+    Measure("Seat balance", "The seat farthest from the fair share: its win rate minus the "
+            "fair share, in points, with its 95% interval (red: the interval excludes 0).",
+            lambda c: c["seat_balance"]["gap"] * 100,
+            lambda c: _scaled(c["seat_balance"]["gap_ci95"]),
+            lambda c: c["seat_balance"]["significant"], axis="%+d"),
+    Measure("Skill depth", "Win rate of the best bot minus the worst bot's, in points, with "
+            "the 95% interval (n/a: a mix of one bot; red: the interval holds 0, so better "
+            "play may not pay).",
+            lambda c: c["skill"]["diff"] * 100 if c["skill"] else None,
+            lambda c: _scaled(c["skill"]["ci95"]) if c["skill"] else None,
+            lambda c: bool(c["skill"]) and not c["skill"]["significant"], axis="%+d"),
+)
+
+
+def _nice_step(span: float) -> float:
+    raw = span / 5 or 1.0
+    magnitude = 10 ** math.floor(math.log10(raw))
+    return next(m * magnitude for m in (1, 2, 2.5, 5, 10) if m * magnitude >= raw)
+
+
+def bar_chart(cells: Sequence[Mapping[str, Any]], measure: Measure, width: float) -> Drawing:
+    """A horizontal bar chart, one bar a cell (first cell at the top), intervals as lines."""
+    n = len(cells)
+    d = Drawing(width, n * ROW + AXIS_H)
+    values = [measure.value(c) for c in cells]
+    spans = [measure.interval(c) if measure.interval else None for c in cells]
+    chart = HorizontalBarChart()
+    chart.x, chart.y = LABEL_W, AXIS_H - 10
+    chart.width, chart.height = width - LABEL_W - 12, n * ROW
+    chart.data = [[v if v is not None else 0 for v in values]]
+    chart.categoryAxis.categoryNames = [fit(c["label"], FONT, 7, LABEL_W - 8) for c in cells]
+    chart.categoryAxis.reverseDirection = 1
+    chart.categoryAxis.labels.fontName, chart.categoryAxis.labels.fontSize = FONT, 7
+    chart.categoryAxis.labels.boxAnchor, chart.categoryAxis.labels.dx = "e", -4
+    chart.categoryAxis.strokeColor = GREY
+    chart.categoryAxis.joinAxisMode = "left"  # labels stay left of the chart when values < 0
+    chart.valueAxis.labels.fontName, chart.valueAxis.labels.fontSize = FONT, 7
+    chart.valueAxis.labelTextFormat = measure.axis
+    chart.valueAxis.strokeColor = GREY
+    chart.valueAxis.visibleGrid, chart.valueAxis.gridStrokeColor = 1, LIGHT
+    seen = [v for v in values if v is not None] + [x for s in spans if s for x in s]
+    lo, hi = measure.fixed or (min([0.0, *seen]), max([0.0, *seen]))
+    step = _nice_step(hi - lo)
+    chart.valueAxis.valueMin = math.floor(lo / step) * step
+    chart.valueAxis.valueMax = max(math.ceil(hi / step) * step, chart.valueAxis.valueMin + step)
+    chart.valueAxis.valueStep = step
+    chart.barWidth, chart.groupSpacing = 8, 5
+    chart.bars.strokeColor = None
+    chart.bars[0].fillColor = BAR
+    for i, c in enumerate(cells):
+        if measure.flag(c):
+            chart.bars[(0, i)].fillColor = FLAG
+    d.add(chart.draw())
+    scale = chart.valueAxis.scale
+    for i, (value, span) in enumerate(zip(values, spans, strict=True)):
+        _x, y, _w, h = chart._barPositions[0][i]
+        mid = y + h / 2
+        if value is None:
+            d.add(String(scale(0) + 3, mid - 2.5, "n/a", fontName=FONT, fontSize=7,
+                         fillColor=GREY))
+            continue
+        if span:
+            x0, x1 = scale(span[0]), scale(span[1])
+            d.add(Line(x0, mid, x1, mid, strokeColor=INK, strokeWidth=0.8))
+            for x in (x0, x1):
+                d.add(Line(x, mid - 2.5, x, mid + 2.5, strokeColor=INK, strokeWidth=0.8))
+    return d
+
+
+def _summary(pages: Pages, sweep: Mapping[str, Any]) -> None:
+    c = pages.c
+    pages.heading(f"Sweep of {sweep['game']}", 15)
+    pages.paragraph(f"{len(sweep['cells'])} cells (players {', '.join(map(str, sweep['players']))}"
+                    f"; variants {', '.join(sweep['variants'])}; bot mixes "
+                    f"{'; '.join(','.join(b) for b in sweep['bots'])}) × "
+                    f"{sweep['games_per_cell']} games, seed {sweep['seed']}, invariants "
+                    f"{sweep['invariants']}: {sweep['games']} games.", 9.5)
+    pages.gap(6)
+    rows = [["cell", "done", "turns (p50/p95)", "worst seat, pts (95% CI)",
+             "skill, pts (95% CI)", "findings"], *table_rows(sweep)[1:]]
+    widths = [0.2, 0.06, 0.13, 0.23, 0.25, 0.13]
+    size = 6.5
+    for n, row in enumerate(rows):
+        top = pages.need(size * 1.6)
+        x = MARGIN
+        c.setFont(BOLD if n == 0 else FONT, size)
+        c.setFillColor(INK)
+        for text, share in zip(row, widths, strict=False):
+            c.drawString(x, top - size, fit(text, BOLD if n == 0 else FONT, size,
+                                           BODY_W * share - 4))
+            x += BODY_W * share
+        if n == 0:
+            c.setStrokeColor(LIGHT)
+            c.line(MARGIN, top - size * 1.45, MARGIN + BODY_W, top - size * 1.45)
+    pages.gap(4)
+    pages.paragraph("pts: percentage points; *: the 95% interval excludes 0.", 7.5, color=GREY)
+    pages.gap(12)
+
+
+def _findings(pages: Pages, sweep: Mapping[str, Any]) -> None:
+    pages.heading("Top findings per cell", keep=40)
+    for cell in sweep["cells"]:
+        pages.gap(4)
+        pages.heading(cell["label"], 9.5, keep=14)
+        findings = cell["findings"][:TOP_FINDINGS]
+        if not findings:
+            pages.paragraph("none", 8, color=GREY, indent=10)
+        for f in findings:
+            pages.paragraph(f"{f['severity']} {f['code']}: {f['message']}", 8, indent=10,
+                            color=SEVERITY_COLOR.get(f["severity"], INK))
+        more = len(cell["findings"]) - TOP_FINDINGS
+        if more > 0:
+            pages.paragraph(f"… {more} more in the JSON document", 7.5, color=GREY, indent=10)
+
+
+def draw_sweep_report(c: Canvas, sweep: Mapping[str, Any]) -> int:
+    """Summary table, one chart per measure, then the findings; returns the page count."""
+    pages = Pages(c, f"pnp sweep {sweep['game']}")
+    _summary(pages, sweep)
+    cells = sweep["cells"]
+    fits = max(1, int((PAGE_H - 2 * MARGIN - AXIS_H - 60) // ROW))  # rows on one page
+    per_chart = math.ceil(len(cells) / math.ceil(len(cells) / fits)) if cells else 1  # even parts
+    parts = [cells[i:i + per_chart] for i in range(0, len(cells), per_chart)]
+    for measure in MEASURES:
+        for k, part in enumerate(parts):
+            drawing = bar_chart(part, measure, BODY_W)
+            title = measure.title if len(parts) == 1 else \
+                f"{measure.title} (cells {k * per_chart + 1}–{k * per_chart + len(part)})"
+            pages.heading(title, keep=drawing.height + 30)
+            pages.paragraph(measure.note, 8, color=GREY)
+            top = pages.need(drawing.height + 8)
+            renderPDF.draw(drawing, c, MARGIN, top - drawing.height)
+            pages.gap(10)
+    _findings(pages, sweep)
+    c.showPage()
+    return pages.page
+
+
+def write_sweep_pdf(path: str | os.PathLike, sweep: Mapping[str, Any]) -> Path:
+    """Write the sweep report atomically (a failed render leaves any old file untouched)."""
+    write_pdf(path, lambda c: draw_sweep_report(c, sweep), A4, f"pnp sweep {sweep['game']}")
+    return Path(path)

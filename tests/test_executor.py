@@ -1,0 +1,207 @@
+"""The executor: batches merge exactly, any executor gives the same run, workers never outlive it.
+
+The worker-lifetime tests start real processes (`python -m pnp simulate --workers 2`) and look
+for survivors in /proc by an environment marker every descendant inherits.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from test_selfplay_fakes import broken_play, fair_play, fake_game, tied_play, unbalanced_play
+
+from pnp.cli import main
+from pnp.engine import executor as ex
+from pnp.engine.selfplay import Aggregate, SimConfig, play_one, report_document, run_simulation
+
+TIMING = ("seconds", "games_per_second")
+REPO = Path(__file__).resolve().parents[1]
+linux_only = pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="needs /proc")
+
+
+def without_timing(doc: dict) -> dict:
+    return {k: v for k, v in doc.items() if k not in TIMING}
+
+
+def one_by_one(play, config: SimConfig) -> Aggregate:
+    game = fake_game()
+    agg = Aggregate(players=config.players)
+    for i in range(config.games):
+        agg.add(i, play_one(game, config, i, play).result)
+    return agg
+
+
+@pytest.mark.parametrize("play", [unbalanced_play, tied_play, broken_play])
+def test_batches_merged_in_order_equal_the_games_added_one_by_one(play):
+    config = SimConfig(games=97, players=3, seed=5, bots=("random", "greedy"))
+    whole = one_by_one(play, config)
+    merged = Aggregate(players=3)
+    job = ex.Job(fake_game(), config, play)
+    for start, stop in ((0, 1), (1, 30), (30, 31), (31, 97)):
+        merged.merge(ex.play_batch(job, 0, start, stop).aggregate)
+    assert vars(merged) == vars(whole)
+    assert merged.seat_wins == whole.seat_wins and merged.bot_wins == whole.bot_wins
+
+
+class Reversed(ex.InProcess):
+    """An executor whose batches come back last first, as a busy cluster may return them."""
+
+    def run(self, jobs, tasks):
+        yield from reversed(list(super().run(jobs, tasks)))
+
+
+def test_batches_arriving_out_of_order_give_the_same_run():
+    config = SimConfig(games=120, players=4, seed=2, log_games=3)
+    in_order = run_simulation(fake_game(), config, play=unbalanced_play)
+    shuffled = run_simulation(fake_game(), config, play=unbalanced_play, executor=Reversed())
+    assert shuffled.aggregate.turns == in_order.aggregate.turns
+    assert [log[0] for log in shuffled.logs] == [0, 1, 2]
+    assert without_timing(report_document(shuffled)) == without_timing(report_document(in_order))
+
+
+def test_local_processes_give_the_same_run_as_one_process():
+    config = SimConfig(games=150, players=4, seed=9, log_games=2)
+    one = run_simulation(fake_game(), config, play=broken_play)
+    with ex.LocalProcesses(2) as pool:
+        two = run_simulation(fake_game(), config, play=broken_play, executor=pool)
+    assert vars(two.aggregate) == vars(one.aggregate)
+    assert two.logs == one.logs
+
+
+def test_batches_cover_every_game_once():
+    for games, workers in ((1, 1), (7, 2), (1000, 2), (5000, 16)):
+        ranges = ex.batch_ranges(games, workers)
+        assert [i for start, stop in ranges for i in range(start, stop)] == list(range(games))
+        assert max(stop - start for start, stop in ranges) <= ex.MAX_BATCH
+
+
+def test_an_error_in_the_parent_stops_the_workers():
+    config = SimConfig(games=400, players=4, seed=1)
+    seen: list[int] = []
+    pool = ex.LocalProcesses(2)
+
+    def fail(done: int) -> None:
+        seen.extend(pool.worker_pids())
+        raise RuntimeError("the progress bar broke")
+
+    with pytest.raises(RuntimeError), pool:
+        run_simulation(fake_game(), config, play=fair_play, progress=fail, executor=pool)
+    assert len(seen) == 2
+    for pid in seen:
+        assert not Path(f"/proc/{pid}").exists() or _is_zombie(pid), f"worker {pid} survived"
+
+
+def test_scheduler_without_dask_names_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    result = CliRunner().invoke(main, ["simulate", "ancient-civilizations", "--games", "2",
+                                       "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2
+    assert "pnp[cluster]" in result.output and "--scheduler" in result.output
+
+
+def test_unreachable_scheduler_is_a_usage_error(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(ex, "CONNECT_TIMEOUT", 1.0)
+    result = CliRunner().invoke(main, ["simulate", "ancient-civilizations", "--games", "2",
+                                       "--scheduler", "tcp://127.0.0.1:9"])
+    assert result.exit_code == 2
+    assert "could not reach the Dask scheduler at tcp://127.0.0.1:9" in result.output
+
+
+# --------------------------------------------------------------------------- worker lifetime
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def marked(marker: str) -> list[int]:
+    """Live processes whose environment holds `marker` (every descendant inherits it)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if marker.encode() in (entry / "environ").read_bytes() and not _is_zombie(
+                    int(entry.name)):
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def cpu_ticks(pid: int) -> int:
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
+def start_long_simulation(marker: str) -> tuple[subprocess.Popen, list[int]]:
+    """`pnp simulate --workers 2` on many games; returns once both workers are playing."""
+    env = dict(os.environ, PNP_TEST_MARKER=marker, PYTHONPATH=str(REPO))
+    env.pop("PNP_SCHEDULER", None)
+    proc = subprocess.Popen([sys.executable, "-m", "pnp", "simulate", "ancient-civilizations",
+                             "--games", "200000", "--workers", "2", "--format", "json"],
+                            cwd=REPO, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        children = [p for p in marked(marker) if p != proc.pid
+                    and b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        if len(children) >= 2 and all(cpu_ticks(p) > 100 for p in children):  # > 1 s of play
+            return proc, children
+        if proc.poll() is not None:
+            break
+        time.sleep(0.2)
+    proc.kill()
+    pytest.fail(f"the workers did not start: {proc.stderr.read().decode()[-2000:]}")
+
+
+def wait_for_no_survivors(marker: str, seconds: float = 15) -> list[int]:
+    deadline = time.monotonic() + seconds
+    while marked(marker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return marked(marker)
+
+
+@linux_only
+def test_ctrl_c_leaves_no_worker_process():
+    marker = f"pnp-test-{uuid.uuid4().hex}"
+    proc, workers = start_long_simulation(marker)
+    try:
+        proc.send_signal(signal.SIGINT)
+        proc.wait(30)
+        survivors = wait_for_no_survivors(marker)
+    finally:
+        for pid in marked(marker):
+            os.kill(pid, signal.SIGKILL)
+    assert proc.returncode != 0
+    assert survivors == [], f"still running after Ctrl-C: {survivors} (workers were {workers})"
+
+
+@linux_only
+def test_killed_parent_takes_its_workers_along():
+    marker = f"pnp-test-{uuid.uuid4().hex}"
+    proc, workers = start_long_simulation(marker)
+    try:
+        proc.kill()
+        proc.wait(30)
+        survivors = wait_for_no_survivors(marker)
+    finally:
+        for pid in marked(marker):
+            os.kill(pid, signal.SIGKILL)
+    assert survivors == [], f"still running after the parent was killed: {survivors}"
+
