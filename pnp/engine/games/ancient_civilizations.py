@@ -122,7 +122,7 @@ class TrackTable:
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
                  "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
-                 "extra_outcomes", "expect_by_id", "blocks", "sides")
+                 "extra_outcomes", "expect_by_id", "blocks", "sides", "judges")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -180,6 +180,8 @@ class TrackTable:
                             if side in rules.occupied_options
                             and (j := self.neighbour(i, side)) is not None)
                       for i in range(self.n)]
+        #: per space: a power holder's judge of a move roll from there (made on first use)
+        self.judges: list[Callable[[int], dict[str, float]]] | None = None
         #: per space: the Populist's extra roll against keeping the power
         self.extra_outcomes = [{EXTRA: self.move_expect[i], NO: _POWER}.get
                                for i in range(self.n)]
@@ -399,6 +401,10 @@ class Rules:
         self._war_odds: dict[tuple[int, int], tuple[float, float]] = {}
         #: (conversion, paying stats' values) -> (options, their estimates)
         self.convert_tables: dict[tuple, tuple[tuple[int, ...], tuple[Estimate, ...]]] = {}
+        #: (judge, dice count, sides) -> the judged average of a reroll; the judges are made
+        #: once (per track space, per stat and sign), so the averages are worked out once
+        self.reroll_estimates: dict[tuple, Estimate] = {}
+        self.amount_judges: dict[tuple[str, int], Callable[[int], dict[str, float]]] = {}
         self.war_loss_faces = self._loss_faces(self.war_loss, self.war_stat)
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
@@ -742,6 +748,18 @@ def _landing_judge(tt: TrackTable, here: int) -> Callable[[int], dict[str, float
     return judge
 
 
+def _amount_judge(stat: str, sign: int) -> Callable[[int], dict[str, float]]:
+    """A dice amount's worth to a power holder: the amount itself."""
+    def judge(v: int) -> dict[str, float]:
+        return {stat: sign * v}
+    return judge
+
+
+def _war_judge(v: int) -> dict[str, float]:
+    """A war roll's worth to a power holder: the roll itself."""
+    return {"war": float(v)}
+
+
 class ACGame(EffectRunner):
     """One game being played: the rulebook's procedures over a State, through a Context."""
 
@@ -780,8 +798,9 @@ class ACGame(EffectRunner):
         if count == 1 and not self.players[seat].vars["powers"]:
             return self.roll(sides, self.r.why_amount[stat], seat)
         if self.players[seat].vars["powers"]:
-            def judge(v: int) -> dict[str, float]:
-                return {stat: sign * v}
+            judge = self.r.amount_judges.get((stat, sign))
+            if judge is None:
+                judge = self.r.amount_judges[(stat, sign)] = _amount_judge(stat, sign)
         return self.player_roll(seat, count, sides, self.r.why_amount[stat], judge)
 
     def formula_value(self, seat: int, formula: str) -> int:
@@ -979,6 +998,7 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         powers = self.r.powers
         lo, hi = count, count * sides
+        rerolls = self.r.reroll_estimates
         while True:
             options = [KEEP]
             for key in p.vars["powers"]:
@@ -996,7 +1016,12 @@ class ACGame(EffectRunner):
             if judge is not None:
                 def outcomes(o: str, total: int = total) -> dict[str, float]:
                     if o == REROLL:
-                        return _average([judge(v) or {} for v in _faces(count, sides)])
+                        key = (judge, count, sides)
+                        average = rerolls.get(key)
+                        if average is None:
+                            average = rerolls[key] = _average(
+                                [judge(v) or {} for v in _faces(count, sides)])
+                        return average
                     return judge(total + (0 if o == KEEP else int(o))) or {}
             choice = self.choose(seat, options, self.r.why_power, outcomes)
             if choice == KEEP:
@@ -1062,7 +1087,12 @@ class ACGame(EffectRunner):
         tid = tt.id
         here = p.pos[tid]
         if p.vars["powers"] or not self.single_die:
-            judge = _landing_judge(tt, here) if p.vars["powers"] else None
+            judge = None
+            if p.vars["powers"]:
+                judges = tt.judges
+                if judges is None:
+                    judges = tt.judges = [_landing_judge(tt, i) for i in range(tt.n)]
+                judge = judges[here]
             steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
         else:
             steps = self.roll(r.die_sides, tt.why_move, seat)
@@ -1426,10 +1456,7 @@ class ACGame(EffectRunner):
             return
         rolls = []
         for seat in (aggressor, defender):
-            judge = None
-            if self.players[seat].vars["powers"]:
-                def judge(v: int) -> dict[str, float]:
-                    return {"war": float(v)}
+            judge = _war_judge if self.players[seat].vars["powers"] else None
             rolls.append(self.player_roll(seat, r.war_count, r.war_sides, "war roll", judge))
         if r.war_bonus_after_loss:
             ma = self.players[aggressor].counters[r.war_stat]
