@@ -423,7 +423,8 @@ class Context:
     # bookkeeping -------------------------------------------------------------------------
     def event(self, name: str, seat: int = -1) -> None:
         """A named event (counted in GameResult.events, written to the log)."""
-        self._events[name] += 1
+        events = self._events
+        events[name] = events.get(name, 0) + 1  # a Counter: .get skips its __missing__ call
         if self.log is not None:
             self.log.append({"e": "event", "name": name, "seat": seat})
 

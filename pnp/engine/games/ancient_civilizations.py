@@ -820,7 +820,8 @@ class ACGame(EffectRunner):
                 v = self.player_roll(seat, t.count, t.sides, t.why,
                                      t.row_expect.get if p.vars["powers"] else None)
             key, ops, if_short = t.rows[v]
-            self.chart_counts[key] += 1
+            counts = self.chart_counts
+            counts[key] = counts.get(key, 0) + 1
             short = self.apply(seat, ops, t.why)
             if short and if_short == "lose-all-and-reroll" and not p.out:
                 self.event(t.reroll_event, seat)
@@ -916,7 +917,13 @@ class ACGame(EffectRunner):
     def play_phase(self, plan: PhasePlan) -> None:
         """One phase: each player acts in a freshly rolled turn order (per the Start Phase rule,
         a new high roll sets the order for every phase), then the phase-end steps."""
-        order = self.phase_order(plan)
+        if self.r.order_once:
+            order = self.phase_order(plan)
+        else:  # turn_order(), inlined: a fresh roll for the first player of every phase
+            order = self.live
+            if len(order) > 1:
+                order = self.rotations[self.ctx.roll_high(self.r.die_sides, self.r.why_order,
+                                                          order)]
         players = self.players
         st = self.state
         tt = plan.track
@@ -1102,7 +1109,9 @@ class ACGame(EffectRunner):
         while True:
             if dest == tt.start:
                 p.pos[tid] = dest
-                self.spaces[tt.keys[dest]] += 1
+                spaces = self.spaces  # Counter: .get skips its __missing__ call
+                landed = tt.keys[dest]
+                spaces[landed] = spaces.get(landed, 0) + 1
                 if tt.leader:
                     p.vars["leader"] = tt.ids[dest]
                 if r.start_benefit:
@@ -1145,8 +1154,21 @@ class ACGame(EffectRunner):
         if fast is not None and plan is not None and plan.fast_landing:
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
-            self.spaces[tt.keys[dest]] += 1
-            self.book.add_bounded(p.counters, fast)
+            spaces = self.spaces  # Counter: .get skips its __missing__ call
+            landed = tt.keys[dest]
+            spaces[landed] = spaces.get(landed, 0) + 1
+            stats = p.counters
+            for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
+                v = stats[stat] + k
+                if v > hi:
+                    clips = self.book.clips
+                    clips[stat] = clips.get(stat, 0) + 1
+                    v = hi
+                elif v < lo:
+                    floors = self.book.floors
+                    floors[stat] = floors.get(stat, 0) + 1
+                    v = lo
+                stats[stat] = v
             if r.eliminate_now:
                 self.eliminations_now()
             return
@@ -1218,7 +1240,9 @@ class ACGame(EffectRunner):
         """The pawn stops on `dest`: count it, then build, mark or take the space's effect."""
         p = self.players[seat]
         p.pos[tt.id] = dest
-        self.spaces[tt.keys[dest]] += 1
+        spaces = self.spaces  # Counter: .get skips its __missing__ call
+        landed = tt.keys[dest]
+        spaces[landed] = spaces.get(landed, 0) + 1
         if tt.leader:
             p.vars["leader"] = tt.ids[dest]
         if dest == tt.start:
