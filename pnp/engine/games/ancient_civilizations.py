@@ -325,6 +325,11 @@ class Rules:
                   c.repeat, f"conversion {cid}")
             for cid, c in game.conversions.items()}
         self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], Callable]] = {}
+        self.table_rows: dict[str, dict[str, tuple[str, int, Ops]]] = {}
+        #: (table, what the payer can spend) -> the purchase options (they depend on nothing else)
+        self.purchase_menus: dict[tuple[str, int], tuple[str, ...]] = {}
+        #: (stats given, stat received, what can be given of each) -> (offers, deals)
+        self.exchange_menus: dict[tuple, tuple[tuple[str, ...], dict[str, tuple[str, int]]]] = {}
         for tid, table in game.tables.items():
             rows: list[tuple[str, int, Ops]] = []
             for row in table.rows:
@@ -336,6 +341,7 @@ class Rules:
             expect = {label: _merge({pay: -cost}, mean_delta(ops)) for label, cost, ops in rows}
             expect[DONE] = _NOTHING
             self.tables[tid] = (pay, rows, expect.get)
+            self.table_rows[tid] = {row[0]: row for row in rows}  # labels are unique
         self.phases = [PhasePlan(self, ph) for ph in game.phases]
         self.phase_ids = tuple(p.id for p in self.phases)
         war = game.rule("options", "war", default={})
@@ -1073,17 +1079,6 @@ class ACGame(EffectRunner):
                 return q
         return -1
 
-    def free(self, tt: TrackTable, space: int, seat: int) -> bool:
-        """Free for the occupied-space rule: the start space always is (interpretation
-        occupied-neighbours); otherwise no other pawn and no built wonder (built-wonder)."""
-        if space == tt.start and self.r.start_shared:
-            return True
-        tid = tt.id
-        for _, pos, other in self.others[seat]:
-            if pos[tid] == space and not other.out:
-                return False
-        return not (tt.blocks and space in self.state.markers[tid])
-
     def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
              pregame: bool = False) -> None:
         """Roll and move, following the roll-and-move rules to the space the pawn ends on:
@@ -1209,10 +1204,21 @@ class ACGame(EffectRunner):
         """Occupied space: take the free space just before or after, or roll again (with no free
         neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
         options = [WAR] if war else []
-        free = self.free
+        shared_start = self.r.start_shared
+        tid = tt.id
+        others = self.others[seat]
+        # a neighbour is free when it is the start space (interpretation occupied-neighbours),
+        # or holds no other live pawn and no built wonder (interpretation built-wonder)
         for side, nb in tt.sides[dest]:
-            if free(tt, nb, seat):
+            if nb == tt.start and shared_start:
                 options.append(side)
+                continue
+            for _, pos, other in others:
+                if pos[tid] == nb and not other.out:
+                    break
+            else:
+                if not (tt.blocks and nb in self.state.markers[tid]):
+                    options.append(side)
         if self.r.occupied_reroll or len(options) == (1 if war else 0):
             options.append(REROLL)
 
@@ -1359,18 +1365,20 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         why = "purchase " + table_id
         lo = self.book.lo[pay]
+        menus = self.r.purchase_menus
+        by_label = self.r.table_rows[table_id]
         while True:
             have = p.counters[pay] - lo
-            options = [DONE]
-            for label, cost, _ in rows:
-                if cost <= have:
-                    options.append(label)
+            options = menus.get((table_id, have))
+            if options is None:
+                options = menus[(table_id, have)] = (
+                    DONE, *(label for label, cost, _ in rows if cost <= have))
             if len(options) == 1:
                 return
             choice = self.choose(seat, options, why, outcomes)
             if choice == DONE:
                 return
-            _, cost, ops = next(row for row in rows if row[0] == choice)
+            _, cost, ops = by_label[choice]
             self.book.add(p.counters, pay, -cost)
             self.apply(seat, ops, why)
             self.event("purchase", seat)
@@ -1558,14 +1566,20 @@ class ACGame(EffectRunner):
     def exchange(self, seat: int, give: tuple, receive: str) -> None:
         """Sell Surplus: trade any amount of Food or Resources for Gold, 1 to 1."""
         p = self.players[seat]
-        abbr = self.r.abbr
-        options: list[str] = [NONE]
-        deals: dict[str, tuple[str, int]] = {}
-        for stat in give:
-            for k in range(1, p.counters[stat] - self.book.lo[stat] + 1):
-                label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
-                options.append(label)
-                deals[label] = (stat, k)
+        lo = self.book.lo
+        key = (give, receive, *(p.counters[stat] - lo[stat] for stat in give))
+        menu = self.r.exchange_menus.get(key)
+        if menu is None:  # the offers depend only on what can be given
+            abbr = self.r.abbr
+            offers: list[str] = [NONE]
+            deals: dict[str, tuple[str, int]] = {}
+            for stat in give:
+                for k in range(1, p.counters[stat] - lo[stat] + 1):
+                    label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
+                    offers.append(label)
+                    deals[label] = (stat, k)
+            menu = self.r.exchange_menus[key] = (tuple(offers), deals)
+        options, deals = menu
         if len(options) == 1:
             return
 
