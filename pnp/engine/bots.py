@@ -130,24 +130,29 @@ class GreedyBot:
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
         info = self.info
-        risky = self.risky
-        best, pick = None, 0
-        for i, option in enumerate(options):
+        best = None
+        pick = i = 0
+        for option in options:
             delta = outcomes(option)
-            prep = delta.prep if delta.__class__ is Estimate else False  # False: a plain dict
-            if prep is None:  # an Estimate seen for the first time: digest it once
-                prep = delta.prep = self.digest(delta)
-            if prep and prep[0] is info:  # score() inlined for the common case
-                s = prep[1]
-                for stat, lo, hi, k in prep[2]:
-                    cur = stats[stat]
-                    if cur < lo or cur > hi:
-                        d, w, cap, line = prep[3][k]
-                        s += risky(stats, stat, d, w, cap, line) - w * d
-            else:
+            if delta.__class__ is Estimate:
+                prep = delta.prep
+                if prep is None:  # an Estimate seen for the first time: digest it once
+                    prep = delta.prep = self.digest(delta)
+                if prep[0] is info:  # score() inlined for the common case
+                    s = prep[1]
+                    for stat, lo, hi, k in prep[2]:
+                        cur = stats[stat]
+                        if cur < lo or cur > hi:
+                            d, w, cap, line = prep[3][k]
+                            s += self.risky(stats, stat, d, w, cap, line) - w * d
+                else:  # digested by a bot of another game
+                    s = self.score(stats, delta)
+            else:  # a plain dict (or nothing)
                 s = self.score(stats, delta or {})
             if best is None or s > best + 1e-9:
-                best, pick = s, i
+                best = s
+                pick = i
+            i += 1
         return pick
 
 

@@ -222,6 +222,8 @@ class Context:
         if isinstance(dice, SeededDice) and log is None:
             self.roll = self._make_fast_roll(dice.random)  # type: ignore[method-assign]
             self.roll_high = self._make_fast_roll_high(dice.random)  # type: ignore[method-assign]
+        if log is None and not self.visibility:
+            self.choose = self._make_fast_choose()  # type: ignore[method-assign]
 
     @property
     def rolls(self) -> int:
@@ -277,6 +279,29 @@ class Context:
                 contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
 
         return roll_high
+
+    def _make_fast_choose(self) -> Callable[..., Any]:
+        """`choose` for an unlogged game without hidden zones: the same decisions and checks,
+        the bots' methods looked up once (the bots see the state itself, as `observe` gives)."""
+        pickers = [bot.choose for bot in self.bots]
+        add = self._trace_add
+        slow = Context.choose
+
+        def choose(seat: int, options: Sequence[Any], why: str,
+                   outcomes: Callable[[Any], dict[str, float]] | None = None) -> Any:
+            n = len(options)
+            if n < 2:
+                return slow(self, seat, options, why, outcomes)
+            pick = pickers[seat](self.state, seat, options, why, outcomes)
+            if pick.__class__ is not int or not 0 <= pick < n:
+                self.violate(f"a bot chose an option that is not legal ({why})")
+                raise IllegalChoice(f"option {pick!r} is not legal ({why}); options: "
+                                    f"{list(options)}")
+            add(pick)
+            self.decisions += 1
+            return options[pick]
+
+        return choose
 
     # chance ------------------------------------------------------------------------------
     def roll(self, sides: int, why: str, seat: int = -1) -> int:
@@ -398,7 +423,8 @@ class Context:
     # bookkeeping -------------------------------------------------------------------------
     def event(self, name: str, seat: int = -1) -> None:
         """A named event (counted in GameResult.events, written to the log)."""
-        self._events[name] += 1
+        events = self._events
+        events[name] = events.get(name, 0) + 1  # a Counter: .get skips its __missing__ call
         if self.log is not None:
             self.log.append({"e": "event", "name": name, "seat": seat})
 

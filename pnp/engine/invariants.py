@@ -146,10 +146,7 @@ def _state_ids(state: State) -> set[int]:
     for p in state.players:
         seen.update((id(p), id(p.counters), id(p.pos), id(p.zones)))
         zones.append(p.zones)
-        if p.vars:
-            seen |= _mutable_ids(p.vars)
-        else:
-            add(id(p.vars))
+        _vars_ids(p.vars, seen)
     for zs in zones:
         for cards in zs.values():
             add(id(cards))
@@ -159,11 +156,26 @@ def _state_ids(state: State) -> set[int]:
                     add(id(c.tokens))
                 if c.flags is not None:
                     add(id(c.flags))
-    if state.vars:
-        seen |= _mutable_ids(state.vars)
-    else:
-        add(id(state.vars))
+    _vars_ids(state.vars, seen)
     return seen
+
+
+def _vars_ids(value: Any, seen: set[int]) -> None:
+    """Add the ids of a module's vars to `seen`: a plain dict whose values are scalars or flat
+    lists of scalars (the usual shape) in one pass, anything deeper walked generically."""
+    if type(value) is not dict:
+        seen |= _mutable_ids(value)
+        return
+    seen.add(id(value))
+    scalars = _SCALARS
+    for v in value.values():
+        kind = type(v)
+        if kind in scalars:
+            continue
+        if kind is list and scalars.issuperset(map(type, v)):
+            seen.add(id(v))
+        else:
+            seen |= _mutable_ids(v)
 
 
 #: the State shape _state_ids knows; any other shape is walked generically

@@ -173,11 +173,17 @@ class State:
         return cards
 
 
+#: JSON scalars: copied by reference (immutable)
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+
+
 def _copy_json(value: Any) -> Any:
     """A copy of plain JSON data (dicts, lists, scalars); tuples become lists, as JSON does."""
     if isinstance(value, dict):
         return {k: _copy_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
+        if _SCALARS.issuperset(map(type, value)):  # a flat list: no element needs a copy
+            return list(value)
         return [_copy_json(v) for v in value]
     return value
 

@@ -122,7 +122,7 @@ class TrackTable:
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
                  "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
-                 "extra_outcomes", "expect_by_id", "blocks", "sides")
+                 "extra_outcomes", "expect_by_id", "blocks", "sides", "judges")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -180,6 +180,8 @@ class TrackTable:
                             if side in rules.occupied_options
                             and (j := self.neighbour(i, side)) is not None)
                       for i in range(self.n)]
+        #: per space: a power holder's judge of a move roll from there (made on first use)
+        self.judges: list[Callable[[int], dict[str, float]]] | None = None
         #: per space: the Populist's extra roll against keeping the power
         self.extra_outcomes = [{EXTRA: self.move_expect[i], NO: _POWER}.get
                                for i in range(self.n)]
@@ -323,6 +325,11 @@ class Rules:
                   c.repeat, f"conversion {cid}")
             for cid, c in game.conversions.items()}
         self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], Callable]] = {}
+        self.table_rows: dict[str, dict[str, tuple[str, int, Ops]]] = {}
+        #: (table, what the payer can spend) -> the purchase options (they depend on nothing else)
+        self.purchase_menus: dict[tuple[str, int], tuple[str, ...]] = {}
+        #: (stats given, stat received, what can be given of each) -> (offers, deals)
+        self.exchange_menus: dict[tuple, tuple[tuple[str, ...], dict[str, tuple[str, int]]]] = {}
         for tid, table in game.tables.items():
             rows: list[tuple[str, int, Ops]] = []
             for row in table.rows:
@@ -334,6 +341,7 @@ class Rules:
             expect = {label: _merge({pay: -cost}, mean_delta(ops)) for label, cost, ops in rows}
             expect[DONE] = _NOTHING
             self.tables[tid] = (pay, rows, expect.get)
+            self.table_rows[tid] = {row[0]: row for row in rows}  # labels are unique
         self.phases = [PhasePlan(self, ph) for ph in game.phases]
         self.phase_ids = tuple(p.id for p in self.phases)
         war = game.rule("options", "war", default={})
@@ -399,6 +407,10 @@ class Rules:
         self._war_odds: dict[tuple[int, int], tuple[float, float]] = {}
         #: (conversion, paying stats' values) -> (options, their estimates)
         self.convert_tables: dict[tuple, tuple[tuple[int, ...], tuple[Estimate, ...]]] = {}
+        #: (judge, dice count, sides) -> the judged average of a reroll; the judges are made
+        #: once (per track space, per stat and sign), so the averages are worked out once
+        self.reroll_estimates: dict[tuple, Estimate] = {}
+        self.amount_judges: dict[tuple[str, int], Callable[[int], dict[str, float]]] = {}
         self.war_loss_faces = self._loss_faces(self.war_loss, self.war_stat)
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
@@ -742,6 +754,18 @@ def _landing_judge(tt: TrackTable, here: int) -> Callable[[int], dict[str, float
     return judge
 
 
+def _amount_judge(stat: str, sign: int) -> Callable[[int], dict[str, float]]:
+    """A dice amount's worth to a power holder: the amount itself."""
+    def judge(v: int) -> dict[str, float]:
+        return {stat: sign * v}
+    return judge
+
+
+def _war_judge(v: int) -> dict[str, float]:
+    """A war roll's worth to a power holder: the roll itself."""
+    return {"war": float(v)}
+
+
 class ACGame(EffectRunner):
     """One game being played: the rulebook's procedures over a State, through a Context."""
 
@@ -780,8 +804,9 @@ class ACGame(EffectRunner):
         if count == 1 and not self.players[seat].vars["powers"]:
             return self.roll(sides, self.r.why_amount[stat], seat)
         if self.players[seat].vars["powers"]:
-            def judge(v: int) -> dict[str, float]:
-                return {stat: sign * v}
+            judge = self.r.amount_judges.get((stat, sign))
+            if judge is None:
+                judge = self.r.amount_judges[(stat, sign)] = _amount_judge(stat, sign)
         return self.player_roll(seat, count, sides, self.r.why_amount[stat], judge)
 
     def formula_value(self, seat: int, formula: str) -> int:
@@ -801,7 +826,8 @@ class ACGame(EffectRunner):
                 v = self.player_roll(seat, t.count, t.sides, t.why,
                                      t.row_expect.get if p.vars["powers"] else None)
             key, ops, if_short = t.rows[v]
-            self.chart_counts[key] += 1
+            counts = self.chart_counts
+            counts[key] = counts.get(key, 0) + 1
             short = self.apply(seat, ops, t.why)
             if short and if_short == "lose-all-and-reroll" and not p.out:
                 self.event(t.reroll_event, seat)
@@ -897,7 +923,13 @@ class ACGame(EffectRunner):
     def play_phase(self, plan: PhasePlan) -> None:
         """One phase: each player acts in a freshly rolled turn order (per the Start Phase rule,
         a new high roll sets the order for every phase), then the phase-end steps."""
-        order = self.phase_order(plan)
+        if self.r.order_once:
+            order = self.phase_order(plan)
+        else:  # turn_order(), inlined: a fresh roll for the first player of every phase
+            order = self.live
+            if len(order) > 1:
+                order = self.rotations[self.ctx.roll_high(self.r.die_sides, self.r.why_order,
+                                                          order)]
         players = self.players
         st = self.state
         tt = plan.track
@@ -979,6 +1011,7 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         powers = self.r.powers
         lo, hi = count, count * sides
+        rerolls = self.r.reroll_estimates
         while True:
             options = [KEEP]
             for key in p.vars["powers"]:
@@ -996,7 +1029,12 @@ class ACGame(EffectRunner):
             if judge is not None:
                 def outcomes(o: str, total: int = total) -> dict[str, float]:
                     if o == REROLL:
-                        return _average([judge(v) or {} for v in _faces(count, sides)])
+                        key = (judge, count, sides)
+                        average = rerolls.get(key)
+                        if average is None:
+                            average = rerolls[key] = _average(
+                                [judge(v) or {} for v in _faces(count, sides)])
+                        return average
                     return judge(total + (0 if o == KEEP else int(o))) or {}
             choice = self.choose(seat, options, self.r.why_power, outcomes)
             if choice == KEEP:
@@ -1041,17 +1079,6 @@ class ACGame(EffectRunner):
                 return q
         return -1
 
-    def free(self, tt: TrackTable, space: int, seat: int) -> bool:
-        """Free for the occupied-space rule: the start space always is (interpretation
-        occupied-neighbours); otherwise no other pawn and no built wonder (built-wonder)."""
-        if space == tt.start and self.r.start_shared:
-            return True
-        tid = tt.id
-        for _, pos, other in self.others[seat]:
-            if pos[tid] == space and not other.out:
-                return False
-        return not (tt.blocks and space in self.state.markers[tid])
-
     def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
              pregame: bool = False) -> None:
         """Roll and move, following the roll-and-move rules to the space the pawn ends on:
@@ -1062,7 +1089,12 @@ class ACGame(EffectRunner):
         tid = tt.id
         here = p.pos[tid]
         if p.vars["powers"] or not self.single_die:
-            judge = _landing_judge(tt, here) if p.vars["powers"] else None
+            judge = None
+            if p.vars["powers"]:
+                judges = tt.judges
+                if judges is None:
+                    judges = tt.judges = [_landing_judge(tt, i) for i in range(tt.n)]
+                judge = judges[here]
             steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
         else:
             steps = self.roll(r.die_sides, tt.why_move, seat)
@@ -1072,7 +1104,9 @@ class ACGame(EffectRunner):
         while True:
             if dest == tt.start:
                 p.pos[tid] = dest
-                self.spaces[tt.keys[dest]] += 1
+                spaces = self.spaces  # Counter: .get skips its __missing__ call
+                landed = tt.keys[dest]
+                spaces[landed] = spaces.get(landed, 0) + 1
                 if tt.leader:
                     p.vars["leader"] = tt.ids[dest]
                 if r.start_benefit:
@@ -1115,8 +1149,21 @@ class ACGame(EffectRunner):
         if fast is not None and plan is not None and plan.fast_landing:
             # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
             p.pos[tid] = dest
-            self.spaces[tt.keys[dest]] += 1
-            self.book.add_bounded(p.counters, fast)
+            spaces = self.spaces  # Counter: .get skips its __missing__ call
+            landed = tt.keys[dest]
+            spaces[landed] = spaces.get(landed, 0) + 1
+            stats = p.counters
+            for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
+                v = stats[stat] + k
+                if v > hi:
+                    clips = self.book.clips
+                    clips[stat] = clips.get(stat, 0) + 1
+                    v = hi
+                elif v < lo:
+                    floors = self.book.floors
+                    floors[stat] = floors.get(stat, 0) + 1
+                    v = lo
+                stats[stat] = v
             if r.eliminate_now:
                 self.eliminations_now()
             return
@@ -1157,10 +1204,21 @@ class ACGame(EffectRunner):
         """Occupied space: take the free space just before or after, or roll again (with no free
         neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
         options = [WAR] if war else []
-        free = self.free
+        shared_start = self.r.start_shared
+        tid = tt.id
+        others = self.others[seat]
+        # a neighbour is free when it is the start space (interpretation occupied-neighbours),
+        # or holds no other live pawn and no built wonder (interpretation built-wonder)
         for side, nb in tt.sides[dest]:
-            if free(tt, nb, seat):
+            if nb == tt.start and shared_start:
                 options.append(side)
+                continue
+            for _, pos, other in others:
+                if pos[tid] == nb and not other.out:
+                    break
+            else:
+                if not (tt.blocks and nb in self.state.markers[tid]):
+                    options.append(side)
         if self.r.occupied_reroll or len(options) == (1 if war else 0):
             options.append(REROLL)
 
@@ -1188,7 +1246,9 @@ class ACGame(EffectRunner):
         """The pawn stops on `dest`: count it, then build, mark or take the space's effect."""
         p = self.players[seat]
         p.pos[tt.id] = dest
-        self.spaces[tt.keys[dest]] += 1
+        spaces = self.spaces  # Counter: .get skips its __missing__ call
+        landed = tt.keys[dest]
+        spaces[landed] = spaces.get(landed, 0) + 1
         if tt.leader:
             p.vars["leader"] = tt.ids[dest]
         if dest == tt.start:
@@ -1305,18 +1365,20 @@ class ACGame(EffectRunner):
         p = self.players[seat]
         why = "purchase " + table_id
         lo = self.book.lo[pay]
+        menus = self.r.purchase_menus
+        by_label = self.r.table_rows[table_id]
         while True:
             have = p.counters[pay] - lo
-            options = [DONE]
-            for label, cost, _ in rows:
-                if cost <= have:
-                    options.append(label)
+            options = menus.get((table_id, have))
+            if options is None:
+                options = menus[(table_id, have)] = (
+                    DONE, *(label for label, cost, _ in rows if cost <= have))
             if len(options) == 1:
                 return
             choice = self.choose(seat, options, why, outcomes)
             if choice == DONE:
                 return
-            _, cost, ops = next(row for row in rows if row[0] == choice)
+            _, cost, ops = by_label[choice]
             self.book.add(p.counters, pay, -cost)
             self.apply(seat, ops, why)
             self.event("purchase", seat)
@@ -1426,10 +1488,7 @@ class ACGame(EffectRunner):
             return
         rolls = []
         for seat in (aggressor, defender):
-            judge = None
-            if self.players[seat].vars["powers"]:
-                def judge(v: int) -> dict[str, float]:
-                    return {"war": float(v)}
+            judge = _war_judge if self.players[seat].vars["powers"] else None
             rolls.append(self.player_roll(seat, r.war_count, r.war_sides, "war roll", judge))
         if r.war_bonus_after_loss:
             ma = self.players[aggressor].counters[r.war_stat]
@@ -1507,14 +1566,20 @@ class ACGame(EffectRunner):
     def exchange(self, seat: int, give: tuple, receive: str) -> None:
         """Sell Surplus: trade any amount of Food or Resources for Gold, 1 to 1."""
         p = self.players[seat]
-        abbr = self.r.abbr
-        options: list[str] = [NONE]
-        deals: dict[str, tuple[str, int]] = {}
-        for stat in give:
-            for k in range(1, p.counters[stat] - self.book.lo[stat] + 1):
-                label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
-                options.append(label)
-                deals[label] = (stat, k)
+        lo = self.book.lo
+        key = (give, receive, *(p.counters[stat] - lo[stat] for stat in give))
+        menu = self.r.exchange_menus.get(key)
+        if menu is None:  # the offers depend only on what can be given
+            abbr = self.r.abbr
+            offers: list[str] = [NONE]
+            deals: dict[str, tuple[str, int]] = {}
+            for stat in give:
+                for k in range(1, p.counters[stat] - lo[stat] + 1):
+                    label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
+                    offers.append(label)
+                    deals[label] = (stat, k)
+            menu = self.r.exchange_menus[key] = (tuple(offers), deals)
+        options, deals = menu
         if len(options) == 1:
             return
 
