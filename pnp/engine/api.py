@@ -9,9 +9,10 @@ is here is stable:
   coverage and steps), `Estimate` (expected counter changes offered to the greedy bot),
   `GameResult` and `Elimination` (what `finish` fills);
 - helpers that read a `GameDef` so no number is written twice: `start_counters`,
-  `counter_bounds`, `card_instances`, `initial_state`, `supplies`, `zone_visibility`, `card_data`, `start_space`, `advance`, `leaders`,
-  `fill_result`, and `Effects`, which applies effect text ('G+2', 'F-1D6', 'G+1 | F+1') to a
-  player's counters through the context.
+  `counter_bounds`, `card_instances`, `initial_state`, `supplies`, `zone_visibility`,
+  `card_data`, `start_space`, `advance`, `leaders`, `fill_result`, `per_definition` (tables
+  compiled once per GameDef), and `Effects`, which applies effect text ('G+2', 'F-1D6',
+  'G+1 | F+1') to a player's counters through the context.
 
 docs/engine.md explains the protocol and walks through the rules module `pnp new` writes.
 """
@@ -41,6 +42,7 @@ from pnp.engine.core import (
     State,
 )
 from pnp.engine.effects_runtime import EffectRunner, StatBook, compile_effect, mean_delta
+from pnp.engine.module import per_definition
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResult
 
 __all__ = [
@@ -48,7 +50,7 @@ __all__ = [
     "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
     "GameDef", "GameMeta", "GameResult", "PlayerState", "State", "advance", "card_data",
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",
-    "start_counters", "start_space", "supplies", "zone_visibility",
+    "per_definition", "start_counters", "start_space", "supplies", "zone_visibility",
 ]
 
 

@@ -8,11 +8,14 @@ player's counters as printed. `Rules(module)` wraps a module once and answers fo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from pnp.engine.core import GameMeta, PlayerState, State, observe
+
+T = TypeVar("T")
 
 
 class Rules:
@@ -75,14 +78,24 @@ def default_coverage_keys(game: Any) -> dict[str, list[str]]:
     return out
 
 
-_CACHE: dict[int, tuple[ModuleType, Rules]] = {}
+def per_definition(build: Callable[[Any], T]) -> Callable[[Any], T]:
+    """`build(x)` once per object, by identity: the tables a rules module compiles from one
+    GameDef (a variant's definition is another object, so it gets its own)."""
+    cache: dict[int, tuple[Any, T]] = {}
+
+    @functools.wraps(build)
+    def get(key: Any) -> T:
+        hit = cache.get(id(key))
+        if hit is not None and hit[0] is key:
+            return hit[1]
+        value = build(key)
+        if len(cache) > 32:  # definitions come and go in tests; keep the cache small
+            cache.clear()
+        cache[id(key)] = (key, value)
+        return value
+
+    return get
 
 
-def rules_of(module: ModuleType) -> Rules:
-    """The Rules wrapper of a module (built once per module)."""
-    hit = _CACHE.get(id(module))
-    if hit is not None and hit[0] is module:
-        return hit[1]
-    rules = Rules(module)
-    _CACHE[id(module)] = (module, rules)
-    return rules
+#: the Rules wrapper of a module (built once per module)
+rules_of = per_definition(Rules)

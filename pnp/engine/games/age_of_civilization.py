@@ -23,6 +23,7 @@ from pnp.data.model import GameDef
 from pnp.engine.components import counter_bounds, initial_state, supplies, zone_visibility
 from pnp.engine.core import MAIN, OVER, PREGAME, Context, GameMeta, State
 from pnp.engine.effects_runtime import constant_deltas, single
+from pnp.engine.module import per_definition
 from pnp.engine.result import COMPLETED, TIMEOUT
 from pnp.engine.state import CardInstance, PlayerState
 
@@ -108,18 +109,8 @@ class Rules:
         return out
 
 
-_RULES: dict[int, tuple[GameDef, Rules]] = {}
-
-
-def rules_for(game: GameDef) -> Rules:
-    hit = _RULES.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
-    r = Rules(game)
-    if len(_RULES) > 32:
-        _RULES.clear()
-    _RULES[id(game)] = (game, r)
-    return r
+#: the compiled rules of a definition: tables are built once per GameDef
+rules_for = per_definition(Rules)
 
 
 # --------------------------------------------------------------------------- module API

@@ -29,6 +29,7 @@ from pnp.engine.effects_runtime import (
     mean_delta,
     single,
 )
+from pnp.engine.module import per_definition
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination
 
 ENGINE = "ancient-civilizations"
@@ -552,19 +553,8 @@ class Rules:
             bot_floors=floors, bot_pregame_offsets=constant_deltas(self.setup_bonus))
 
 
-_RULES: dict[int, tuple[GameDef, Rules]] = {}
-
-
-def rules_for(game: GameDef) -> Rules:
-    """The compiled rules of a definition (cached: tables are built once per GameDef)."""
-    hit = _RULES.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
-    rules = Rules(game)
-    if len(_RULES) > 32:
-        _RULES.clear()
-    _RULES[id(game)] = (game, rules)
-    return rules
+#: the compiled rules of a definition: tables are built once per GameDef
+rules_for = per_definition(Rules)
 
 
 # --------------------------------------------------------------------------- module API
