@@ -160,12 +160,15 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     held["coins"] += sum((c.tokens or {}).get("name", 0) + (c.tokens or {}).get("picture", 0)
                          for p in state.players for c in p.zones.get("armies", ()))
     held["ambrosia"] += sum(state.vars.get("amb", {}).values())
-    for t in TOKENS:
-        if held[t] + state.supply[t] != stock[t][0]:
-            out.append(f"{t} are made or lost: held and supply do not add up to the stock")
-    cits = sum(len(p.vars.get("cit", ())) for p in state.players)
-    if cits + state.supply["citizens"] != stock["citizens"][0]:
-        out.append("citizen tokens are made or lost")
+    held["citizens"] = sum(len(p.vars.get("cit", ())) for p in state.players)
+    # the box's stock after setup; a scenario's starting state may hand out other amounts, so
+    # from then on the totals it starts with are what must be kept
+    totals = state.vars.setdefault("totals", {t: held[t] + state.supply[t] for t in held})
+    for t in held:
+        want = stock[t][0] if label == "pregame" else totals[t]
+        if held[t] + state.supply[t] != want:
+            out.append(f"{t} are made or lost: held and supply do not add up to the "
+                       f"{'stock' if label == 'pregame' else 'totals'}")
     t = TAW(r, None, state)
     for seat, p in enumerate(state.players):
         skills = [c[0] for c in p.vars.get("cit", ())]
@@ -186,6 +189,62 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
                                                                            state.turn - 1):
         out.append("the round marker is not on the current round")
     return out
+
+
+def scenario_fields() -> dict[str, tuple[Any, Any]]:
+    """Scenario keys: `citizens` ('2 ready', '3 space:labor'), `armies` ('card army name
+    picture [retired]') and `damaged` (empire cards lying damaged); each sets or expects."""
+    def set_cits(game: GameDef, state: State, seat: int, value: Any, keyed: Any) -> None:
+        cits = state.players[seat].vars["cit"]
+        state.supply["citizens"] += len(cits)
+        cits[:] = [[int(v.split()[0]), v.split()[1]] for v in value]
+        state.supply["citizens"] -= len(cits)
+        for held in state.vars.get("spaces", {}).values():
+            held[:] = [x for x in held if x[0] != seat]
+        for skill, where in cits:
+            if where.startswith("space:"):
+                state.vars["spaces"][where[6:]].append([seat, skill])
+
+    def read_cits(game, st, seat, want, keyed):
+        got = [f"{s} {w}" for s, w in sorted(st.players[seat].vars["cit"])]
+        return sorted(want, key=lambda v: int(v.split()[0])), got
+
+    def set_armies(game, state, seat, value, keyed):
+        zone = state.players[seat].zones["armies"]
+        box = state.zones["box"]
+        box.extend(zone)
+        zone.clear()
+        for v in value:
+            cid, army, name, picture, *retired = v.split()
+            card = next((c for c in box if c.card == cid), None)
+            if card is None:
+                card = next(c for _, _, cs in state.all_zones() for c in cs if c.card == cid)
+                for _, _, cs in state.all_zones():
+                    if card in cs:
+                        cs.remove(card)
+                        break
+            else:
+                box.remove(card)
+            card.tokens = {"army": int(army), "name": int(name), "picture": int(picture)}
+            card.flags = ["retired"] if retired else None
+            zone.append(card)
+            state.supply["coins"] -= int(name) + int(picture)
+
+    def read_armies(game, st, seat, want, keyed):
+        got = [f"{c.card} {_tok(c, 'army')} {_tok(c, 'name')} {_tok(c, 'picture')}"
+               + (" retired" if _retired(c) else "") for c in st.players[seat].zones["armies"]]
+        return sorted(want), sorted(got)
+
+    def set_damaged(game, state, seat, value, keyed):
+        for c in state.players[seat].zones["empire"]:
+            _flag(c, "damaged", c.card in value)
+
+    def read_damaged(game, st, seat, want, keyed):
+        return sorted(want), sorted(c.card for c in st.players[seat].zones["empire"]
+                                    if _damaged(c))
+
+    return {"citizens": (set_cits, read_cits), "armies": (set_armies, read_armies),
+            "damaged": (set_damaged, read_damaged)}
 
 
 def player_counters(game: GameDef, p: Any) -> dict[str, int]:
@@ -851,8 +910,8 @@ class TAW:
         self.claim_first(seat)
 
     def claim_first(self, seat: int) -> None:
-        if not self.st.vars["hand"]:
-            self.st.vars["first"] = seat
+        if not self.st.vars["hand"]:  # the token changes hands now, play order next round
+            self.st.vars["next_first"] = seat
             self.st.vars["hand"] = True
             self.event("first-player-claimed", seat)
 
@@ -1390,6 +1449,8 @@ class TAW:
                     del c.tokens["occupied"]
                     if not c.tokens:
                         c.tokens = None
+        if st.vars["hand"]:
+            st.vars["first"] = st.vars.pop("next_first")
         st.vars["hand"] = False
         for seat in self.order():
             self.starvation(seat)
