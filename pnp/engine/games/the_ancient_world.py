@@ -163,7 +163,7 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     held["citizens"] = sum(len(p.vars.get("cit", ())) for p in state.players)
     # the box's stock after setup; a scenario's starting state may hand out other amounts, so
     # from then on the totals it starts with are what must be kept
-    totals = state.vars.setdefault("totals", {t: held[t] + state.supply[t] for t in held})
+    totals = _first_totals(state, {t: held[t] + state.supply[t] for t in held})
     for t in held:
         want = stock[t][0] if label == "pregame" else totals[t]
         if held[t] + state.supply[t] != want:
@@ -245,6 +245,21 @@ def scenario_fields() -> dict[str, tuple[Any, Any]]:
 
     return {"citizens": (set_cits, read_cits), "armies": (set_armies, read_armies),
             "damaged": (set_damaged, read_damaged)}
+
+
+#: id(state) -> (the state, the token totals first seen), the last few games only; kept off
+#: the state so checking a game never changes it (a replay must end in the same state)
+_TOTALS: dict[int, tuple[State, dict[str, int]]] = {}
+
+
+def _first_totals(state: State, now: dict[str, int]) -> dict[str, int]:
+    hit = _TOTALS.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    while len(_TOTALS) >= 64:
+        del _TOTALS[next(iter(_TOTALS))]
+    _TOTALS[id(state)] = (state, now)
+    return now
 
 
 def player_counters(game: GameDef, p: Any) -> dict[str, int]:
