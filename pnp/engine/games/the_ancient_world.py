@@ -125,6 +125,9 @@ def finish(game: GameDef, ctx: Context) -> None:
         rest = [s for i, s in enumerate(res.scores) if i not in res.winners]
         res.margin = 0 if len(res.winners) > 1 or not rest else top - max(rest)
     res.final_stats = [dict(p.counters) for p in st.players]
+    if rules_for(game).city_states:
+        names = {b["id"]: b["name"] for b in rules_for(game).boards}
+        res.factions = tuple(names.get(p.vars.get("city", ""), "") for p in st.players)
     res.rolls = ctx.rolls
     res.decisions = ctx.decisions
 
@@ -401,9 +404,12 @@ class TAW:
         first = 0
         st.vars["first"] = first
         extra = rule("setup", "extra_coins_by_seat")
+        boards = [b["id"] for b in self.r.boards]
+        if self.r.city_states and shuffle:  # boards dealt at random (a scenario keeps the order)
+            self.shuffle(boards, "deal city-states")
         for seat, p in enumerate(st.players):
             if self.r.city_states:
-                p.vars["city"] = self.r.boards[seat % len(self.r.boards)]["id"]
+                p.vars["city"] = boards[seat % len(boards)]
             order = (seat - first) % n
             self.gain(seat, "coins", rule("setup", "coins") + extra[order]
                       + self.city(seat).get("coins", 0))
