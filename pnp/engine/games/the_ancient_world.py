@@ -136,8 +136,9 @@ def coverage_keys(game: GameDef) -> dict[str, list[str]]:
     """Board actions taken, card actions used, and cards gained (bought, recruited, defeated,
     expanded into), for every card a game can gain."""
     r = rules_for(game)
+    dealt = {z.deck for z in game.zones.values() if z.deck}  # not the printed-only pieces
     cards = [f"{r.deck_of[c]}/{c}" for c in r.cards
-             if not r.deck_of[c].startswith("starting")
+             if r.deck_of[c] in dealt and not r.deck_of[c].startswith("starting")
              and any(card.id == c and card.count for card in game.decks[r.deck_of[c]].cards)]
     acts = [f"card-action/{c}" for c in r.cards if r.deck_of[c] in EMPIRE_DECKS
             and _has_action(r, c) and any(card.id == c and card.count
