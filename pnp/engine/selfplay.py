@@ -514,6 +514,8 @@ def _supply_table(game: Any, a: Aggregate) -> dict[str, dict[str, Any]]:
             continue
         box, may_run_out = stock[name]
         need = [box - x for x in lows]
+        if box == 0 and not any(need):  # a supply this variant leaves out of the box
+            continue
         short = [-x for x in lows if x < 0]
         p99 = math.ceil(st.quantile(need, SUPPLY_QUANTILE))
         item = (getattr(game, "supplies", None) or {}).get(name)

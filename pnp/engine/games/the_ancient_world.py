@@ -140,7 +140,7 @@ def coverage_keys(game: GameDef) -> dict[str, list[str]]:
     cards = [f"{r.deck_of[c]}/{c}" for c in r.cards
              if r.deck_of[c] in dealt and not r.deck_of[c].startswith("starting")
              and any(card.id == c and card.count for card in game.decks[r.deck_of[c]].cards)]
-    acts = [f"card-action/{c}" for c in r.cards if r.deck_of[c] in EMPIRE_DECKS
+    acts = [c for c in r.cards if r.deck_of[c] in EMPIRE_DECKS
             and _has_action(r, c) and any(card.id == c and card.count
                                           for card in game.decks[r.deck_of[c]].cards)]
     return {"action": list(BOARD), "card": cards, "card-action": acts}
