@@ -51,6 +51,8 @@ RULES = {
     "city-state abilities": "city-states",
     "damage die reading; damaged cards give no food": "damage-harsh",
     "starting cards take no capacity (reading)": "starting-cards-free",
+    "titan damage effects; starving at the end of a round does nothing": "titan-damage-effects",
+    "ambrosia buys swords in an attack": "ambrosia-swords",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -93,6 +95,9 @@ DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
                       "faces: [titan, titan, coin, coin, coin, blank]")],
     "starting-cards-free": [("game.yaml", "game/rules/capital/capacity: 6",
                              "game/rules/capital/capacity: 4")],
+    "titan-damage-effects": [("decks.yaml", "banners: [blue], capacity: 1, damage: coin-on-army",
+                              "banners: [blue], capacity: 1, damage: lose-coin")],
+    "ambrosia-swords": [("game.yaml", "    sword: 2\n", "    sword: 3\n")],
 }
 
 
@@ -108,11 +113,19 @@ def _capacity_unlimited(self, seat: int) -> int:
     return 99
 
 
+def _starve_even_at_the_end(self, seat: int, titan: str, at_end: bool) -> None:
+    return _TITAN_EFFECT(self, seat, titan, False)
+
+
+_TITAN_EFFECT = taw.TAW.titan_effect
+
+
 #: scenario -> (TAW method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "round-four-empire-b-depleted-titans": ("titan_pile", _only_the_rounds_deck),
     "ambrosia": ("repair_uid", _repairs_nothing),
     "capacity-district-loss": ("capacity", _capacity_unlimited),
+    "titan-damage-effects": ("titan_effect", _starve_even_at_the_end),
 }
 
 
