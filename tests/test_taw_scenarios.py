@@ -53,6 +53,7 @@ RULES = {
     "starting cards take no capacity (reading)": "starting-cards-free",
     "titan damage effects; starving at the end of a round does nothing": "titan-damage-effects",
     "ambrosia buys swords in an attack": "ambrosia-swords",
+    "passing; Zori Dramatists for the first to pass": "passing-zori",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -98,6 +99,7 @@ DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
     "titan-damage-effects": [("decks.yaml", "banners: [blue], capacity: 1, damage: coin-on-army",
                               "banners: [blue], capacity: 1, damage: lose-coin")],
     "ambrosia-swords": [("game.yaml", "    sword: 2\n", "    sword: 3\n")],
+    "passing-zori": [("decks.yaml", "ability: first-pass-store", "ability: none")],
 }
 
 
