@@ -17,7 +17,8 @@ from pnp.engine import selfplay
 #: fields the CLI contract (DESIGN.md) requires in the simulate document
 REQUIRED = {"schema_version", "game", "variant", "games", "players", "seed", "bots", "seconds",
             "games_per_second", "turns", "outcomes", "seats", "margin", "stats", "spaces",
-            "coverage", "never_seen", "charts", "cap_clips", "floor_clips", "events", "violations", "findings"}
+            "coverage", "never_seen", "charts", "cap_clips", "floor_clips", "events", "violations", "findings",
+            "supplies", "factions"}
 
 
 @pytest.fixture

@@ -205,3 +205,25 @@ def test_killed_parent_takes_its_workers_along():
             os.kill(pid, signal.SIGKILL)
     assert survivors == [], f"still running after the parent was killed: {survivors}"
 
+
+
+def test_supply_lows_and_faction_wins_merge_exactly_across_batches() -> None:
+    """Component sufficiency and faction win rates must not depend on how games were batched."""
+    from pnp.engine.result import GameResult
+    from pnp.engine.selfplay import Aggregate
+
+    games = [GameResult("g", i, 3, ("random",) * 3, winners=(i % 3,) if i % 4 else (0, 1),
+                        scores=(1, 1, 1), turns=3, factions=("red", "blue", "green"),
+                        supply_low={"coins": 10 - i, "cubes": i}) for i in range(12)]
+    whole = Aggregate(players=3)
+    for i, r in enumerate(games):
+        whole.add(i, r)
+    merged = Aggregate(players=3)
+    for start in (0, 5, 9):
+        part = Aggregate(players=3)
+        for i in range(start, {0: 5, 5: 9, 9: 12}[start]):
+            part.add(i, games[i])
+        merged.merge(part)
+    assert merged.supply_low == whole.supply_low
+    assert merged.faction_seats == whole.faction_seats
+    assert merged.faction_wins == whole.faction_wins and merged.faction_wins["red"] > 0

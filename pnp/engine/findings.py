@@ -40,6 +40,10 @@ TIE_RATE_INFO = 0.10
 #: at SKILL_ALPHA / B), and the least edge, in win-rate points, that counts as skill
 SKILL_ALPHA = 0.05
 SKILL_GAP_MIN = 0.03
+#: family-wise error for "some faction differs": each of F factions is tested at
+#: FACTION_ALPHA / F, and the least edge that counts
+FACTION_ALPHA = 0.05
+FACTION_GAP_MIN = 0.03
 #: at most this many distinct invariant violations are listed one by one
 MAX_VIOLATION_FINDINGS = 10
 
@@ -78,7 +82,7 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
     for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _never_used, _caps,
-                  _pinned, _runaway, _ties, _skill):
+                  _pinned, _runaway, _ties, _skill, _supplies, _factions):
         out.extend(check(doc, game, agg))
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
 
@@ -379,3 +383,39 @@ def _skill(doc, game, agg) -> list[Finding]:
                     f"{pct(best['win_rate'])} of its seats (95% CI {pct(ci_lo)}–{pct(ci_hi)}) "
                     f"against a fair share of {pct(fair)}{rest}: the game may be mostly luck, or "
                     f"the bots too alike to show skill (try a stronger one, such as search:32)")]
+
+
+def _supplies(doc, game, agg) -> list[Finding]:
+    """Component sufficiency: a supply whose 99th-percentile need exceeds the box's stock."""
+    out = []
+    for s in (doc.get("supplies") or {}).values():
+        if s["print_more"] <= 0:
+            continue
+        ran = (f"; it ran out in {pct(s['short_rate'])} of games, by up to {s['shortfall_max']}"
+               if s["short_games"] else "")
+        out.append(Finding(WARNING, "PNP-B018",
+                           f"{s['name']}: 99% of games need at most {s['need_p99']} at once "
+                           f"(worst game {s['need_max']}), but the box holds {s['stock']}: "
+                           f"print {s['print_more']} more{ran}"))
+    return out
+
+
+def _factions(doc, game, agg) -> list[Finding]:
+    """A faction (city-state, civilization) that wins more or less than the fair share, by
+    Bonferroni-widened intervals (the message shows the 95% one)."""
+    rows = [f for f in doc.get("factions") or [] if f["seat_games"]]
+    if len(rows) < 2:
+        return []
+    fair = doc["fair_share"]
+    z = st.normal_quantile(1 - FACTION_ALPHA / (2 * len(rows)))
+    out = []
+    for f in rows:
+        gap = f["win_rate"] - fair
+        if st.excludes(st.wilson(f["wins"], f["seat_games"], z), fair) and \
+                abs(gap) >= FACTION_GAP_MIN:
+            lo, hi = f["ci95"]
+            out.append(Finding(WARNING, "PNP-B019",
+                               f"{f['faction']} wins {pct(f['win_rate'])} of the games it is "
+                               f"played in (95% CI {pct(lo)}–{pct(hi)}), "
+                               f"{'above' if gap > 0 else 'below'} the fair share of {pct(fair)}"))
+    return out

@@ -238,6 +238,10 @@ class StepChecker:
 
     def __call__(self, ctx: Context, label: str) -> None:
         st = ctx.state
+        low = ctx.result.supply_low  # component sufficiency: measured at every step, cheaply
+        for name, left in st.supply.items():
+            if name not in low or left < low[name]:
+                low[name] = left
         if self.meta.phases:
             if label != self.expect:
                 ctx.violate(f"phases out of order: {label} came where {self.expect} was due")

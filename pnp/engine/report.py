@@ -88,6 +88,14 @@ def render_text(doc: Mapping[str, Any]) -> str:
         lines.append(f"Never seen {_count(len(never['spaces']), 'space')}, "
                      f"{_count(len(never['chart_results']), 'chart result')}"
                      + (f", {_count(len(unused), 'other item')} never used" if unused else ""))
+    for s in (doc.get("supplies") or {}).values():
+        lines.append(f"Supply     {s['name']}: need p99 {s['need_p99']} (max {s['need_max']}) "
+                     f"of {s['stock']} in the box"
+                     + (f", ran out in {pct(s['short_rate'])} of games" if s["short_games"] else "")
+                     + (f": print {s['print_more']} more" if s["print_more"] else ""))
+    if doc.get("factions"):
+        lines.append("Factions   " + "  ".join(f"{f['faction']}: {pct(f['win_rate'])} "
+                                              f"[{_ci(f['ci95'])}]" for f in doc["factions"]))
     if doc["violations"]:
         lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
                      f"reports ({len(doc['violations'])} distinct)")
@@ -486,6 +494,17 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
         ("Invariants", "no violations" if not doc["violations"] else
          f"{len(doc['violations'])} distinct violations"),
     ]
+    for i, s in enumerate((doc.get("supplies") or {}).values()):
+        figures.append(("" if i else "Components needed",
+                        f"{s['name']}: p99 {s['need_p99']}, max {s['need_max']} of {s['stock']} "
+                        "in the box"
+                        + (f"; ran out in {pct(s['short_rate'])} of games" if s["short_games"]
+                           else "")
+                        + (f"; print {s['print_more']} more" if s["print_more"] else "")))
+    if doc.get("factions"):
+        figures.append(("Win rate by faction", "   ".join(
+            f"{f['faction']}: {pct(f['win_rate'])} ({pct(f['ci95'][0])}–{pct(f['ci95'][1])})"
+            for f in doc["factions"])))
     for label, value in figures:
         lines = wrap(value, FONT, 9, BODY_W - 110)
         top = pages.need(12 * len(lines) + 1)

@@ -48,3 +48,10 @@ class GameResult:
     violations: list[str] = field(default_factory=list)  # invariant violations, in plain words
     decisions: int = 0
     rolls: int = 0
+    #: supply id -> the fewest tokens left in it at any step (the harness's step hook records
+    #: it; below zero where the rules let a supply run out): stock minus this is what the game
+    #: needed out of the box at once
+    supply_low: dict[str, int] = field(default_factory=dict)
+    #: per seat, the faction the player played (a city-state, a civilization), when the rules
+    #: module reports one; the report shows win rates by faction
+    factions: tuple[str, ...] = ()

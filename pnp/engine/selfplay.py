@@ -162,6 +162,9 @@ class Aggregate:
     violations: dict[str, dict] = field(default_factory=dict)  # message -> games, first game/seed
     decisions: int = 0
     rolls: int = 0
+    supply_low: dict[str, list[int]] = field(default_factory=dict)  # per game: fewest left
+    faction_seats: Counter = field(default_factory=Counter)  # seat-games each faction played
+    faction_win_units: Counter = field(default_factory=Counter)  # win credit units per faction
 
     def __post_init__(self) -> None:
         if not self.seat_win_units:
@@ -178,6 +181,11 @@ class Aggregate:
     @property
     def bot_wins(self) -> Counter:
         return Counter({bot: u / self.credit_unit for bot, u in self.bot_win_units.items()})
+
+    @property
+    def faction_wins(self) -> Counter:
+        """Shared-win credit per faction (a city-state, a civilization)."""
+        return Counter({f: u / self.credit_unit for f, u in self.faction_win_units.items()})
 
     def add(self, index: int, r: GameResult) -> None:
         """Fold one game in; callers must add games in index order (floats sum in that order)."""
@@ -233,6 +241,12 @@ class Aggregate:
             v["games"] += 1
         self.decisions += r.decisions
         self.rolls += r.rolls
+        for name, left in sorted(r.supply_low.items()):
+            self.supply_low.setdefault(name, []).append(left)
+        for seat, faction in enumerate(r.factions):
+            if faction:
+                self.faction_seats[faction] += 1
+                self.faction_win_units[faction] += units if seat in winners else 0
 
     def merge(self, later: Aggregate) -> None:
         """Fold in the aggregate of the games that come right after these (a worker's batch).
@@ -248,8 +262,11 @@ class Aggregate:
                      "margins", "margin_shares"):
             getattr(self, name).extend(getattr(later, name))
         for name in ("ended", "elimination_causes", "bot_seats", "bot_win_units", "space_counts",
-                     "chart_counts", "coverage", "cap_clips", "floor_clips", "events"):
+                     "chart_counts", "coverage", "cap_clips", "floor_clips", "events",
+                     "faction_seats", "faction_win_units"):
             getattr(self, name).update(getattr(later, name))
+        for supply, lows in later.supply_low.items():
+            self.supply_low.setdefault(supply, []).extend(lows)
         for seat in range(self.players):
             self.seat_win_units[seat] += later.seat_win_units[seat]
             self.seat_win_columns[seat].extend(later.seat_win_columns[seat])
@@ -489,8 +506,55 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "decisions_per_game": _r(a.decisions / n, 2) if n else 0.0,
         "rolls_per_game": _r(a.rolls / n, 2) if n else 0.0,
         "violations": sorted(a.violations.values(), key=lambda v: (v["first_game"], v["message"])),
+        "supplies": _supply_table(game, a),
+        "factions": _faction_table(a),
         "findings": [],
     }
+
+
+#: the share of games a box should serve: component needs are reported at this percentile
+SUPPLY_QUANTILE = 0.99
+
+
+def _supply_table(game: Any, a: Aggregate) -> dict[str, dict[str, Any]]:
+    """Per supply: the box's stock and what games needed out of it at once (stock minus the
+    fewest tokens left), at the median, the 99th percentile and the worst game; where the
+    rules let a supply run out, how often and by how much it did."""
+    from pnp.engine.components import supplies
+
+    stock = supplies(game)
+    out = {}
+    for name in list(stock) + sorted(set(a.supply_low) - set(stock)):
+        lows = a.supply_low.get(name)
+        if not lows or name not in stock:
+            continue
+        box, may_run_out = stock[name]
+        need = [box - x for x in lows]
+        if box == 0 and not any(need):  # a supply this variant leaves out of the box
+            continue
+        short = [-x for x in lows if x < 0]
+        p99 = math.ceil(st.quantile(need, SUPPLY_QUANTILE))
+        item = (getattr(game, "supplies", None) or {}).get(name)
+        out[name] = {"name": getattr(item, "name", None) or name, "stock": box,
+                     "may_run_out": may_run_out, "need_p50": _r(st.quantile(need, 0.5)),
+                     "need_p99": p99, "need_max": max(need),
+                     "short_games": len(short), "short_rate": _r(len(short) / len(lows)),
+                     "shortfall_max": max(short, default=0),
+                     "print_more": max(0, p99 - box)}
+    return out
+
+
+def _faction_table(a: Aggregate) -> list[dict[str, Any]]:
+    """Win rate per faction a rules module reported (city-states, civilizations), with
+    Wilson 95% intervals over the seat-games each faction was played."""
+    out = []
+    for faction in sorted(a.faction_seats):
+        n = a.faction_seats[faction]
+        wins = a.faction_wins.get(faction, 0.0)
+        out.append({"faction": faction, "seat_games": n, "wins": _r(wins),
+                    "win_rate": _r(wins / n) if n else 0.0,
+                    "ci95": [_r(x) for x in st.wilson(wins, n)]})
+    return out
 
 
 def report_document(sim: Simulation) -> dict[str, Any]:

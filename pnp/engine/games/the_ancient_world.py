@@ -125,6 +125,9 @@ def finish(game: GameDef, ctx: Context) -> None:
         rest = [s for i, s in enumerate(res.scores) if i not in res.winners]
         res.margin = 0 if len(res.winners) > 1 or not rest else top - max(rest)
     res.final_stats = [dict(p.counters) for p in st.players]
+    if rules_for(game).city_states:
+        names = {b["id"]: b["name"] for b in rules_for(game).boards}
+        res.factions = tuple(names.get(p.vars.get("city", ""), "") for p in st.players)
     res.rolls = ctx.rolls
     res.decisions = ctx.decisions
 
@@ -133,10 +136,11 @@ def coverage_keys(game: GameDef) -> dict[str, list[str]]:
     """Board actions taken, card actions used, and cards gained (bought, recruited, defeated,
     expanded into), for every card a game can gain."""
     r = rules_for(game)
+    dealt = {z.deck for z in game.zones.values() if z.deck}  # not the printed-only pieces
     cards = [f"{r.deck_of[c]}/{c}" for c in r.cards
-             if not r.deck_of[c].startswith("starting")
+             if r.deck_of[c] in dealt and not r.deck_of[c].startswith("starting")
              and any(card.id == c and card.count for card in game.decks[r.deck_of[c]].cards)]
-    acts = [f"card-action/{c}" for c in r.cards if r.deck_of[c] in EMPIRE_DECKS
+    acts = [c for c in r.cards if r.deck_of[c] in EMPIRE_DECKS
             and _has_action(r, c) and any(card.id == c and card.count
                                           for card in game.decks[r.deck_of[c]].cards)]
     return {"action": list(BOARD), "card": cards, "card-action": acts}
@@ -160,12 +164,15 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     held["coins"] += sum((c.tokens or {}).get("name", 0) + (c.tokens or {}).get("picture", 0)
                          for p in state.players for c in p.zones.get("armies", ()))
     held["ambrosia"] += sum(state.vars.get("amb", {}).values())
-    for t in TOKENS:
-        if held[t] + state.supply[t] != stock[t][0]:
-            out.append(f"{t} are made or lost: held and supply do not add up to the stock")
-    cits = sum(len(p.vars.get("cit", ())) for p in state.players)
-    if cits + state.supply["citizens"] != stock["citizens"][0]:
-        out.append("citizen tokens are made or lost")
+    held["citizens"] = sum(len(p.vars.get("cit", ())) for p in state.players)
+    # the box's stock after setup; a scenario's starting state may hand out other amounts, so
+    # from then on the totals it starts with are what must be kept
+    totals = _first_totals(state, {t: held[t] + state.supply[t] for t in held})
+    for t in held:
+        want = stock[t][0] if label == "pregame" else totals[t]
+        if held[t] + state.supply[t] != want:
+            out.append(f"{t} are made or lost: held and supply do not add up to the "
+                       f"{'stock' if label == 'pregame' else 'totals'}")
     t = TAW(r, None, state)
     for seat, p in enumerate(state.players):
         skills = [c[0] for c in p.vars.get("cit", ())]
@@ -186,6 +193,77 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
                                                                            state.turn - 1):
         out.append("the round marker is not on the current round")
     return out
+
+
+def scenario_fields() -> dict[str, tuple[Any, Any]]:
+    """Scenario keys: `citizens` ('2 ready', '3 space:labor'), `armies` ('card army name
+    picture [retired]') and `damaged` (empire cards lying damaged); each sets or expects."""
+    def set_cits(game: GameDef, state: State, seat: int, value: Any, keyed: Any) -> None:
+        cits = state.players[seat].vars["cit"]
+        state.supply["citizens"] += len(cits)
+        cits[:] = [[int(v.split()[0]), v.split()[1]] for v in value]
+        state.supply["citizens"] -= len(cits)
+        for held in state.vars.get("spaces", {}).values():
+            held[:] = [x for x in held if x[0] != seat]
+        for skill, where in cits:
+            if where.startswith("space:"):
+                state.vars["spaces"][where[6:]].append([seat, skill])
+
+    def read_cits(game, st, seat, want, keyed):
+        got = [f"{s} {w}" for s, w in sorted(st.players[seat].vars["cit"])]
+        return sorted(want, key=lambda v: int(v.split()[0])), got
+
+    def set_armies(game, state, seat, value, keyed):
+        zone = state.players[seat].zones["armies"]
+        box = state.zones["box"]
+        box.extend(zone)
+        zone.clear()
+        for v in value:
+            cid, army, name, picture, *retired = v.split()
+            card = next((c for c in box if c.card == cid), None)
+            if card is None:
+                card = next(c for _, _, cs in state.all_zones() for c in cs if c.card == cid)
+                for _, _, cs in state.all_zones():
+                    if card in cs:
+                        cs.remove(card)
+                        break
+            else:
+                box.remove(card)
+            card.tokens = {"army": int(army), "name": int(name), "picture": int(picture)}
+            card.flags = ["retired"] if retired else None
+            zone.append(card)
+            state.supply["coins"] -= int(name) + int(picture)
+
+    def read_armies(game, st, seat, want, keyed):
+        got = [f"{c.card} {_tok(c, 'army')} {_tok(c, 'name')} {_tok(c, 'picture')}"
+               + (" retired" if _retired(c) else "") for c in st.players[seat].zones["armies"]]
+        return sorted(want), sorted(got)
+
+    def set_damaged(game, state, seat, value, keyed):
+        for c in state.players[seat].zones["empire"]:
+            _flag(c, "damaged", c.card in value)
+
+    def read_damaged(game, st, seat, want, keyed):
+        return sorted(want), sorted(c.card for c in st.players[seat].zones["empire"]
+                                    if _damaged(c))
+
+    return {"citizens": (set_cits, read_cits), "armies": (set_armies, read_armies),
+            "damaged": (set_damaged, read_damaged)}
+
+
+#: id(state) -> (the state, the token totals first seen), the last few games only; kept off
+#: the state so checking a game never changes it (a replay must end in the same state)
+_TOTALS: dict[int, tuple[State, dict[str, int]]] = {}
+
+
+def _first_totals(state: State, now: dict[str, int]) -> dict[str, int]:
+    hit = _TOTALS.get(id(state))
+    if hit is not None and hit[0] is state:
+        return hit[1]
+    while len(_TOTALS) >= 64:
+        del _TOTALS[next(iter(_TOTALS))]
+    _TOTALS[id(state)] = (state, now)
+    return now
 
 
 def player_counters(game: GameDef, p: Any) -> dict[str, int]:
@@ -327,9 +405,12 @@ class TAW:
         first = 0
         st.vars["first"] = first
         extra = rule("setup", "extra_coins_by_seat")
+        boards = [b["id"] for b in self.r.boards]
+        if self.r.city_states and shuffle:  # boards dealt at random (a scenario keeps the order)
+            self.shuffle(boards, "deal city-states")
         for seat, p in enumerate(st.players):
             if self.r.city_states:
-                p.vars["city"] = self.r.boards[seat % len(self.r.boards)]["id"]
+                p.vars["city"] = boards[seat % len(boards)]
             order = (seat - first) % n
             self.gain(seat, "coins", rule("setup", "coins") + extra[order]
                       + self.city(seat).get("coins", 0))
@@ -851,8 +932,8 @@ class TAW:
         self.claim_first(seat)
 
     def claim_first(self, seat: int) -> None:
-        if not self.st.vars["hand"]:
-            self.st.vars["first"] = seat
+        if not self.st.vars["hand"]:  # the token changes hands now, play order next round
+            self.st.vars["next_first"] = seat
             self.st.vars["hand"] = True
             self.event("first-player-claimed", seat)
 
@@ -1390,6 +1471,8 @@ class TAW:
                     del c.tokens["occupied"]
                     if not c.tokens:
                         c.tokens = None
+        if st.vars["hand"]:
+            st.vars["first"] = st.vars.pop("next_first")
         st.vars["hand"] = False
         for seat in self.order():
             self.starvation(seat)

@@ -1,0 +1,203 @@
+"""The Ancient World: every rule of both editions has a scenario that passes, and each scenario
+fails once the rule it shows is broken (in a copy of the game's data, or, for rules that live in
+code, by patching the engine)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp.data.game import load_game
+from pnp.engine.games import the_ancient_world as taw
+from pnp.engine.scenario import run_scenario
+from pnp.paths import CARDS
+
+FOLDER = Path(__file__).parent / "scenarios" / "the-ancient-world"
+FILES = sorted(FOLDER.glob("*.yaml"))
+GAME = CARDS / "the-ancient-world"
+
+#: every rule of the issue, with the scenario that shows it
+RULES = {
+    "setup: rows by player count, turn-order coins, citizens, starting cards and titans": "setup",
+    "first-edition setup: no starting titans or ambrosia": "setup-first-edition",
+    "round track: round 2 refreshes the rows and draws one-star threats": "round-two-refresh",
+    "first edition keeps the military row, no threatening titans": "round-two-first-edition",
+    "round track: Empire B from round 4": "round-four-empire-b-depleted-titans",
+    "depleted titan deck: the next highest": "round-four-empire-b-depleted-titans",
+    "placement, second edition: 1 coin below a higher citizen": "placement-second-edition",
+    "placement, first edition: Build/Recruit match rule, Rebuild ignores": "placement-first-edition",
+    "Costly Placement": "placement-costly",
+    "Labor": "placement-second-edition",
+    "Learn and Expand": "learn-expand",
+    "Expand, first edition and Expand+": "expand-first-edition",
+    "Rebuild and the first-player token": "rebuild",
+    "Recruit, army limit and retiring": "recruit-army-limit",
+    "Build and a card action": "build-and-card-action",
+    "Explore (round 2) and Build Stored": "explore-build-stored",
+    "Build Stored, first edition: through Build": "build-stored-first-edition",
+    "Grow (round 3) and starvation": "grow-starvation",
+    "Draft": "draft",
+    "attack: the rulebook's worked example, legacy, coin face": "attack-example",
+    "ambrosia: skill, coin, repair, reuse": "ambrosia",
+    "end of round: titans, income, sliding coins, ambrosia refill": "end-of-round",
+    "capacity: the district-loss example": "capacity-district-loss",
+    "game-end scoring, second edition": "game-end-scoring",
+    "game-end scoring, first edition": "game-end-scoring-first-edition",
+    "tie-breaks": "tie-breaks",
+    "Demanding Titans": "demanding-titans",
+    "Threatening Titan Draft": "titan-draft",
+    "city-state abilities": "city-states",
+    "damage die reading; damaged cards give no food": "damage-harsh",
+    "starting cards take no capacity (reading)": "starting-cards-free",
+    "titan damage effects; starving at the end of a round does nothing": "titan-damage-effects",
+    "ambrosia buys swords in an attack": "ambrosia-swords",
+    "passing; Zori Dramatists for the first to pass": "passing-zori",
+}
+
+#: scenario -> edits of the game's data that break its rule: (file, old text, new text)
+DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
+    "setup": [("game.yaml", "extra_coins_by_seat: [0, 1, 2, 2]", "extra_coins_by_seat: [0, 1, 2, 3]")],
+    "setup-first-edition": [("game.yaml", "empire_by_players: [4, 5, 6]", "empire_by_players: [5, 5, 6]")],
+    "round-two-refresh": [("game.yaml", "military_refresh: discard", "military_refresh: keep")],
+    "round-two-first-edition": [("game.yaml", 'rows/military_refresh: "keep"',
+                                 'rows/military_refresh: "discard"')],
+    "round-four-empire-b-depleted-titans": [("game.yaml", "empire_b: 4}", "empire_b: 5}")],
+    "placement-second-edition": [("game.yaml", "    fee: 1\n", "    fee: 2\n")],
+    "placement-costly": [("game.yaml", "fee_by_difference: true", "fee_by_difference: false")],
+    "placement-first-edition": [("game.yaml", "match_rule_on: [build, recruit]", "match_rule_on: [recruit]")],
+    "learn-expand": [("game.yaml", "learn: {coins: 3, knowledge: 1}", "learn: {coins: 2, knowledge: 1}")],
+    "expand-first-edition": [("game.yaml", "expand/draw: 1", "expand/draw: 3")],
+    "expand-plus-first-edition": [("game.yaml", "expand/draw: 3", "expand/draw: 1")],
+    "rebuild": [("game.yaml", "rebuild: {repairs: 2, coins: 1}", "rebuild: {repairs: 1, coins: 1}")],
+    "recruit-army-limit": [("game.yaml", "income: 5, army: 2,", "income: 5, army: 3,")],
+    "build-and-card-action": [("decks.yaml", "Aqueduct, fields: {cost_coins: 4, banners: [blue], food: 1",
+                               "Aqueduct, fields: {cost_coins: 4, banners: [blue], food: 0")],
+    "explore-build-stored": [("game.yaml", "build_stored: action", "build_stored: build")],
+    "build-stored-first-edition": [("game.yaml", 'build_stored: "build"', 'build_stored: "action"')],
+    "grow-starvation": [("game.yaml", "grow: {coins: 3}", "grow: {coins: 2}")],
+    "draft": [("game.yaml", "draft_swords: 1", "draft_swords: 0")],
+    "attack-example": [("decks.yaml", "City Guard, count: 4, fields: {swords: 2, legacy_swords: 1}",
+                        "City Guard, count: 4, fields: {swords: 2, legacy_swords: 0}")],
+    "ambrosia": [("game.yaml", "reuse_citizen: 4", "reuse_citizen: 3")],
+    "end-of-round": [("game.yaml", "refill_max_citizens: [0, 1, 2]", "refill_max_citizens: [0, 2, 2]")],
+    "capacity-district-loss": [("game.yaml", "army: 2, capacity: 4}", "army: 2, capacity: 8}")],
+    "game-end-scoring": [("game.yaml", "banners: [0, 2, 4, 7, 11, 16, 22]",
+                          "banners: [0, 2, 4, 7, 11, 16, 21]")],
+    "game-end-scoring-first-edition": [("game.yaml", "scoring/starving: 2", "scoring/starving: 3")],
+    "tie-breaks": [("game.yaml", "tie_breaks: [coins, cards, knowledge]",
+                    "tie_breaks: [coins, knowledge, cards]")],
+    "demanding-titans": [("game.yaml", "ambrosia/feed_titan_per_banner: 2",
+                          "ambrosia/feed_titan_per_banner: 1")],
+    "titan-draft": [("game.yaml", "titans/draft: true", "titans/draft: false")],
+    "city-states": [("game.yaml", "Merchants of Merlume, coins: 2", "Merchants of Merlume, coins: 3")],
+    "damage-harsh": [("game.yaml", "faces: [titan, titan, titan, coin, coin, blank]",
+                      "faces: [titan, titan, coin, coin, coin, blank]")],
+    "starting-cards-free": [("game.yaml", "game/rules/capital/capacity: 6",
+                             "game/rules/capital/capacity: 4")],
+    "titan-damage-effects": [("decks.yaml", "banners: [blue], capacity: 1, damage: coin-on-army",
+                              "banners: [blue], capacity: 1, damage: lose-coin")],
+    "ambrosia-swords": [("game.yaml", "    sword: 2\n", "    sword: 3\n")],
+    "passing-zori": [("decks.yaml", "ability: first-pass-store", "ability: none")],
+}
+
+
+def _only_the_rounds_deck(self, stars: int) -> str | None:
+    return f"titans-{stars}" if self.zone(f"titans-{stars}") else None
+
+
+def _repairs_nothing(self, seat: int, uid: int) -> None:
+    return None
+
+
+def _capacity_unlimited(self, seat: int) -> int:
+    return 99
+
+
+def _starve_even_at_the_end(self, seat: int, titan: str, at_end: bool) -> None:
+    return _TITAN_EFFECT(self, seat, titan, False)
+
+
+_TITAN_EFFECT = taw.TAW.titan_effect
+
+
+#: scenario -> (TAW method, replacement) for rules that are logic, not numbers
+CODE_BREAKS = {
+    "round-four-empire-b-depleted-titans": ("titan_pile", _only_the_rounds_deck),
+    "ambrosia": ("repair_uid", _repairs_nothing),
+    "capacity-district-loss": ("capacity", _capacity_unlimited),
+    "titan-damage-effects": ("titan_effect", _starve_even_at_the_end),
+}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_scenario_passes(path: Path) -> None:
+    report = run_scenario(path)
+    assert report.ok, "\n".join(f.format() for f in report.failures)
+    assert report.checked >= 1
+
+
+def test_every_rule_has_a_scenario() -> None:
+    stems = {p.stem for p in FILES}
+    assert not {rule: stem for rule, stem in RULES.items() if stem not in stems}
+
+
+def test_every_variant_has_a_scenario() -> None:
+    game = load_game(GAME).game
+    used = {line.split(":", 1)[1].strip() for p in FILES for line in p.read_text().splitlines()
+            if line.startswith("variant:")}
+    assert set(game.variants) <= used
+
+
+def test_every_scenario_has_a_way_to_break_it() -> None:
+    assert {p.stem for p in FILES} <= set(DATA_BREAKS) | set(CODE_BREAKS)
+
+
+def _copy_with(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:
+    folder = tmp_path / "the-ancient-world"
+    shutil.copytree(GAME, folder)
+    for name, old, new in edits:
+        path = folder / name
+        text = path.read_text(encoding="utf-8")
+        assert text.count(old) >= 1, (name, old)
+        path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return folder
+
+
+@pytest.mark.parametrize("stem", sorted(DATA_BREAKS))
+def test_scenario_fails_when_its_data_rule_is_broken(tmp_path: Path, stem: str) -> None:
+    folder = _copy_with(tmp_path, DATA_BREAKS[stem])
+    text = (FOLDER / f"{stem}.yaml").read_text(encoding="utf-8")
+    text = text.replace("game: the-ancient-world", f"game: {folder}", 1)
+    text = text.replace("$schema=../../../schemas/", "$schema=")
+    path = tmp_path / f"{stem}.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert run_scenario(FOLDER / f"{stem}.yaml").ok
+    assert not run_scenario(path).ok
+
+
+@pytest.mark.parametrize("stem", sorted(CODE_BREAKS))
+def test_scenario_fails_when_its_coded_rule_is_broken(monkeypatch, stem: str) -> None:
+    name, broken = CODE_BREAKS[stem]
+    monkeypatch.setattr(taw.TAW, name, broken)
+    assert not run_scenario(FOLDER / f"{stem}.yaml").ok
+
+
+def test_a_card_action_is_offered_once_per_round() -> None:
+    game = load_game(GAME).game
+    state = taw.main_state(game, 2)
+    t = taw.TAW(taw.rules_for(game), None, state)
+    caravan = next(c for c in t.zone("empire-row") if c.card == "desert-caravan")
+    t.zone("empire-row").remove(caravan)
+    t.zone("empire", 0).append(caravan)
+    opts = [o for o in t.turn_options(0)[0] if o.startswith("card:")]
+    assert opts == [f"card:{caravan.uid}/1"]
+    t.card_action(0, opts[0][5:])
+    assert not [o for o in t.turn_options(0)[0] if o.startswith("card:")]
+
+
+def test_every_variant_loads() -> None:
+    for variant in load_game(GAME).game.variants:
+        result = load_game(GAME, variant)
+        assert result.ok, (variant, [d.message for d in result.diagnostics])
