@@ -141,6 +141,14 @@ def marked(marker: str) -> list[int]:
     return found
 
 
+def parent_of(pid: int) -> int:
+    """A process's parent (workers are the simulate command's children, forked or spawned)."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1])
+    except (OSError, IndexError, ValueError):
+        return 0
+
+
 def cpu_ticks(pid: int) -> int:
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -159,8 +167,7 @@ def start_long_simulation(marker: str) -> tuple[subprocess.Popen, list[int]]:
                             stderr=subprocess.PIPE)
     deadline = time.monotonic() + 90
     while time.monotonic() < deadline:
-        children = [p for p in marked(marker) if p != proc.pid
-                    and b"spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes()]
+        children = [p for p in marked(marker) if p != proc.pid and parent_of(p) == proc.pid]
         if len(children) >= 2 and all(cpu_ticks(p) > 100 for p in children):  # > 1 s of play
             return proc, children
         if proc.poll() is not None:
