@@ -4,7 +4,6 @@ patching the engine)."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
@@ -13,6 +12,7 @@ from pnp.data.game import load_game
 from pnp.engine.games import age_of_civilization as aoc
 from pnp.engine.scenario import run_scenario
 from pnp.paths import CARDS
+from tests.scenario_breaks import copy_with, run_on_copy
 
 FOLDER = Path(__file__).parent / "scenarios" / "age-of-civilization"
 FILES = sorted(FOLDER.glob("*.yaml"))
@@ -162,27 +162,11 @@ def test_every_scenario_has_a_way_to_break_it() -> None:
     assert stems - set(DATA_BREAKS) - set(CODE_BREAKS) == {"conquest-too-weak"}
 
 
-def _copy_with(tmp_path: Path, edits: list[tuple[str, str, str]]) -> Path:
-    folder = tmp_path / "age-of-civilization"
-    shutil.copytree(GAME, folder)
-    for name, old, new in edits:
-        path = folder / name
-        text = path.read_text(encoding="utf-8")
-        assert text.count(old) >= 1, (name, old)
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return folder
-
-
 @pytest.mark.parametrize("stem", sorted(DATA_BREAKS))
 def test_scenario_fails_when_its_data_rule_is_broken(tmp_path: Path, stem: str) -> None:
-    folder = _copy_with(tmp_path, DATA_BREAKS[stem])
-    text = (FOLDER / f"{stem}.yaml").read_text(encoding="utf-8")
-    text = text.replace("game: age-of-civilization", f"game: {folder}", 1)
-    text = text.replace("$schema=../../../schemas/", "$schema=")
-    path = tmp_path / f"{stem}.yaml"
-    path.write_text(text, encoding="utf-8")
+    folder = copy_with(GAME, tmp_path, DATA_BREAKS[stem])
     assert run_scenario(FOLDER / f"{stem}.yaml").ok
-    assert not run_scenario(path).ok
+    assert not run_on_copy(FOLDER / f"{stem}.yaml", GAME, folder, tmp_path).ok
 
 
 @pytest.mark.parametrize("stem", sorted(CODE_BREAKS))

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pnp.data.model import GameDef
+from pnp.engine.api import fill_result
 from pnp.engine.components import counter_bounds, initial_state, supplies, zone_visibility
 from pnp.engine.core import MAIN, OVER, PREGAME, Context, GameMeta, State
 from pnp.engine.effects_runtime import constant_deltas, single
@@ -143,20 +144,10 @@ def play(game: GameDef, ctx: Context, max_turns: int | None = None) -> None:
 
 
 def finish(game: GameDef, ctx: Context) -> None:
-    r = rules_for(game)
+    fill_result(ctx, "points")
     st = ctx.state
-    res = ctx.result
-    res.turns = min(st.turn, r.rounds)
-    res.ended = st.ended or TIMEOUT
-    res.winners = tuple(st.winners)
-    res.scores = tuple(p.counters["points"] for p in st.players)
-    if res.winners and len(res.scores) > 1:
-        top = res.scores[res.winners[0]]
-        rest = [s for i, s in enumerate(res.scores) if i not in res.winners]
-        res.margin = 0 if len(res.winners) > 1 or not rest else top - max(rest)
-    res.final_stats = [player_counters(game, p, st) for p in st.players]
-    res.rolls = ctx.rolls
-    res.decisions = ctx.decisions
+    ctx.result.turns = min(st.turn, rules_for(game).rounds)
+    ctx.result.final_stats = [player_counters(game, p, st) for p in st.players]
 
 
 def player_counters(game: GameDef, p: PlayerState, state: State | None = None) -> dict[str, int]:

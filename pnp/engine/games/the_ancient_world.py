@@ -14,6 +14,7 @@ from itertools import combinations
 from typing import Any
 
 from pnp.data.model import GameDef
+from pnp.engine.api import fill_result
 from pnp.engine.components import counter_bounds, initial_state, supplies, zone_visibility
 from pnp.engine.core import MAIN, OVER, PREGAME, Context, Estimate, GameMeta, State
 from pnp.engine.result import COMPLETED, TIMEOUT
@@ -114,22 +115,11 @@ def play(game: GameDef, ctx: Context, max_turns: int | None = None) -> None:
 
 
 def finish(game: GameDef, ctx: Context) -> None:
-    st = ctx.state
-    res = ctx.result
-    res.turns = st.turn
-    res.ended = st.ended or TIMEOUT
-    res.winners = tuple(st.winners)
-    res.scores = tuple(p.counters["victory-points"] for p in st.players)
-    if res.winners and len(res.scores) > 1:
-        top = res.scores[res.winners[0]]
-        rest = [s for i, s in enumerate(res.scores) if i not in res.winners]
-        res.margin = 0 if len(res.winners) > 1 or not rest else top - max(rest)
-    res.final_stats = [dict(p.counters) for p in st.players]
+    fill_result(ctx, "victory-points")
+    st, res = ctx.state, ctx.result
     if rules_for(game).city_states:
         names = {b["id"]: b["name"] for b in rules_for(game).boards}
         res.factions = tuple(names.get(p.vars.get("city", ""), "") for p in st.players)
-    res.rolls = ctx.rolls
-    res.decisions = ctx.decisions
 
 
 def coverage_keys(game: GameDef) -> dict[str, list[str]]:
