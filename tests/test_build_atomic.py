@@ -100,11 +100,14 @@ def _kill_when(proc: subprocess.Popen, out: Path, written: int, deadline: float)
     start = time.time_ns()
     while time.monotonic() < deadline and proc.poll() is None:
         fresh = 0
-        for p in out.rglob("*"):
-            try:
-                fresh += p.is_file() and p.stat().st_mtime_ns >= start
-            except OSError:
-                pass  # renamed or deleted while we looked
+        try:
+            for p in out.rglob("*"):
+                try:
+                    fresh += p.is_file() and p.stat().st_mtime_ns >= start
+                except OSError:
+                    pass  # renamed or deleted while we looked
+        except OSError:  # a folder (the staging one, swapped in) vanished while being listed
+            continue
         if fresh >= written:
             break
         time.sleep(0.002)
