@@ -16,10 +16,11 @@
 from __future__ import annotations
 
 import random
+from operator import itemgetter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from pnp.engine.core import PREGAME, Estimate, GameMeta, State
+from pnp.engine.core import PREGAME, Estimate, GameMeta, OptionTable, State
 from pnp.engine.search import MAX_PLAYOUTS, SearchBot
 
 Outcomes = Callable[[Any], dict[str, float]] | None
@@ -29,6 +30,12 @@ DANGER_MARGIN = 2
 DANGER_WEIGHT = 6.0
 _PLAIN = (1.0, None, None)
 _NO_LOW, _NO_HIGH = float("-inf"), float("inf")
+#: picks an option table remembers by the values of its checked counters (a bound on memory)
+TABLE_MEMO = 4096
+
+
+def _NO_KEY(stats: dict[str, int]) -> tuple:
+    return ()
 
 
 class RandomBot:
@@ -106,6 +113,33 @@ class GreedyBot:
             terms.append((d, w, cap, line))
         return (self.info, total, tuple(checks), tuple(terms))
 
+    def digest_table(self, table: OptionTable) -> tuple:
+        """(weights, the pick by plain scores, (stat, lo, hi) checks, the checked counters'
+        getter, picks by their values). The per-option checks are merged per stat, so that
+        none failing means no option's score leaves its plain value and the pick stands (the
+        same pick, ties included, as scoring option by option); when one fails, every score
+        depends only on the checked counters, so the pick is remembered by their values."""
+        best = None
+        pick = 0
+        bounds: dict[str, list[float]] = {}
+        for i, delta in enumerate(table.estimates):
+            prep = delta.prep
+            if prep is None or prep[0] is not self.info:
+                prep = self.digest(delta)
+                if delta.prep is None:
+                    delta.prep = prep
+            s = prep[1]
+            if best is None or s > best + 1e-9:
+                best = s
+                pick = i
+            for stat, lo, hi, _ in prep[2]:
+                b = bounds.setdefault(stat, [_NO_LOW, _NO_HIGH])
+                b[0] = max(b[0], lo)
+                b[1] = min(b[1], hi)
+        checked = tuple(bounds)
+        return (self.info, pick, tuple((stat, lo, hi) for stat, (lo, hi) in bounds.items()),
+                itemgetter(*checked) if checked else _NO_KEY, {})
+
     @staticmethod
     def risky(stats: dict[str, int], stat: str, d: float, w: float, cap: int | None,
               line: int | None) -> float:
@@ -129,6 +163,29 @@ class GreedyBot:
             stats = dict(stats)
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
+        if outcomes.__class__ is OptionTable and options is outcomes.options:
+            prep = outcomes.prep
+            if prep is None or prep[0] is not self.info:
+                prep = outcomes.prep = self.digest_table(outcomes)
+            for stat, lo, hi in prep[2]:  # while no option meets a cap or floor ...
+                cur = stats[stat]
+                if cur < lo or cur > hi:
+                    break
+            else:
+                return prep[1]  # ... the plain scores decide, worked out once
+            # otherwise the pick depends on the checked counters' values alone: remembered
+            key = prep[3](stats)
+            memo = prep[4]
+            pick = memo.get(key)
+            if pick is None:
+                pick = self.pick(stats, options, outcomes)
+                if len(memo) < TABLE_MEMO:
+                    memo[key] = pick
+            return pick
+        return self.pick(stats, options, outcomes)
+
+    def pick(self, stats: dict[str, int], options: Sequence[Any], outcomes: Outcomes) -> int:
+        """The best option scored one by one (ties to the earliest)."""
         info = self.info
         best = None
         pick = i = 0

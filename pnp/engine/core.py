@@ -79,6 +79,31 @@ class Estimate(dict):
         self.prep: Any = None
 
 
+class OptionTable:
+    """A decision offered many times with the same options and estimates (pay or stop from
+    one space, the purchase menu at one amount of Gold): built once by a rules module, passed
+    as `ctx.choose(seat, table.options, why, table)`. It is the usual `outcomes` callable for
+    any bot; a bot may also judge the table as a whole and keep its digest in `prep` (the
+    greedy bot keeps the pick that stands while no cap or floor is in play)."""
+
+    __slots__ = ("options", "estimates", "prep", "_by_option")
+
+    def __init__(self, options: Sequence[Any], estimates: Sequence[dict[str, float]]):
+        if len(options) != len(estimates):
+            raise ValueError("an option table needs one estimate per option")
+        self.options = tuple(options)
+        self.estimates = tuple(e if isinstance(e, Estimate) else Estimate(e) for e in estimates)
+        self._by_option: dict[Any, Estimate] = {}
+        for option, estimate in zip(self.options, self.estimates, strict=True):
+            self._by_option.setdefault(option, estimate)  # a repeated option: its first
+        self.prep: Any = None
+
+    def __call__(self, option: Any) -> Estimate:
+        return self._by_option[option]
+
+    def __len__(self) -> int:
+        return len(self.options)
+
 
 class ScriptExhausted(Exception):
     """A scripted source ran out: a scenario is missing dice or choices (a clear failure)."""

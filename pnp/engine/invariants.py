@@ -224,6 +224,7 @@ class StepChecker:
             raise ValueError(f"invariants must be one of {', '.join(MODES)}, not {mode!r}")
         self.meta = meta
         self.mode = mode
+        self.sampled = mode == "sample"
         self.module_check = module_check
         self.offset = seed % SAMPLE_EVERY
         self.cards = set(card_census(state))
@@ -238,10 +239,11 @@ class StepChecker:
 
     def __call__(self, ctx: Context, label: str) -> None:
         st = ctx.state
-        low = ctx.result.supply_low  # component sufficiency: measured at every step, cheaply
-        for name, left in st.supply.items():
-            if name not in low or left < low[name]:
-                low[name] = left
+        if st.supply:  # component sufficiency: measured at every step, cheaply
+            low = ctx.result.supply_low
+            for name, left in st.supply.items():
+                if name not in low or left < low[name]:
+                    low[name] = left
         if self.meta.phases:
             if label != self.expect:
                 ctx.violate(f"phases out of order: {label} came where {self.expect} was due")
@@ -253,13 +255,15 @@ class StepChecker:
                 ctx.violate("the turn number did not advance by one after the last phase")
             self.expect = nxt
         self.turn = st.turn
-        mode = self.mode
-        if mode == "none":
+        if self.sampled:
+            k = ctx.steps + self.offset
+            if k % SAMPLE_EVERY:
+                return
+            deep = k % (SAMPLE_EVERY * ROUNDTRIP_EVERY) == 0
+        elif self.mode == "none":
             return
-        k = ctx.steps + self.offset
-        if mode == "sample" and k % SAMPLE_EVERY:
-            return
-        deep = mode == "all" or k % (SAMPLE_EVERY * ROUNDTRIP_EVERY) == 0
+        else:
+            deep = True
         for message in self.full_check(st, label, deep):
             ctx.violate(message)
 

@@ -17,7 +17,17 @@ from typing import Any
 
 from pnp.data.effects import PER_TURN, THIS_TURN, Effect, format_effect
 from pnp.data.model import Condition, GameDef
-from pnp.engine.core import MAIN, OVER, PREGAME, Context, Estimate, GameMeta, PlayerState, State
+from pnp.engine.core import (
+    MAIN,
+    OVER,
+    PREGAME,
+    Context,
+    Estimate,
+    GameMeta,
+    OptionTable,
+    PlayerState,
+    State,
+)
 from pnp.engine.effects_runtime import (
     ABILITY,
     DELTA,
@@ -123,7 +133,8 @@ class TrackTable:
                  "effects", "timing", "fast", "alt_labels", "why_move", "why_start",
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
                  "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
-                 "extra_outcomes", "expect_by_id", "blocks", "sides", "judges")
+                 "extra_outcomes", "expect_by_id", "blocks", "sides", "judges", "occupied_tables",
+                 "alt_tables")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -165,8 +176,12 @@ class TrackTable:
                             for i in range(self.n)]
         self.alt_expect = [[Estimate(rules.estimate((a,), None)) for a in alts]
                            for alts in self.effects]
+        #: per space with alternatives (Builder: R+5 | W+1): the choice and its estimates
+        self.alt_tables = [OptionTable(labels, expects) if len(labels) > 1 else None
+                           for labels, expects in zip(self.alt_labels, self.alt_expect,
+                                                      strict=True)]
         self.start_reroll_expect = _merge(self.move_expect[self.start], rules.start_cost)
-        self.start_outcomes = {STAY: _NOTHING, REROLL: self.start_reroll_expect}.get
+        self.start_outcomes = OptionTable((STAY, REROLL), (_NOTHING, self.start_reroll_expect))
         #: per space: the occupied-space options' estimates (no war), as a lookup
         self.occupied_outcomes = []
         for i in range(self.n):
@@ -181,10 +196,18 @@ class TrackTable:
                             if side in rules.occupied_options
                             and (j := self.neighbour(i, side)) is not None)
                       for i in range(self.n)]
+        #: per space, per set of free neighbours (bit k: the k-th of `sides`): the options of
+        #: the occupied-space decision without war, with their estimates
+        self.occupied_tables = [
+            [OptionTable(opts, [self.occupied_outcomes[i](o) for o in opts])
+             for free in range(1 << len(self.sides[i]))
+             for opts in [[side for k, (side, _) in enumerate(self.sides[i]) if free >> k & 1]
+                          + ([REROLL] if rules.occupied_reroll or not free else [])]]
+            for i in range(self.n)]
         #: per space: a power holder's judge of a move roll from there (made on first use)
         self.judges: list[Callable[[int], dict[str, float]]] | None = None
         #: per space: the Populist's extra roll against keeping the power
-        self.extra_outcomes = [{EXTRA: self.move_expect[i], NO: _POWER}.get
+        self.extra_outcomes = [OptionTable((EXTRA, NO), (self.move_expect[i], _POWER))
                                for i in range(self.n)]
         self.expect_by_id = dict(zip(self.ids, self.expect, strict=True)).get
 
@@ -266,8 +289,8 @@ class PhasePlan:
 
     def pay_tables(self) -> None:
         """The pay-or-stop decision's estimates per pawn position, as lookups."""
-        self.pay_outcomes = [{MOVE: e, STOP: _NOTHING}.get for e in self.pay_expect]
-        self.pay_only_outcomes = {MOVE: self.pay_only, STOP: _NOTHING}.get
+        self.pay_outcomes = [OptionTable((MOVE, STOP), (e, _NOTHING)) for e in self.pay_expect]
+        self.pay_only_outcomes = OptionTable((MOVE, STOP), (self.pay_only, _NOTHING))
 
 
 class Rules:
@@ -328,7 +351,7 @@ class Rules:
         self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], Callable]] = {}
         self.table_rows: dict[str, dict[str, tuple[str, int, Ops]]] = {}
         #: (table, what the payer can spend) -> the purchase options (they depend on nothing else)
-        self.purchase_menus: dict[tuple[str, int], tuple[str, ...]] = {}
+        self.purchase_menus: dict[tuple[str, int], OptionTable] = {}
         #: (stats given, stat received, what can be given of each) -> (offers, deals)
         self.exchange_menus: dict[tuple, tuple[tuple[str, ...], dict[str, tuple[str, int]]]] = {}
         for tid, table in game.tables.items():
@@ -371,15 +394,15 @@ class Rules:
                              for kg in TRADE_LOTS for kr in TRADE_LOTS]
         #: the greedy view of each offer (for the mover) and of each answer (for the other)
         offer_expect = {NONE: _NOTHING}
-        self.trade_answers: dict[str, Callable] = {}
+        self.trade_answers: dict[str, OptionTable] = {}
         for label, g, kg, r, kr in self.trade_offers:
             offer_expect[label] = Estimate({g: -kg, r: kr})
-            self.trade_answers[label] = {ACCEPT: Estimate({g: kg, r: -kr}),
-                                         DECLINE: _NOTHING}.get
+            self.trade_answers[label] = OptionTable((ACCEPT, DECLINE),
+                                                    (Estimate({g: kg, r: -kr}), _NOTHING))
         self.trade_offer_outcomes = offer_expect.get
         self.trade_deals = {label: (g, kg, r, kr) for label, g, kg, r, kr in self.trade_offers}
         #: the trade offers open to a mover, by both sides' holdings (capped at the top lot)
-        self.trade_menus: dict[tuple[int, ...], tuple[str, ...]] = {}
+        self.trade_menus: dict[tuple[int, ...], OptionTable] = {}
         end = game.rule("end", default={})
         ends = end.get("game_ends_when")
         self.game_end = _cond(ends) if ends else None
@@ -407,7 +430,7 @@ class Rules:
                 plan.pay_tables()
         self._war_odds: dict[tuple[int, int], tuple[float, float]] = {}
         #: (conversion, paying stats' values) -> (options, their estimates)
-        self.convert_tables: dict[tuple, tuple[tuple[int, ...], tuple[Estimate, ...]]] = {}
+        self.convert_tables: dict[tuple, OptionTable] = {}
         #: (judge, dice count, sides) -> the judged average of a reroll; the judges are made
         #: once (per track space, per stat and sign), so the averages are worked out once
         self.reroll_estimates: dict[tuple, Estimate] = {}
@@ -777,9 +800,6 @@ class ACGame(EffectRunner):
         if rules.eliminate_now:
             self.apply = self._apply_then_eliminate
         self.single_die = rules.die_count == 1
-        #: per seat, the other players as (seat, pawn positions, state)
-        self.others = [[(q, o.pos, o) for q, o in enumerate(self.players) if q != seat]
-                       for seat in range(len(self.players))]
         self.set_live()
 
     def set_live(self) -> None:
@@ -787,6 +807,9 @@ class ACGame(EffectRunner):
         self.live = live = [i for i, p in enumerate(self.players) if not p.out]
         #: seat -> the live seats clockwise from it (turn order once that seat rolls highest)
         self.rotations = {seat: live[k:] + live[:k] for k, seat in enumerate(live)}
+        #: per seat, the other players still in, as (seat, pawn positions)
+        self.others = [[(q, self.players[q].pos) for q in live if q != seat]
+                       for seat in range(len(self.players))]
 
     # ---------------------------------------------------------------- EffectRunner hooks
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
@@ -967,7 +990,7 @@ class ACGame(EffectRunner):
                 here = p.pos[tt.id]
                 outcomes = plan.pay_outcomes[here] if not tt.owned or self.unbuilt(tt) else \
                     plan.pay_only_outcomes  # nothing left to build: the move is only a cost
-                if self.choose(seat, (MOVE, STOP), plan.why_pay, outcomes) == STOP:
+                if self.choose(seat, outcomes.options, plan.why_pay, outcomes) == STOP:
                     return
             if plan.pay_bounded is not None:  # cost, then the on_roll gain: fixed changes
                 self.book.add_bounded(stats, plan.pay_bounded)
@@ -1054,7 +1077,7 @@ class ACGame(EffectRunner):
             name, args = self.r.powers[key]
             if name == "extra_roll" and tt.id in args:
                 outcomes = tt.extra_outcomes[p.pos[tt.id]]
-                if self.choose(seat, (EXTRA, NO), tt.why_extra, outcomes) == EXTRA:
+                if self.choose(seat, outcomes.options, tt.why_extra, outcomes) == EXTRA:
                     del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
                     self.move(seat, tt, plan)
@@ -1113,8 +1136,8 @@ class ACGame(EffectRunner):
                     dest = self.marked_space(seat, tt)
                 break
             occupant = -1
-            for q, pos, other in others:
-                if pos[tid] == dest and not other.out:
+            for q, pos in others:
+                if pos[tid] == dest:
                     occupant = q
                     break
             if occupant < 0 and not (tt.blocks and dest in self.state.markers[tid]):
@@ -1184,7 +1207,8 @@ class ACGame(EffectRunner):
         r = self.r
         if not r.start_reroll or not self.book.can_pay(self.players[seat].counters, r.start_cost):
             return False
-        if self.choose(seat, (STAY, REROLL), tt.why_start, tt.start_outcomes) != REROLL:
+        table = tt.start_outcomes
+        if self.choose(seat, table.options, tt.why_start, table) != REROLL:
             return False
         self.event("start-reroll", seat)
         self.apply(seat, r.start_cost_ops, tt.why_start)
@@ -1193,28 +1217,29 @@ class ACGame(EffectRunner):
     def occupied(self, seat: int, tt: TrackTable, dest: int, war: bool) -> str:
         """Occupied space: take the free space just before or after, or roll again (with no free
         neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
-        options = [WAR] if war else []
         shared_start = self.r.start_shared
         tid = tt.id
         others = self.others[seat]
         # a neighbour is free when it is the start space (interpretation occupied-neighbours),
         # or holds no other live pawn and no built wonder (interpretation built-wonder)
-        for side, nb in tt.sides[dest]:
+        free = 0  # bit k: the k-th neighbour in tt.sides[dest] is free
+        bit = 1
+        for _, nb in tt.sides[dest]:
             if nb == tt.start and shared_start:
-                options.append(side)
-                continue
-            for _, pos, other in others:
-                if pos[tid] == nb and not other.out:
-                    break
+                free |= bit
             else:
-                if not (tt.blocks and nb in self.state.markers[tid]):
-                    options.append(side)
-        if self.r.occupied_reroll or len(options) == (1 if war else 0):
-            options.append(REROLL)
-
-        static = tt.occupied_outcomes[dest]
+                for _, pos in others:
+                    if pos[tid] == nb:
+                        break
+                else:
+                    if not (tt.blocks and nb in self.state.markers[tid]):
+                        free |= bit
+            bit <<= 1
+        table = tt.occupied_tables[dest][free]
         if not war:
-            return self.choose(seat, options, tt.why_occupied, static)
+            return self.choose(seat, table.options, tt.why_occupied, table)
+        options = (WAR, *table.options)
+        static = tt.occupied_outcomes[dest]
 
         def outcomes(o: str) -> dict[str, float]:
             if o == WAR:
@@ -1272,10 +1297,9 @@ class ACGame(EffectRunner):
             return
         ops = alts[0]
         if len(alts) > 1:
-            labels = tt.alt_labels[dest]
-            expects = tt.alt_expect[dest]
-            choice = self.choose(seat, labels, tt.why_alt, lambda o: expects[labels.index(o)])
-            ops = alts[labels.index(choice)]
+            table = tt.alt_tables[dest]
+            choice = self.choose(seat, table.options, tt.why_alt, table)
+            ops = alts[table.options.index(choice)]
         if tt.timing[dest] is not None:
             self.grant(seat, tt.owned_keys[dest], ops)
             ops = tuple(op for op in ops if op[0] != ABILITY)
@@ -1328,13 +1352,13 @@ class ACGame(EffectRunner):
                 most = min(most, 1)
             once = _merge(cost, mean_delta(gain_ops))
             spend = self.r.spend
-            table = self.r.convert_tables[key] = (tuple(range(max(most, 0) + 1)), tuple(
+            table = self.r.convert_tables[key] = OptionTable(range(max(most, 0) + 1), [
                 Estimate({s: spend(stats, s, -k * v) if v < 0 else k * v
-                          for s, v in once.items()}) for k in range(max(most, 0) + 1)))
-        options, estimates = table
+                          for s, v in once.items()}) for k in range(max(most, 0) + 1)])
+        options = table.options
         if len(options) < 2:
             return
-        k = self.choose(seat, options, why, estimates.__getitem__)
+        k = self.choose(seat, options, why, table)
         for _ in range(k):
             self.apply(seat, pay_ops, why)
             self.apply(seat, gain_ops, why)
@@ -1359,13 +1383,14 @@ class ACGame(EffectRunner):
         by_label = self.r.table_rows[table_id]
         while True:
             have = p.counters[pay] - lo
-            options = menus.get((table_id, have))
-            if options is None:
-                options = menus[(table_id, have)] = (
-                    DONE, *(label for label, cost, _ in rows if cost <= have))
+            menu = menus.get((table_id, have))
+            if menu is None:
+                options = (DONE, *(label for label, cost, _ in rows if cost <= have))
+                menu = menus[(table_id, have)] = OptionTable(options, [outcomes(o) for o in options])
+            options = menu.options
             if len(options) == 1:
                 return
-            choice = self.choose(seat, options, why, outcomes)
+            choice = self.choose(seat, options, why, menu)
             if choice == DONE:
                 return
             _, cost, ops = by_label[choice]
@@ -1525,19 +1550,20 @@ class ACGame(EffectRunner):
                 k = holder[s] - lo[s]
                 held.append(k if k < top else top)
         key = tuple(held)
-        options = r.trade_menus.get(key)
-        if options is None:
-            options = r.trade_menus[key] = (NONE, *(
-                label for label, give, kg, get, kr in r.trade_offers
-                if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr))
-        if len(options) == 1:
+        menu = r.trade_menus.get(key)
+        if menu is None:
+            options = (NONE, *(label for label, give, kg, get, kr in r.trade_offers
+                               if mine[give] - lo[give] >= kg and theirs[get] - lo[get] >= kr))
+            menu = r.trade_menus[key] = OptionTable(
+                options, [r.trade_offer_outcomes(o) for o in options])
+        if len(menu.options) == 1:
             return
-        choice = self.choose(seat, options, "trade offer", r.trade_offer_outcomes)
+        choice = self.choose(seat, menu.options, "trade offer", menu)
         if choice == NONE:
             return
         give, kg, get, kr = r.trade_deals[choice]
-        if self.choose(other, (ACCEPT, DECLINE), "trade answer",
-                       r.trade_answers[choice]) != ACCEPT:
+        answer = r.trade_answers[choice]
+        if self.choose(other, answer.options, "trade answer", answer) != ACCEPT:
             return
         self.event("trade-deal", seat)
         self.take(other, seat, {give: kg})
