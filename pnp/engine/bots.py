@@ -122,11 +122,12 @@ class GreedyBot:
         best = None
         pick = 0
         bounds: dict[str, list[float]] = {}
-        for i, delta in enumerate(table.estimates):
-            prep = delta.prep
+        for i, option in enumerate(table.options):
+            delta = table(option)
+            prep = getattr(delta, "prep", None)  # a plain dict has none: digested here only
             if prep is None or prep[0] is not self.info:
                 prep = self.digest(delta)
-                if delta.prep is None:
+                if delta.__class__ is Estimate and delta.prep is None:
                     delta.prep = prep
             s = prep[1]
             if best is None or s > best + 1e-9:

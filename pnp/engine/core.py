@@ -92,13 +92,13 @@ class OptionTable:
         if len(options) != len(estimates):
             raise ValueError("an option table needs one estimate per option")
         self.options = tuple(options)
-        self.estimates = tuple(e if isinstance(e, Estimate) else Estimate(e) for e in estimates)
-        self._by_option: dict[Any, Estimate] = {}
+        self.estimates = tuple(estimates)
+        self._by_option: dict[Any, dict[str, float]] = {}
         for option, estimate in zip(self.options, self.estimates, strict=True):
             self._by_option.setdefault(option, estimate)  # a repeated option: its first
         self.prep: Any = None
 
-    def __call__(self, option: Any) -> Estimate:
+    def __call__(self, option: Any) -> dict[str, float]:
         return self._by_option[option]
 
     def __len__(self) -> int:

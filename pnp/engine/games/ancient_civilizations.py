@@ -70,6 +70,8 @@ _NOTHING = Estimate()
 _POWER = Estimate({"power": 1.0})
 #: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
 TRADE_LOTS = (1, 2, 3)
+#: power decisions remembered per definition (a bound on memory)
+POWER_TABLES = 8192
 
 
 class MissingRule(LookupError):
@@ -435,6 +437,8 @@ class Rules:
         #: once (per track space, per stat and sign), so the averages are worked out once
         self.reroll_estimates: dict[tuple, Estimate] = {}
         self.amount_judges: dict[tuple[str, int], Callable[[int], dict[str, float]]] = {}
+        #: (judge, dice, sides, roll, powers held) -> the power decision on that roll
+        self.power_tables: dict[tuple, OptionTable | tuple[str, ...]] = {}
         self.war_loss_faces = self._loss_faces(self.war_loss, self.war_stat)
         self.why_order = "turn order"
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
@@ -1022,33 +1026,21 @@ class ACGame(EffectRunner):
         roll): each power once, on any roll its holder makes, kept within the dice's range
         (interpretation leader-this-turn); a 2D6 roll counts as one roll."""
         p = self.players[seat]
-        powers = self.r.powers
-        lo, hi = count, count * sides
-        rerolls = self.r.reroll_estimates
+        tables = self.r.power_tables
         while True:
-            options = [KEEP]
-            for key in p.vars["powers"]:
-                name, args = powers[key]
-                if name == "adjust":
-                    for k in range(1, int(args[0]) + 1):
-                        for label, v in ((f"+{k}", total + k), (f"-{k}", total - k)):
-                            if lo <= v <= hi and label not in options:
-                                options.append(label)
-                elif name == "reroll" and REROLL not in options:
-                    options.append(REROLL)
+            held = p.vars["powers"]
+            key = (judge, count, sides, total, *held)
+            table = tables.get(key)
+            if table is None:
+                table = self.power_choice(judge, count, sides, total, held)
+                if len(tables) < POWER_TABLES:
+                    tables[key] = table
+            if table.__class__ is OptionTable:
+                options, outcomes = table.options, table
+            else:  # no judge: the options alone
+                options, outcomes = table, None
             if len(options) == 1:
                 return total
-            outcomes = None
-            if judge is not None:
-                def outcomes(o: str, total: int = total) -> dict[str, float]:
-                    if o == REROLL:
-                        key = (judge, count, sides)
-                        average = rerolls.get(key)
-                        if average is None:
-                            average = rerolls[key] = _average(
-                                [judge(v) or {} for v in _faces(count, sides)])
-                        return average
-                    return judge(total + (0 if o == KEEP else int(o))) or {}
             choice = self.choose(seat, options, self.r.why_power, outcomes)
             if choice == KEEP:
                 return total
@@ -1062,6 +1054,37 @@ class ACGame(EffectRunner):
                 self.spend_power(p, "adjust", abs(int(choice)))
                 self.event("power-adjust", seat)
                 total += int(choice)
+
+    def power_choice(self, judge: Callable[[int], dict[str, float] | None] | None, count: int,
+                     sides: int, total: int, held: list[str]) -> OptionTable | tuple[str, ...]:
+        """The options of using a power on a roll of `total` (keep, +k/-k within the dice's
+        range, reroll), with the judge's estimate of each when there is a judge."""
+        powers = self.r.powers
+        lo, hi = count, count * sides
+        options = [KEEP]
+        for key in held:
+            name, args = powers[key]
+            if name == "adjust":
+                for k in range(1, int(args[0]) + 1):
+                    for label, v in ((f"+{k}", total + k), (f"-{k}", total - k)):
+                        if lo <= v <= hi and label not in options:
+                            options.append(label)
+            elif name == "reroll" and REROLL not in options:
+                options.append(REROLL)
+        if judge is None or len(options) == 1:
+            return tuple(options)
+        rerolls = self.r.reroll_estimates
+
+        def outcome(o: str) -> dict[str, float]:
+            if o == REROLL:
+                key = (judge, count, sides)
+                average = rerolls.get(key)
+                if average is None:
+                    average = rerolls[key] = _average(
+                        [judge(v) or {} for v in _faces(count, sides)])
+                return average
+            return judge(total + (0 if o == KEEP else int(o))) or {}
+        return OptionTable(options, [outcome(o) for o in options])
 
     def spend_power(self, p: PlayerState, name: str, amount: int) -> None:
         for i, key in enumerate(p.vars["powers"]):
