@@ -16,8 +16,8 @@
 from __future__ import annotations
 
 import random
-from operator import itemgetter
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from pnp.engine.core import PREGAME, Estimate, GameMeta, OptionTable, State

@@ -177,14 +177,19 @@ class Replay:
         return value
 
     def draw(self, sides: int, why: str) -> int:
-        value = self.next(f"the roll '{why}'")
+        value = next(self._it, None)  # self.next, its message made only when it is needed
+        if value is None:
+            raise ReplayMismatch(f"the log ends before the roll '{why}'")
         if not 1 <= value <= sides:
             raise ReplayMismatch(f"logged roll {value} does not fit a {sides}-sided die ({why})")
         return value
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any = None) -> int:
-        return self.next(f"the decision '{why}'")
+        value = next(self._it, None)
+        if value is None:
+            raise ReplayMismatch(f"the log ends before the decision '{why}'")
+        return value
 
     def left(self) -> int:
         return sum(1 for _ in self._it)
@@ -247,6 +252,9 @@ class Context:
         if isinstance(dice, SeededDice) and log is None:
             self.roll = self._make_fast_roll(dice.random)  # type: ignore[method-assign]
             self.roll_high = self._make_fast_roll_high(dice.random)  # type: ignore[method-assign]
+        elif type(dice) is Replay and log is None:
+            self.roll = self._make_replay_roll(dice)  # type: ignore[method-assign]
+            self.roll_high = self._make_replay_roll_high(dice)  # type: ignore[method-assign]
         if log is None and not self.visibility:
             self.choose = self._make_fast_choose()  # type: ignore[method-assign]
 
@@ -295,6 +303,59 @@ class Context:
                               int(rand() * sides) + 1, int(rand() * sides) + 1]
                 else:
                     values = [int(rand() * sides) + 1 for _ in contenders]
+                extend(values)
+                if len(trace) > limit:
+                    self._check_runaway()
+                top = max(values)
+                if values.count(top) == 1:
+                    return contenders[values.index(top)]
+                contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
+
+        return roll_high
+
+    def _make_replay_roll(self, source: Replay) -> Callable[..., int]:
+        """`roll` for an unlogged replay: the logged dice read as `Replay.draw` reads them
+        (the same checks and messages), one call less per die."""
+        it = source._it
+        trace = self.trace
+        add = trace.append
+        limit = self.max_rolls
+
+        def roll(sides: int, why: str, seat: int = -1) -> int:
+            value = next(it, None)
+            if value is None:
+                raise ReplayMismatch(f"the log ends before the roll '{why}'")
+            if not 1 <= value <= sides:
+                raise ReplayMismatch(
+                    f"logged roll {value} does not fit a {sides}-sided die ({why})")
+            add(value)
+            if len(trace) > limit:  # the trace holds the dice and the decisions
+                self._check_runaway()
+            return value
+
+        return roll
+
+    def _make_replay_roll_high(self, source: Replay) -> Callable[..., int]:
+        """`roll_high` for an unlogged replay: each round's dice read as `roll_each` reads
+        them (all of a round before any is recorded), the same checks and messages."""
+        it = source._it
+        trace = self.trace
+        extend = trace.extend
+        limit = self.max_rolls
+
+        def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
+            contenders = seats
+            while True:
+                values = []
+                add = values.append
+                for _ in contenders:
+                    value = next(it, None)
+                    if value is None:
+                        raise ReplayMismatch(f"the log ends before the roll '{why}'")
+                    if not 1 <= value <= sides:
+                        raise ReplayMismatch(
+                            f"logged roll {value} does not fit a {sides}-sided die ({why})")
+                    add(value)
                 extend(values)
                 if len(trace) > limit:
                     self._check_runaway()

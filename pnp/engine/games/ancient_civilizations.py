@@ -13,6 +13,7 @@ from __future__ import annotations
 import operator
 from collections import Counter
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from pnp.data.effects import PER_TURN, THIS_TURN, Effect, format_effect
@@ -105,6 +106,15 @@ def _merge(*parts: dict[str, float]) -> Estimate:
         for k, v in part.items():
             out[k] = out.get(k, 0.0) + v
     return out
+
+
+def _values_of(stats: tuple[str, ...]) -> Callable[[dict[str, int]], Any]:
+    """A getter of these stats' values (a value for one stat, a tuple for more), as a key."""
+    return itemgetter(*stats) if stats else _no_values
+
+
+def _no_values(values: dict[str, int]) -> tuple:
+    return ()
 
 
 def _faces(count: int, sides: int) -> list[int]:
@@ -274,7 +284,7 @@ class PhasePlan:
         self.why_pay = f"{ph.id}: pay to move"
         tt = self.track
         #: landings in this phase may take the inlined path (no building, no leader to record)
-        self.fast_landing = not self.build_once and (tt is None or not tt.leader)
+        self.fast_landing = not self.build_once
         self.cost_pairs = _fast((self.cost_ops,), None) if self.cost_ops else ()
         #: (stat, the least a player must hold to pay the cost)
         self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
@@ -335,6 +345,7 @@ class Rules:
         self.charts = {cid: ChartTable(chart) for cid, chart in game.charts.items()}
         self.chart_means = {cid: t.mean for cid, t in self.charts.items()}
         self.tracks = {tid: TrackTable(self, t) for tid, t in game.tracks.items()}
+        self.track_starts = {tid: t.start for tid, t in self.tracks.items()}
         # abilities that last (this turn / per turn) become powers, keyed "track/space"
         self.powers: dict[str, tuple[str, tuple]] = {}
         for tt in self.tracks.values():
@@ -350,6 +361,8 @@ class Rules:
             cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
                   c.repeat, f"conversion {cid}")
             for cid, c in game.conversions.items()}
+        #: conversion -> its paying stats' values, as the key of its option tables
+        self.convert_keys = {cid: _values_of(tuple(c[1])) for cid, c in self.conversions.items()}
         self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], Callable]] = {}
         self.table_rows: dict[str, dict[str, tuple[str, int, Ops]]] = {}
         #: (table, what the payer can spend) -> the purchase options (they depend on nothing else)
@@ -665,22 +678,21 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     Phase."""
     r = rules_for(game)
     out: list[str] = []
-    taken: set[tuple[str, int]] = set()
-    for p in state.players:
-        if p.out:
-            continue
-        for track, space in p.pos.items():
-            tt = r.tracks.get(track)
-            if tt is None:
-                out.append(f"a pawn is on {track}, which is not a track")
-                continue
-            if space == tt.start:
-                continue
-            if (track, space) in taken:
-                out.append(f"two pawns share a non-start space on the {track} track")
-            taken.add((track, space))
-            if not 0 <= space < tt.n:
-                out.append(f"a pawn is off the {track} track")
+    starts = r.track_starts
+    pawns = [(track, space) for p in state.players if not p.out
+             for track, space in p.pos.items() if starts.get(track) != space]
+    if len(set(pawns)) != len(pawns):  # found again one by one only when something is wrong
+        seen: set[tuple[str, int]] = set()
+        for pawn in pawns:
+            if pawn in seen:
+                out.append(f"two pawns share a non-start space on the {pawn[0]} track")
+            seen.add(pawn)
+    for track, space in pawns:
+        tt = r.tracks.get(track)
+        if tt is None:
+            out.append(f"a pawn is on {track}, which is not a track")
+        elif not 0 <= space < tt.n:
+            out.append(f"a pawn is off the {track} track")
     owned_by: dict[str, int] = {}
     for seat, p in enumerate(state.players):
         for key in p.vars.get("owned", ()):
@@ -797,6 +809,7 @@ class ACGame(EffectRunner):
         self.phase_id = "pregame" if state.stage == PREGAME else ""
         if ctx is not None:
             self.roll = ctx.roll
+            self.roll_high = ctx.roll_high
             self.choose = ctx.choose
             self.event = ctx.event
             self.spaces = ctx.result.space_counts
@@ -914,7 +927,7 @@ class ACGame(EffectRunner):
         order = self.turn_order()
         while len(marks) < goal:
             for seat in order:
-                self.move(seat, tt, None, pregame=True)
+                self.pregame_move(seat, tt)
                 if len(marks) >= goal:
                     return
 
@@ -924,7 +937,7 @@ class ACGame(EffectRunner):
         live = self.live
         if len(live) < 2:
             return live
-        return self.rotations[self.ctx.roll_high(self.r.die_sides, self.r.why_order, live)]
+        return self.rotations[self.roll_high(self.r.die_sides, self.r.why_order, live)]
 
     def phase_order(self, plan: PhasePlan) -> list[int]:
         """The order of this phase: rolled anew (interpretation turn-order), or, in the
@@ -945,8 +958,7 @@ class ACGame(EffectRunner):
         else:  # turn_order(), inlined: a fresh roll for the first player of every phase
             order = self.live
             if len(order) > 1:
-                order = self.rotations[self.ctx.roll_high(self.r.die_sides, self.r.why_order,
-                                                          order)]
+                order = self.rotations[self.roll_high(self.r.die_sides, self.r.why_order, order)]
         players = self.players
         st = self.state
         tt = plan.track
@@ -1115,28 +1127,93 @@ class ACGame(EffectRunner):
                 return q
         return -1
 
-    def move(self, seat: int, tt: TrackTable, plan: PhasePlan | None,
-             pregame: bool = False) -> None:
-        """Roll and move, following the roll-and-move rules to the space the pawn ends on:
-        start spaces give nothing but may be left by paying the reroll cost; an occupied space
-        (or a built wonder, interpretation built-wonder) is resolved by occupied()."""
-        r = self.r
+    def move(self, seat: int, tt: TrackTable, plan: PhasePlan) -> None:
+        """Roll and move in a phase of the turn, following the roll-and-move rules to the space
+        the pawn ends on: a free space is landed on at once (the common case, inlined); a
+        start space, an occupied space or a built wonder is resolved by resolve()."""
         p = self.players[seat]
         tid = tt.id
         here = p.pos[tid]
-        if p.vars["powers"] or not self.single_die:
-            judge = None
-            if p.vars["powers"]:
-                judges = tt.judges
-                if judges is None:
-                    judges = tt.judges = [_landing_judge(tt, i) for i in range(tt.n)]
-                judge = judges[here]
-            steps = self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
+        if self.single_die and not p.vars["powers"]:
+            steps = self.roll(self.r.die_sides, tt.why_move, seat)
         else:
-            steps = self.roll(r.die_sides, tt.why_move, seat)
+            steps = self.move_roll(seat, tt, here)
         dest = (here + steps) % tt.n if tt.loop else tt.advance(here, steps)
+        stop = dest == tt.start  # a start space, a pawn or a built wonder: not a plain landing
+        if not stop:
+            for _, pos in self.others[seat]:
+                if pos[tid] == dest:
+                    stop = True
+                    break
+            else:
+                stop = tt.blocks and dest in self.state.markers[tid]
+        if stop:
+            dest = self.resolve(seat, tt, plan, dest)
+            if dest < 0:
+                return
+        fast = tt.fast[dest]
+        if fast is None or not plan.fast_landing:
+            self.land(seat, tt, dest, plan)
+            return
+        # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
+        p.pos[tid] = dest
+        spaces = self.spaces  # Counter: .get skips its __missing__ call
+        landed = tt.keys[dest]
+        spaces[landed] = spaces.get(landed, 0) + 1
+        if tt.leader:
+            p.vars["leader"] = tt.ids[dest]
+        stats = p.counters
+        for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
+            v = stats[stat] + k
+            if v > hi:
+                clips = self.book.clips
+                clips[stat] = clips.get(stat, 0) + 1
+                v = hi
+            elif v < lo:
+                floors = self.book.floors
+                floors[stat] = floors.get(stat, 0) + 1
+                v = lo
+            stats[stat] = v
+        if self.r.eliminate_now:
+            self.eliminations_now()
+
+    def pregame_move(self, seat: int, tt: TrackTable) -> None:
+        """Pre-History: roll and move; a marked space sends the player to an unmarked one."""
+        here = self.players[seat].pos[tt.id]
+        dest = tt.advance(here, self.move_roll(seat, tt, here))
+        if dest == tt.start:
+            dest = self.resolve(seat, tt, None, dest, pregame=True)
+            if dest < 0:
+                return
+        elif dest in self.state.markers[tt.id]:
+            dest = self.marked_space(seat, tt)
+        self.land(seat, tt, dest, None, pregame=True)
+
+    def move_roll(self, seat: int, tt: TrackTable, here: int) -> int:
+        """A move's roll by `seat` from `here`: the dice, then any roll power it holds (judged
+        by where each result would land)."""
+        r = self.r
+        p = self.players[seat]
+        judge = None
+        if p.vars["powers"]:
+            judges = tt.judges
+            if judges is None:
+                judges = tt.judges = [_landing_judge(tt, i) for i in range(tt.n)]
+            judge = judges[here]
+        if r.die_count == 1 and judge is None:
+            return self.roll(r.die_sides, tt.why_move, seat)
+        return self.player_roll(seat, r.die_count, r.die_sides, tt.why_move, judge)
+
+    def resolve(self, seat: int, tt: TrackTable, plan: PhasePlan | None, dest: int,
+                pregame: bool = False) -> int:
+        """Where a move that reached `dest` ends: start spaces give nothing but may be left by
+        paying the reroll cost; an occupied space (or a built wonder, interpretation
+        built-wonder) is resolved by occupied(). -1 when the move ended there (a start space,
+        or a war)."""
+        r = self.r
+        p = self.players[seat]
+        tid = tt.id
         option = plan.option if plan is not None else None
-        others = self.others[seat]
         while True:
             if dest == tt.start:
                 p.pos[tid] = dest
@@ -1148,23 +1225,23 @@ class ACGame(EffectRunner):
                 if r.start_benefit:
                     self.apply_space(seat, tt, dest)
                 if option is not None and r.start_options and self.start_option(seat, tt, option):
-                    return
+                    return -1
                 if self.start_reroll(seat, tt):
                     dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
                                                              tt.why_move))
                     continue
-                return
+                return -1
             if pregame:
                 if dest in self.state.markers[tid]:
                     dest = self.marked_space(seat, tt)
-                break
+                return dest
             occupant = -1
-            for q, pos in others:
+            for q, pos in self.others[seat]:
                 if pos[tid] == dest:
                     occupant = q
                     break
             if occupant < 0 and not (tt.blocks and dest in self.state.markers[tid]):
-                break
+                return dest
             if occupant >= 0 and option == "trade":
                 self.trade(seat, occupant)
             choice = self.occupied(seat, tt, dest, occupant >= 0 and option == "war")
@@ -1172,39 +1249,14 @@ class ACGame(EffectRunner):
                 if r.war_to_start:
                     p.pos[tid] = tt.start
                 self.war(seat, occupant)
-                return
+                return -1
             if choice == REROLL:
                 self.event("occupied-reroll", seat)
                 dest = tt.advance(dest, self.player_roll(seat, r.die_count, r.die_sides,
                                                          tt.why_move))
                 continue
             self.event("occupied-" + choice, seat)
-            dest = tt.neighbour(dest, choice)
-            break
-        fast = tt.fast[dest]
-        if fast is not None and plan is not None and plan.fast_landing:
-            # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
-            p.pos[tid] = dest
-            spaces = self.spaces  # Counter: .get skips its __missing__ call
-            landed = tt.keys[dest]
-            spaces[landed] = spaces.get(landed, 0) + 1
-            stats = p.counters
-            for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
-                v = stats[stat] + k
-                if v > hi:
-                    clips = self.book.clips
-                    clips[stat] = clips.get(stat, 0) + 1
-                    v = hi
-                elif v < lo:
-                    floors = self.book.floors
-                    floors[stat] = floors.get(stat, 0) + 1
-                    v = lo
-                stats[stat] = v
-            if r.eliminate_now:
-                self.eliminations_now()
-            return
-        self.land(seat, tt, dest, plan, pregame)
-
+            return tt.neighbour(dest, choice)
 
     def start_option(self, seat: int, tt: TrackTable, option: str) -> bool:
         """Variant start-space-options: a move ending on a start space where an opponent's pawn
@@ -1367,7 +1419,7 @@ class ACGame(EffectRunner):
                     return
             return
         stats = p.counters
-        key = (cid, *(stats[s] for s in cost))
+        key = (cid, self.r.convert_keys[cid](stats))
         table = self.r.convert_tables.get(key)
         if table is None:  # the choices and their estimates depend only on the paying stats
             most = self.times_payable(stats, cost)
