@@ -7,6 +7,7 @@ is here is stable:
 - the state: `State`, `PlayerState`, `CardInstance` and the stage and visibility constants;
 - the harness's view: `GameMeta` (what `metadata` returns), `Context` (dice, decisions, events,
   coverage and steps), `Estimate` (expected counter changes offered to the greedy bot),
+  `OptionTable` (a decision offered many times with the same options and estimates),
   `GameResult` and `Elimination` (what `finish` fills);
 - helpers that read a `GameDef` so no number is written twice: `start_counters`,
   `counter_bounds`, `card_instances`, `initial_state`, `supplies`, `zone_visibility`,
@@ -38,6 +39,7 @@ from pnp.engine.core import (
     Context,
     Estimate,
     GameMeta,
+    OptionTable,
     PlayerState,
     State,
 )
@@ -48,7 +50,7 @@ from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResu
 __all__ = [
     "ALL", "ALL_OUT", "COMPLETED", "HIDDEN", "MAIN", "NOBODY", "OVER", "OWNER", "PREGAME",
     "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
-    "GameDef", "GameMeta", "GameResult", "PlayerState", "State", "advance", "card_data",
+    "GameDef", "GameMeta", "GameResult", "OptionTable", "PlayerState", "State", "advance", "card_data",
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",
     "per_definition", "start_counters", "start_space", "supplies", "zone_visibility",
 ]
