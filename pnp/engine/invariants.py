@@ -134,48 +134,58 @@ def _mutable_ids(root: Any) -> set[int]:
     return seen
 
 
-def _state_ids(state: State) -> set[int]:
-    """The ids of every mutable part of a State, walking its known shape directly (the
-    module's vars, plain JSON of any shape, are walked generically)."""
-    seen = {id(state), id(state.players), id(state.markers), id(state.owners),
-            id(state.counters), id(state.supply), id(state.zones), id(state.winners)}
-    add = seen.add
-    for marks in state.markers.values():
-        add(id(marks))
-    zones = [state.zones]
-    for p in state.players:
-        seen.update((id(p), id(p.counters), id(p.pos), id(p.zones)))
-        zones.append(p.zones)
-        _vars_ids(p.vars, seen)
-    for zs in zones:
-        for cards in zs.values():
-            add(id(cards))
-            for c in cards:
-                add(id(c))
-                if c.tokens is not None:
-                    add(id(c.tokens))
-                if c.flags is not None:
-                    add(id(c.flags))
-    _vars_ids(state.vars, seen)
-    return seen
-
-
-def _vars_ids(value: Any, seen: set[int]) -> None:
-    """Add the ids of a module's vars to `seen`: a plain dict whose values are scalars or flat
-    lists of scalars (the usual shape) in one pass, anything deeper walked generically."""
-    if type(value) is not dict:
-        seen |= _mutable_ids(value)
-        return
-    seen.add(id(value))
+def _state_ids(state: State) -> list[int]:
+    """The ids of every mutable part of a State (a list: a part reached twice is listed
+    twice), walking its known shape directly (the module's vars, plain JSON of any shape, are
+    walked generically)."""
+    markers = state.markers
+    ids = [id(state), id(state.players), id(markers), id(state.owners), id(state.counters),
+           id(state.supply), id(state.zones), id(state.winners)]
+    add = ids.append
+    ids += map(id, markers.values())
     scalars = _SCALARS
-    for v in value.values():
-        kind = type(v)
-        if kind in scalars:
-            continue
-        if kind is list and scalars.issuperset(map(type, v)):
-            seen.add(id(v))
+    for p in state.players:
+        zones = p.zones
+        ids += (id(p), id(p.counters), id(p.pos), id(zones))
+        if zones:
+            _zone_ids(zones, ids)
+        # the module's vars: a plain dict of scalars and flat lists of scalars (the usual
+        # shape) in one pass, anything deeper walked generically
+        value = p.vars
+        if type(value) is dict:
+            add(id(value))
+            for v in value.values():
+                kind = type(v)
+                if kind is list:
+                    if scalars.issuperset(map(type, v)):
+                        add(id(v))
+                        continue
+                elif kind in scalars:
+                    continue
+                ids += _mutable_ids(v)
         else:
-            seen |= _mutable_ids(v)
+            ids += _mutable_ids(value)
+    if state.zones:
+        _zone_ids(state.zones, ids)
+    value = state.vars
+    if type(value) is dict and not value:  # the usual shared vars: none
+        add(id(value))
+    else:
+        ids += _mutable_ids(value)
+    return ids
+
+
+def _zone_ids(zones: dict[str, list[CardInstance]], ids: list[int]) -> None:
+    """Add the ids of the card lists of `zones`, their cards and the cards' tokens and flags."""
+    add = ids.append
+    for cards in zones.values():
+        add(id(cards))
+        ids += map(id, cards)
+        for c in cards:
+            if c.tokens is not None:
+                add(id(c.tokens))
+            if c.flags is not None:
+                add(id(c.flags))
 
 
 #: the State shape _state_ids knows; any other shape is walked generically
@@ -188,7 +198,7 @@ _KNOWN_SHAPE = (State.__slots__, PlayerState.__slots__, CardInstance.__slots__) 
 def _shares(a: Any, b: Any) -> bool:
     """Whether two structures share any mutable part (list, dict, player, card)."""
     if _KNOWN_SHAPE and type(a) is State and type(b) is State:
-        return not _state_ids(a).isdisjoint(_state_ids(b))
+        return not set(_state_ids(a)).isdisjoint(_state_ids(b))
     return not _mutable_ids(a).isdisjoint(_mutable_ids(b))
 
 
@@ -225,6 +235,8 @@ class StepChecker:
         self.meta = meta
         self.mode = mode
         self.sampled = mode == "sample"
+        self.checked = mode != "none"
+        self.phased = bool(meta.phases)
         self.module_check = module_check
         self.offset = seed % SAMPLE_EVERY
         self.cards = set(card_census(state))
@@ -244,7 +256,7 @@ class StepChecker:
             for name, left in st.supply.items():
                 if name not in low or left < low[name]:
                     low[name] = left
-        if self.meta.phases:
+        if self.phased:
             if label != self.expect:
                 ctx.violate(f"phases out of order: {label} came where {self.expect} was due")
             nxt = self.after.get(label, self.first)
@@ -260,7 +272,7 @@ class StepChecker:
             if k % SAMPLE_EVERY:
                 return
             deep = k % (SAMPLE_EVERY * ROUNDTRIP_EVERY) == 0
-        elif self.mode == "none":
+        elif not self.checked:
             return
         else:
             deep = True

@@ -65,6 +65,10 @@ class CardInstance:
 
 Zones = dict[str, list[CardInstance]]
 
+#: JSON scalars: copied by reference (immutable)
+_SCALARS = frozenset({int, str, float, bool, type(None)})
+_INT = frozenset({int})
+
 
 def _copy_zones(zones: Zones) -> Zones:
     return {z: [c.copy() for c in cards] for z, cards in zones.items()}
@@ -75,8 +79,26 @@ def _zones_json(zones: Zones) -> dict[str, list]:
 
 
 def _zones_from(data: Mapping[str, Any] | None) -> Zones:
-    return {str(z): [CardInstance.from_json(c) for c in cards]
-            for z, cards in (data or {}).items()}
+    if not data:
+        return {}
+    card = CardInstance.from_json
+    return {str(z): list(map(card, cards)) for z, cards in data.items()}
+
+
+def _ints(data: Mapping[str, Any]) -> dict[str, int]:
+    """{key: int(value)} of a JSON object, keys as they are, in C-level passes: a plain dict
+    of ints only (what JSON gives) is copied as it is, since int() of an int is itself."""
+    values = data.values()
+    if type(data) is dict and _INT.issuperset(map(type, values)):
+        return dict(data)
+    return dict(zip(data, map(int, values), strict=True))
+
+
+def _int_list(data: Any) -> list[int]:
+    """[int(value) for value in data], a list of ints only copied as it is."""
+    if type(data) is list and _INT.issuperset(map(type, data)):
+        return list(data)
+    return list(map(int, data))
 
 
 @dataclass(slots=True)
@@ -95,15 +117,16 @@ class PlayerState:
                            _copy_json(self.vars) if self.vars else {}, self.out)
 
     def to_json(self) -> dict[str, Any]:
+        zones = self.zones
         return {"counters": dict(self.counters), "pos": dict(self.pos),
-                "zones": _zones_json(self.zones), "vars": _copy_json(self.vars), "out": self.out}
+                "zones": _zones_json(zones) if zones else {}, "vars": _copy_json(self.vars),
+                "out": self.out}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PlayerState:
-        return cls({k: int(v) for k, v in data["counters"].items()},
-                   {k: int(v) for k, v in data.get("pos", {}).items()},
-                   _zones_from(data.get("zones")), _copy_json(data.get("vars") or {}),
-                   bool(data.get("out", False)))
+        get = data.get
+        return cls(_ints(data["counters"]), _ints(get("pos", {})), _zones_from(get("zones")),
+                   _copy_json(get("vars") or {}), bool(get("out", False)))
 
 
 @dataclass(slots=True)
@@ -142,15 +165,14 @@ class State:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> State:
-        return cls([PlayerState.from_json(p) for p in data["players"]],
-                   {k: [int(i) for i in v] for k, v in data.get("markers", {}).items()},
-                   {k: int(v) for k, v in data.get("owners", {}).items()},
-                   {k: int(v) for k, v in data.get("counters", {}).items()},
-                   {k: int(v) for k, v in data.get("supply", {}).items()},
-                   _zones_from(data.get("zones")), _copy_json(data.get("vars") or {}),
-                   int(data.get("turn", 0)), int(data.get("phase", 0)),
-                   str(data.get("stage", PREGAME)), str(data.get("ended", "")),
-                   [int(s) for s in data.get("winners", ())])
+        get = data.get
+        return cls(list(map(PlayerState.from_json, data["players"])),
+                   {k: _int_list(v) for k, v in get("markers", {}).items()},
+                   _ints(get("owners", {})), _ints(get("counters", {})),
+                   _ints(get("supply", {})), _zones_from(get("zones")),
+                   _copy_json(get("vars") or {}), int(get("turn", 0)), int(get("phase", 0)),
+                   str(get("stage", PREGAME)), str(get("ended", "")),
+                   _int_list(get("winners", ())))
 
     def live(self) -> list[int]:
         """Seats still in the game, in seat order."""
@@ -173,12 +195,25 @@ class State:
         return cards
 
 
-#: JSON scalars: copied by reference (immutable)
-_SCALARS = frozenset({int, str, float, bool, type(None)})
-
-
 def _copy_json(value: Any) -> Any:
     """A copy of plain JSON data (dicts, lists, scalars); tuples become lists, as JSON does."""
+    kind = type(value)
+    if kind is dict:  # the usual case: scalars and flat lists copied without a call each
+        scalars = _SCALARS
+        out = {}
+        for k, v in value.items():
+            kind = type(v)
+            if kind is list:
+                if not v or scalars.issuperset(map(type, v)):  # a flat list
+                    out[k] = v[:]
+                    continue
+            elif kind in scalars:
+                out[k] = v
+                continue
+            out[k] = _copy_json(v)
+        return out
+    if kind in _SCALARS:
+        return value
     if isinstance(value, dict):
         return {k: _copy_json(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
