@@ -79,6 +79,17 @@ class Estimate(dict):
         self.prep: Any = None
 
 
+#: a roll-off's dice -> the position of its single highest die, or -1 for a tie (a pure
+#: function of the dice, shared by every game; bounded)
+_ROLL_OFF_WINNERS: dict[tuple[int, ...], int] = {}
+ROLL_OFF_MEMO = 1 << 16
+
+
+def _roll_off_winner(values: tuple[int, ...]) -> int:
+    top = max(values)
+    return values.index(top) if values.count(top) == 1 else -1
+
+
 class OptionTable:
     """A decision offered many times with the same options and estimates (pay or stop from
     one space, the purchase menu at one amount of Gold): built once by a rules module, passed
@@ -283,32 +294,39 @@ class Context:
         return roll
 
     def _make_fast_roll_high(self, rand: Callable[[], float]) -> Callable[..., int]:
-        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one loop (two to
-        four contenders, the usual case, without building a comprehension)."""
+        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one go (two to
+        four contenders, the usual case, without building a comprehension), the winner of a
+        round looked up by its dice (worked out once per distinct round)."""
         trace = self.trace
         extend = trace.extend
         limit = self.max_rolls
+        winners = _ROLL_OFF_WINNERS
 
         def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
             contenders = seats
             while True:
                 n = len(contenders)
-                if n == 2:
-                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1]
+                if n == 4:
+                    values = (int(rand() * sides) + 1, int(rand() * sides) + 1,
+                              int(rand() * sides) + 1, int(rand() * sides) + 1)
                 elif n == 3:
-                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1,
-                              int(rand() * sides) + 1]
-                elif n == 4:
-                    values = [int(rand() * sides) + 1, int(rand() * sides) + 1,
-                              int(rand() * sides) + 1, int(rand() * sides) + 1]
+                    values = (int(rand() * sides) + 1, int(rand() * sides) + 1,
+                              int(rand() * sides) + 1)
+                elif n == 2:
+                    values = (int(rand() * sides) + 1, int(rand() * sides) + 1)
                 else:
-                    values = [int(rand() * sides) + 1 for _ in contenders]
+                    values = tuple([int(rand() * sides) + 1 for _ in contenders])
                 extend(values)
                 if len(trace) > limit:
                     self._check_runaway()
+                won = winners.get(values)
+                if won is None:
+                    won = _roll_off_winner(values)
+                    if len(winners) < ROLL_OFF_MEMO:
+                        winners[values] = won
+                if won >= 0:
+                    return contenders[won]
                 top = max(values)
-                if values.count(top) == 1:
-                    return contenders[values.index(top)]
                 contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
 
         return roll_high

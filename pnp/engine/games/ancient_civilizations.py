@@ -71,6 +71,8 @@ _NOTHING = Estimate()
 _POWER = Estimate({"power": 1.0})
 #: the lots bots may offer in the trade option's exchange (a bot protocol, not a rule)
 TRADE_LOTS = (1, 2, 3)
+#: fixed stat changes with their bounds: (stat, amount, min, cap), for StatBook.add_bounded
+Bounded = tuple[tuple[str, int, int, int], ...]
 #: power decisions remembered per definition (a bound on memory)
 POWER_TABLES = 8192
 
@@ -314,6 +316,7 @@ class Rules:
         self.derived = {s.id: game.formulas[s.derived] for s in game.stats.values()
                         if s.derived and s.derived in game.formulas}
         self.bounds = {s.id: (s.min, s.cap) for s in game.stats.values() if not s.derived}
+        self._book = StatBook(self.bounds, Counter(), Counter())  # bounds for fixed changes
         self.abbr = {s.id: s.short for s in game.stats.values()}
         self.formulas = game.formulas
         die = _need(game, "movement", "die")
@@ -323,6 +326,7 @@ class Rules:
         self.start_cost_ops = single(start_rule.get("reroll_cost"))
         self.start_cost = constant_deltas(self.start_cost_ops)
         self.start_reroll = bool(self.start_cost_ops)
+        self.start_cost_changes = self.fixed(self.start_cost_ops)
         #: a move ending on a start space beside an opponent still offers war or trade
         #: (variant start-space-options; interpretation start-space-opponents says no)
         self.start_options = bool(start_rule.get("opponent_options", False))
@@ -344,6 +348,10 @@ class Rules:
                                                 if p.build_once and p.track))
         self.charts = {cid: ChartTable(chart) for cid, chart in game.charts.items()}
         self.chart_means = {cid: t.mean for cid, t in self.charts.items()}
+        #: chart -> roll -> the row's fixed changes (None: dice, abilities or a short rule)
+        self.chart_changes = {cid: {v: self.fixed(ops) if if_short is None else None
+                                    for v, (_, ops, if_short) in t.rows.items()}
+                              for cid, t in self.charts.items()}
         self.tracks = {tid: TrackTable(self, t) for tid, t in game.tracks.items()}
         self.track_starts = {tid: t.start for tid, t in self.tracks.items()}
         # abilities that last (this turn / per turn) become powers, keyed "track/space"
@@ -361,10 +369,17 @@ class Rules:
             cid: (single(c.pay), constant_deltas(single(c.pay)), single(c.gain), c.mandatory,
                   c.repeat, f"conversion {cid}")
             for cid, c in game.conversions.items()}
+        #: conversion -> (its payment, its gain) as fixed changes, or None
+        self.conversion_changes = {
+            cid: (pay, gain) if (pay := self.fixed(c[0])) is not None
+            and (gain := self.fixed(c[2])) is not None else None
+            for cid, c in self.conversions.items()}
         #: conversion -> its paying stats' values, as the key of its option tables
         self.convert_keys = {cid: _values_of(tuple(c[1])) for cid, c in self.conversions.items()}
         self.tables: dict[str, tuple[str, list[tuple[str, int, Ops]], Callable]] = {}
         self.table_rows: dict[str, dict[str, tuple[str, int, Ops]]] = {}
+        #: (table, row label) -> what the row buys, as fixed changes, or None
+        self.purchase_changes: dict[tuple[str, str], Bounded | None] = {}
         #: (table, what the payer can spend) -> the purchase options (they depend on nothing else)
         self.purchase_menus: dict[tuple[str, int], OptionTable] = {}
         #: (stats given, stat received, what can be given of each) -> (offers, deals)
@@ -376,6 +391,7 @@ class Rules:
                 while any(r[0] == label for r in rows):
                     label += "'"
                 rows.append((label, row.cost, single(row.buys)))
+                self.purchase_changes[(tid, label)] = self.fixed(rows[-1][2])
             pay = table.pay or ""
             expect = {label: _merge({pay: -cost}, mean_delta(ops)) for label, cost, ops in rows}
             expect[DONE] = _NOTHING
@@ -403,6 +419,7 @@ class Rules:
                                     sum(d < 0 for d in diffs) / len(diffs))
         trade = game.rule("options", "trade", default={})
         self.trade_gain = single(trade.get("both_gain"))
+        self.trade_gain_changes = self.fixed(self.trade_gain)
         self.trade_stats = tuple(s for s in trade.get("exchange", ()) if s)
         self.trade_offers = [(f"{self.abbr[g]}-{kg} {self.abbr[r]}+{kr}", g, kg, r, kr)
                              for g in self.trade_stats for r in self.trade_stats if g != r
@@ -457,6 +474,12 @@ class Rules:
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
         self.why_power = "use a power on the roll"
         self.metadata: GameMeta | None = None
+
+    def fixed(self, ops: Ops) -> Bounded | None:
+        """Ops that are only fixed stat changes as (stat, amount, min, cap), for
+        `ACGame.add_changes`; None when they roll dice, use a formula or grant anything."""
+        pairs = _fast((ops,), None)
+        return None if pairs is None else self._book.bounded(pairs)
 
     def value(self, d: dict[str, float]) -> float:
         """An estimate's worth at the bots' base values (for deriving other values)."""
@@ -814,8 +837,11 @@ class ACGame(EffectRunner):
             self.event = ctx.event
             self.spaces = ctx.result.space_counts
             self.chart_counts = ctx.result.chart_counts
+        #: fixed stat changes (stats, Bounded): `apply` of ops that are only that, cheaper
+        self.add_changes = self.book.add_bounded
         if rules.eliminate_now:
             self.apply = self._apply_then_eliminate
+            self.add_changes = self._changes_then_eliminate
         self.single_die = rules.die_count == 1
         self.set_live()
 
@@ -858,6 +884,10 @@ class ACGame(EffectRunner):
             key, ops, if_short = t.rows[v]
             counts = self.chart_counts
             counts[key] = counts.get(key, 0) + 1
+            changes = self.r.chart_changes[chart][v]
+            if changes is not None:  # fixed changes, no short rule: nothing more to decide
+                self.add_changes(p.counters, changes)
+                return
             short = self.apply(seat, ops, t.why)
             if short and if_short == "lose-all-and-reroll" and not p.out:
                 self.event(t.reroll_event, seat)
@@ -876,6 +906,11 @@ class ACGame(EffectRunner):
         if self.state.stage == MAIN:
             self.eliminations_now()
         return short
+
+    def _changes_then_eliminate(self, stats: dict[str, int], changes: Bounded) -> None:
+        self.book.add_bounded(stats, changes)
+        if self.state.stage == MAIN:
+            self.eliminations_now()
 
     # ---------------------------------------------------------------- the game
     def play(self, max_turns: int) -> None:
@@ -1286,7 +1321,10 @@ class ACGame(EffectRunner):
         if self.choose(seat, table.options, tt.why_start, table) != REROLL:
             return False
         self.event("start-reroll", seat)
-        self.apply(seat, r.start_cost_ops, tt.why_start)
+        if r.start_cost_changes is None:
+            self.apply(seat, r.start_cost_ops, tt.why_start)
+        else:
+            self.add_changes(self.stat_rows[seat], r.start_cost_changes)
         return True
 
     def occupied(self, seat: int, tt: TrackTable, dest: int, war: bool) -> str:
@@ -1350,7 +1388,11 @@ class ACGame(EffectRunner):
             return
         if pregame:
             self.state.markers[tt.id].append(dest)
-        self.apply_space(seat, tt, dest)
+        fast = tt.fast[dest]
+        if fast is not None:  # fixed changes: apply_space without its dispatch
+            self.add_changes(p.counters, fast)
+        else:
+            self.apply_space(seat, tt, dest)
 
     def build(self, seat: int, tt: TrackTable, dest: int) -> None:
         """Wonder Phase: an unbuilt wonder is built, marked and owned for good; landing on a
@@ -1408,12 +1450,12 @@ class ACGame(EffectRunner):
         """Surplus (optional, any number of times) and Culture into VP (a must, while 10 or more
         remain): interpretation conversion-repeat; conversions-once allows each once a phase."""
         pay_ops, cost, gain_ops, mandatory, repeat, why = self.r.conversions[cid]
+        changes = self.r.conversion_changes[cid]
         p = self.players[seat]
         can_pay = self.book.can_pay
         if mandatory:
             while can_pay(p.counters, cost):
-                self.apply(seat, pay_ops, why)
-                self.apply(seat, gain_ops, why)
+                self.pay_and_gain(seat, pay_ops, gain_ops, changes, why)
                 self.event(cid, seat)
                 if not repeat or p.out:
                     return
@@ -1435,9 +1477,19 @@ class ACGame(EffectRunner):
             return
         k = self.choose(seat, options, why, table)
         for _ in range(k):
+            self.pay_and_gain(seat, pay_ops, gain_ops, changes, why)
+            self.event(cid, seat)
+
+    def pay_and_gain(self, seat: int, pay_ops: Ops, gain_ops: Ops,
+                     changes: tuple[Bounded, Bounded] | None, why: str) -> None:
+        """One conversion: the payment, then the gain (as fixed changes when they are)."""
+        if changes is None:
             self.apply(seat, pay_ops, why)
             self.apply(seat, gain_ops, why)
-            self.event(cid, seat)
+        else:
+            stats = self.stat_rows[seat]
+            self.add_changes(stats, changes[0])
+            self.add_changes(stats, changes[1])
 
     def times_payable(self, stats: dict[str, int], cost: dict[str, int]) -> int:
         lo = self.book.lo
@@ -1470,7 +1522,11 @@ class ACGame(EffectRunner):
                 return
             _, cost, ops = by_label[choice]
             self.book.add(p.counters, pay, -cost)
-            self.apply(seat, ops, why)
+            changes = self.r.purchase_changes[(table_id, choice)]
+            if changes is None:
+                self.apply(seat, ops, why)
+            else:
+                self.add_changes(p.counters, changes)
             self.event("purchase", seat)
 
     def phase_checks(self, plan: PhasePlan, order: list[int]) -> None:
@@ -1613,8 +1669,12 @@ class ACGame(EffectRunner):
         the mover then still resolves the occupied space."""
         r = self.r
         self.event("trade", seat)
-        self.apply(seat, r.trade_gain, "trade")
-        self.apply(other, r.trade_gain, "trade")
+        if r.trade_gain_changes is None:
+            self.apply(seat, r.trade_gain, "trade")
+            self.apply(other, r.trade_gain, "trade")
+        else:
+            self.add_changes(self.stat_rows[seat], r.trade_gain_changes)
+            self.add_changes(self.stat_rows[other], r.trade_gain_changes)
         mine = self.players[seat].counters
         theirs = self.players[other].counters
         lo = self.book.lo
