@@ -383,7 +383,7 @@ class Rules:
         #: (table, what the payer can spend) -> the purchase options (they depend on nothing else)
         self.purchase_menus: dict[tuple[str, int], OptionTable] = {}
         #: (stats given, stat received, what can be given of each) -> (offers, deals)
-        self.exchange_menus: dict[tuple, tuple[tuple[str, ...], dict[str, tuple[str, int]]]] = {}
+        self.exchange_menus: dict[tuple, tuple[OptionTable, dict[str, tuple[str, int]]]] = {}
         for tid, table in game.tables.items():
             rows: list[tuple[str, int, Ops]] = []
             for row in table.rows:
@@ -1729,19 +1729,14 @@ class ACGame(EffectRunner):
                     label = f"{abbr[stat]}-{k} {abbr[receive]}+{k}"
                     offers.append(label)
                     deals[label] = (stat, k)
-            menu = self.r.exchange_menus[key] = (tuple(offers), deals)
-        options, deals = menu
-        if len(options) == 1:
+            spend = self.r.spend  # greedy's view of each offer depends on the same holdings
+            worth = [{} if o == NONE else {deals[o][0]: spend(p.counters, *deals[o]),
+                                           receive: deals[o][1]} for o in offers]
+            menu = self.r.exchange_menus[key] = (OptionTable(offers, worth), deals)
+        table, deals = menu
+        if len(table.options) == 1:
             return
-
-        spend = self.r.spend
-
-        def outcomes(o: str) -> dict[str, float]:
-            if o == NONE:
-                return {}
-            stat, k = deals[o]
-            return {stat: spend(p.counters, stat, k), receive: k}
-        choice = self.choose(seat, options, "exchange", outcomes)
+        choice = self.choose(seat, table.options, "exchange", table)
         if choice == NONE:
             return
         stat, k = deals[choice]
