@@ -109,6 +109,8 @@ class GreedyBot:
                 continue  # plain, or a bot-only quantity ("power"): nothing to clip
             lo = line + max(-d, 0) if line is not None else _NO_LOW
             hi = cap - d if cap is not None and d > 0 else _NO_HIGH
+            if lo == _NO_LOW and hi == _NO_HIGH:
+                continue  # a loss of a capped stat with no danger line: it can never clip
             checks.append((stat, lo, hi, len(terms)))
             terms.append((d, w, cap, line))
         return (self.info, total, tuple(checks), tuple(terms))
