@@ -119,3 +119,17 @@ def test_show_yaml_and_variant():
 def test_show_unknown_variant_fails_with_hint():
     result = run("show", "ancient-civilizations", "--variant", "arch-idea")
     assert result.exit_code == 1 and "did you mean arch-ideas" in result.output
+
+
+def test_a_variant_that_breaks_only_when_applied_fails_validate(game_copy):
+    """An override that is valid YAML and valid schema but names an unknown stat breaks only
+    when the variant is built: validate builds every variant and reports it at the
+    override's line, named after the variant, so `--variant` can never fail after a clean
+    validate."""
+    line = edit(game_copy / "game.yaml", 'the-arch/effect: "Idea+1"', 'the-arch/effect: "Bogus+1"')
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 1
+    assert re.search(rf"game.yaml:{line}:\d+: error PNP-E002: variant arch-ideas: unknown stat "
+                     r"'Bogus'", result.output), result.output
+    assert run("show", str(game_copy), "--variant", "arch-ideas").exit_code == 1
+

@@ -7,7 +7,7 @@ import sys
 import click
 
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
-from pnp.data.game import load_game
+from pnp.data.game import load_game, variant_problems
 from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 
 
@@ -20,7 +20,8 @@ from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
     """Check games against their schemas and cross-references (all bundled games when none named).
 
-    A game without data errors is also preflighted: everything `pnp build` checks (layouts and
+    A game without data errors has each of its variants built too, and is preflighted:
+    everything `pnp build` checks (layouts and
     templates against every card, images, icons, fonts, colours, sizes, text fit, the rulesheet
     sources rendered to Markdown and parsed), with nothing written."""
     folders = resolve_games(games)
@@ -30,6 +31,7 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
         found = list(result.diagnostics)
         game = result.game
         if game is not None and result.ok:
+            found.extend(variant_problems(folder, result))  # every --variant must load too
             from pnp.render.preflight import preflight  # the renderer loads only when needed
             from pnp.rulesheet.check import check_rulesheet
 

@@ -629,8 +629,10 @@ class Builder:
                 continue
             out[fid] = self.field_value(doc, spec, fields[fid], doc.pos(where[fid]), where[fid], card)
         for fid in fields:  # undeclared fields stay free-form; one spelled like a declared one is a typo
+            if fid in declared or fid == "name":
+                continue
             close = difflib.get_close_matches(fid, list(declared), n=2, cutoff=0.75)
-            if fid not in declared and fid != "name" and close:
+            if close:
                 hint = f"did you mean {' or '.join(close)}? deck '{deck}' declares: {', '.join(declared)}"
                 self.diags.append(Diagnostic.at(doc.key_pos(where[fid]), WARNING, "PNP-D004",
                                                 f"card '{card}': field '{fid}' is not declared", hint))

@@ -6,6 +6,7 @@ YAML (positions kept) -> schema check -> variant overrides -> model build -> lin
 from __future__ import annotations
 
 import copy
+import dataclasses
 import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,13 +81,22 @@ def outside_link(folder: Path, path: Path) -> Diagnostic | None:
 
 def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
     """Load, check and build one game; never raises on bad data."""
+    result, docs = read_game(folder)
+    if docs is not None:
+        build_game(Path(folder), docs, variant, result)
+    return result
+
+
+def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
+    """The game folder's documents, parsed and schema-line checked (None: not a game folder),
+    with the diagnostics found so far in the LoadResult."""
     folder = Path(folder)
     result = LoadResult(None, files=game_files(folder))
     diags = result.diagnostics
     if not (folder / "game.yaml").exists() and not result.files:
         diags.append(Diagnostic(ERROR, "PNP-L012", f"'{folder}' is not a game folder", str(folder),
                                 hint="a game folder holds game.yaml and its definition files"))
-        return result
+        return result, None
     docs: list[Document] = []
     for path in result.files:
         escape = outside_link(folder, path)
@@ -108,21 +118,64 @@ def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
                                     "fix the schema line, or move the file out"))
             continue
         docs.append(doc)
+    return result, docs
+
+
+def build_game(folder: Path, docs: list[Document], variant: str | None,
+               result: LoadResult, changed_only: bool = False) -> None:
+    """Apply the variant, check the documents against their schemas, build and lint the
+    game into `result` (the documents are changed in place by a variant). `changed_only`
+    checks only the documents the variant changed, when the others passed already."""
+    diags = result.diagnostics
     if variant:
         diags.extend(apply_variant(docs, variant))
     for doc in docs:
+        if changed_only and not doc.redirects:
+            continue
         diags.extend(validate_document(doc))
         if doc.kind == "game":
             diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
-        return result
+        return
     builder = Builder(folder, docs, variant)
     game = builder.build()
     diags.extend(builder.diags)
     if game is not None:
         diags.extend(lint.lint_game(game, docs))
     result.game = game
-    return result
+
+
+def variant_problems(folder: Path | str, base: LoadResult) -> list[Diagnostic]:
+    """Errors that only a variant brings: each of the game's variants is applied to a fresh
+    copy of the data and built, and what it finds beyond the base game's own diagnostics is
+    reported (named after the variant), so a clean `pnp validate` also means every
+    `--variant` loads. The files are read once; each variant works on a copy."""
+    if base.game is None or not base.game.variants:
+        return []
+    folder = Path(folder)
+    _, docs = read_game(folder)
+    if docs is None:
+        return []
+    seen = {_key(d) for d in base.diagnostics}
+    out: list[Diagnostic] = []
+    for variant in base.game.variants:
+        result = LoadResult(None)
+        build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True)
+        for d in result.diagnostics:
+            if d.severity == ERROR and _key(d) not in seen:
+                seen.add(_key(d))
+                out.append(dataclasses.replace(d, message=f"variant {variant}: {d.message}"))
+    return out
+
+
+def _key(d: Diagnostic) -> tuple:
+    return (d.file, d.line, d.column, d.code, d.message)
+
+
+def _fresh(doc: Document) -> Document:
+    """A copy of a document a variant may change: its data and redirects anew, its source
+    positions shared (a variant never moves them)."""
+    return dataclasses.replace(doc, data=copy.deepcopy(doc.data), redirects=dict(doc.redirects))
 
 
 #: Kinds whose files hold one main list: an override path may start inside it
