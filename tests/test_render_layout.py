@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -267,3 +268,22 @@ def test_a_photo_is_embedded_at_print_resolution_not_full_size(tmp_path, fit):
     # 50.8 mm = 2 in: 600 pixels at 300 dpi (the 3000-pixel original would be 18 MB raw)
     assert 590 <= image.image.width <= 610, image.image.size
     assert paths_[0].stat().st_size < 2_000_000
+
+
+def test_the_heart_icon_is_drawn_not_a_missing_glyph(tmp_path):
+    """The shared heart icon is a drawn shape: Vera has no '♥' glyph, so a label would print
+    nothing. The card's page must carry the heart's curves in the icon's red."""
+    import pypdf
+
+    el = "      - {id: i, type: icon, icon: heart, x: 5mm, y: 5mm, width: 12mm, height: 12mm}\n"
+    paths_, diags = render_deck_sheets(game_with(tmp_path, el), out_dir=tmp_path / "o")
+    assert paths_ and not [d for d in diags if d.is_error], diags
+    def streams(holder) -> str:  # cards and icons are drawn once each, as forms
+        xobjects = holder.get("/Resources", {}).get("/XObject", {})
+        return "".join(x.get_object().get_data().decode("latin-1") + streams(x.get_object())
+                       for x in xobjects.values())
+
+    page = streams(pypdf.PdfReader(paths_[0]).pages[0])
+    assert ".776471 .156863 .156863 rg" in page  # #c62828
+    assert len(re.findall(r"\d c\b", page)) >= 4  # its Bézier lobes
+    assert "BT" not in page  # no text at all: nothing left to a font that lacks the glyph

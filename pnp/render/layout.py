@@ -383,7 +383,7 @@ class Icon:
             c.drawString(x + (size - w) / 2, y + size / 2 - s * 0.36, self.label)
 
 
-SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star")
+SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "heart")
 
 
 def shape_points(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
@@ -426,6 +426,8 @@ def draw_shape(c, shape: str, x: float, y: float, w: float, h: float,
         c.roundRect(x, y, w, h, min(w, h) * 0.2, stroke=int(do_stroke), fill=int(do_fill))
     elif shape == "square":
         c.rect(x, y, w, h, stroke=int(do_stroke), fill=int(do_fill))
+    elif shape == "heart":
+        c.drawPath(_heart(c, x, y, w, h), stroke=int(do_stroke), fill=int(do_fill))
     else:
         p = c.beginPath()
         pts = shape_points(shape, x, y, w, h)
@@ -434,6 +436,20 @@ def draw_shape(c, shape: str, x: float, y: float, w: float, h: float,
             p.lineTo(*pt)
         p.close()
         c.drawPath(p, stroke=int(do_stroke), fill=int(do_fill))
+
+
+def _heart(c, x: float, y: float, w: float, h: float):
+    """A heart fitted in a box: two lobes of Bézier curves meeting in a point at the bottom
+    (drawn, so it needs no font glyph)."""
+    cx = x + w / 2
+    p = c.beginPath()
+    p.moveTo(cx, y + h * 0.05)  # the point
+    p.curveTo(x + w * 0.30, y + h * 0.30, x, y + h * 0.45, x + w * 0.02, y + h * 0.68)
+    p.curveTo(x + w * 0.05, y + h * 0.92, x + w * 0.38, y + h * 1.00, cx, y + h * 0.76)
+    p.curveTo(x + w * 0.62, y + h * 1.00, x + w * 0.95, y + h * 0.92, x + w * 0.98, y + h * 0.68)
+    p.curveTo(x + w, y + h * 0.45, x + w * 0.70, y + h * 0.30, cx, y + h * 0.05)
+    p.close()
+    return p
 
 
 def _set_fill(c, rgb) -> None:
