@@ -85,6 +85,16 @@ _ROLL_OFF_WINNERS: dict[tuple[int, ...], int] = {}
 ROLL_OFF_MEMO = 1 << 16
 
 
+def _logged_die(it: Iterator[int], sides: int, why: str) -> int:
+    """The next logged die of a replay, checked as `Replay.draw` checks it."""
+    value = next(it, None)
+    if value is None:
+        raise ReplayMismatch(f"the log ends before the roll '{why}'")
+    if not 1 <= value <= sides:
+        raise ReplayMismatch(f"logged roll {value} does not fit a {sides}-sided die ({why})")
+    return value
+
+
 def _roll_off_winner(values: tuple[int, ...]) -> int:
     top = max(values)
     return values.index(top) if values.count(top) == 1 else -1
@@ -340,12 +350,7 @@ class Context:
         limit = self.max_rolls
 
         def roll(sides: int, why: str, seat: int = -1) -> int:
-            value = next(it, None)
-            if value is None:
-                raise ReplayMismatch(f"the log ends before the roll '{why}'")
-            if not 1 <= value <= sides:
-                raise ReplayMismatch(
-                    f"logged roll {value} does not fit a {sides}-sided die ({why})")
+            value = _logged_die(it, sides, why)
             add(value)
             if len(trace) > limit:  # the trace holds the dice and the decisions
                 self._check_runaway()
@@ -364,16 +369,7 @@ class Context:
         def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
             contenders = seats
             while True:
-                values = []
-                add = values.append
-                for _ in contenders:
-                    value = next(it, None)
-                    if value is None:
-                        raise ReplayMismatch(f"the log ends before the roll '{why}'")
-                    if not 1 <= value <= sides:
-                        raise ReplayMismatch(
-                            f"logged roll {value} does not fit a {sides}-sided die ({why})")
-                    add(value)
+                values = [_logged_die(it, sides, why) for _ in contenders]
                 extend(values)
                 if len(trace) > limit:
                     self._check_runaway()

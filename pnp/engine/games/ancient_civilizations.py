@@ -1251,12 +1251,7 @@ class ACGame(EffectRunner):
         option = plan.option if plan is not None else None
         while True:
             if dest == tt.start:
-                p.pos[tid] = dest
-                spaces = self.spaces  # Counter: .get skips its __missing__ call
-                landed = tt.keys[dest]
-                spaces[landed] = spaces.get(landed, 0) + 1
-                if tt.leader:
-                    p.vars["leader"] = tt.ids[dest]
+                self.place(p, tt, dest)
                 if r.start_benefit:
                     self.apply_space(seat, tt, dest)
                 if option is not None and r.start_options and self.start_option(seat, tt, option):
@@ -1373,12 +1368,7 @@ class ACGame(EffectRunner):
              pregame: bool = False) -> None:
         """The pawn stops on `dest`: count it, then build, mark or take the space's effect."""
         p = self.players[seat]
-        p.pos[tt.id] = dest
-        spaces = self.spaces  # Counter: .get skips its __missing__ call
-        landed = tt.keys[dest]
-        spaces[landed] = spaces.get(landed, 0) + 1
-        if tt.leader:
-            p.vars["leader"] = tt.ids[dest]
+        self.place(p, tt, dest)
         if dest == tt.start:
             if self.r.start_benefit:
                 self.apply_space(seat, tt, dest)
@@ -1393,6 +1383,16 @@ class ACGame(EffectRunner):
             self.add_changes(p.counters, fast)
         else:
             self.apply_space(seat, tt, dest)
+
+    def place(self, p: PlayerState, tt: TrackTable, dest: int) -> None:
+        """The pawn stops on `dest`: its position, the landing count, the leader it shows
+        (move() does the same inline for a free landing, the hot path)."""
+        p.pos[tt.id] = dest
+        spaces = self.spaces  # Counter: .get skips its __missing__ call
+        landed = tt.keys[dest]
+        spaces[landed] = spaces.get(landed, 0) + 1
+        if tt.leader:
+            p.vars["leader"] = tt.ids[dest]
 
     def build(self, seat: int, tt: TrackTable, dest: int) -> None:
         """Wonder Phase: an unbuilt wonder is built, marked and owned for good; landing on a
