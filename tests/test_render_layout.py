@@ -287,3 +287,27 @@ def test_the_heart_icon_is_drawn_not_a_missing_glyph(tmp_path):
     assert ".776471 .156863 .156863 rg" in page  # #c62828
     assert len(re.findall(r"\d c\b", page)) >= 4  # its Bézier lobes
     assert "BT" not in page  # no text at all: nothing left to a font that lacks the glyph
+
+
+def test_a_character_the_font_lacks_is_a_warning_naming_card_and_character(tmp_path):
+    """Vera has no '♥': the card still prints, but the designer hears it would print blank,
+    at the card's field, with the code point."""
+    paths_, diags = render_deck_sheets(game_with(tmp_path, text_el("{{ card.cost }}"),
+                                                 {"cost": "Pay 1 \u2665"}),
+                                       out_dir=tmp_path / "o")
+    assert paths_  # a warning writes the kit
+    (d,) = [d for d in diags if d.code == "PNP-R023"]
+    assert d.severity == "warning" and "card 'hero'" in d.message and "U+2665" in d.message
+    assert d.line == FIELD_LINE
+    _, clean = render_deck_sheets(game_with(tmp_path / "b", text_el("Pay 1 gold, ×2 é")),
+                                  out_dir=tmp_path / "o2")
+    assert not [d for d in clean if d.code == "PNP-R023"]
+
+
+def test_an_icon_label_the_font_lacks_is_a_warning(tmp_path):
+    (tmp_path / "icons.yaml").write_text(
+        SCHEMA_LINE + "icons:\n  luck: {shape: circle, fill: green, label: \"\u2663\"}\n"
+        "  ok: {shape: circle, fill: green, label: VP}\n")
+    _, diags = load_library(None, extra_files=[tmp_path / "icons.yaml"])
+    found = [d for d in diags if d.code == "PNP-R023"]
+    assert len(found) == 1 and "luck" in found[0].message and "U+2663" in found[0].message

@@ -167,3 +167,17 @@ def test_a_data_only_deck_is_neither_an_error_nor_printed(tmp_path):
     paths, found = build_game(load_game(folder).game, tmp_path / "out")
     assert not [d for d in found if d.is_error]
     assert not [p for p in paths if p.name.startswith("cards-")]
+
+
+def test_a_character_the_font_lacks_is_found_by_validate_and_build_still_prints(tmp_path):
+    """A card text with a symbol Vera cannot draw: validate warns at the card's line (strict
+    fails), and build still writes the kit, telling the same."""
+    folder = starter(tmp_path)
+    line = edit(folder / "deck.yaml", '"Gain 2 {coin}."', '"Gain 2 {coin} \u2665."')
+    status, diags = validate(folder)
+    found = [d for d in diags if d["code"] == "PNP-R023"]
+    assert status == 1 and found and found[0]["severity"] == "warning", diags
+    assert found[0]["file"].endswith("deck.yaml") and found[0]["line"] == line
+    status, text = build(folder, tmp_path / "out")
+    assert status == 0 and "PNP-R023" in text
+    assert list((tmp_path / "out").rglob("*.pdf"))

@@ -69,6 +69,8 @@ def register_ttf(name: str, path: str | os.PathLike) -> str:
         raise FontError(f"cannot embed font {path}: {exc}") from exc
     _registered[name] = path
     _widths.cache_clear()
+    missing_glyphs.cache_clear()
+    _has_ascii.cache_clear()
     return name
 
 
@@ -96,6 +98,30 @@ def text_width_1000(text: str, font: str) -> float:
     widths, default = _widths(font)
     get = widths.get
     return sum(get(ord(ch), default) for ch in text)
+
+
+@lru_cache(maxsize=16384)
+def missing_glyphs(text: str, font: str) -> str:
+    """The characters of `text` the font has no glyph for (each once, in order; spaces and
+    line breaks never count): they would print as nothing or as an empty box."""
+    if not text or (text.isascii() and _has_ascii(font)):
+        return ""
+    ensure_fonts()
+    widths, _ = _widths(font)
+    out = ""
+    for ch in text:
+        if ord(ch) not in widths and not ch.isspace() and ch not in out:
+            out += ch
+    return out
+
+
+@lru_cache(maxsize=64)
+def _has_ascii(font: str) -> bool:
+    """Whether the font draws every printable ASCII character (then ASCII text needs no
+    glyph check)."""
+    ensure_fonts()
+    widths, _ = _widths(font)
+    return all(code in widths for code in range(0x21, 0x7F))
 
 
 def string_width(text: str, font: str, size: float) -> float:

@@ -45,6 +45,7 @@ R_TEMPLATE_LIMIT = "PNP-R014"  # a template loops, runs or writes past the sandb
 R_OVERFLOW = "PNP-R020"
 R_UNKNOWN_ICON = "PNP-R021"
 R_OUTSIDE_SAFE = "PNP-R022"  # warning: text or icon box outside the safe area
+R_GLYPH = "PNP-R023"  # warning: a character the font has no glyph for (prints blank)
 R_MISSING_IMAGE = "PNP-R030"
 R_IMAGE_ESCAPES = "PNP-R031"
 R_IMAGE_FORMAT = "PNP-R032"
@@ -372,7 +373,7 @@ class Icon:
             return
         draw_shape(c, self.shape or "circle", x, y, size, size, self.fill, self.stroke)
         if self.label:
-            font = "Vera-Bold"
+            font = ICON_LABEL_FONT
             s = size * 0.62
             w = fonts.string_width(self.label, font, s)
             if w > size * 0.8:
@@ -384,6 +385,8 @@ class Icon:
 
 
 SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "heart")
+#: the font of a drawn icon's label
+ICON_LABEL_FONT = "Vera-Bold"
 
 
 def shape_points(shape: str, x: float, y: float, w: float, h: float) -> list[tuple[float, float]]:
@@ -808,6 +811,13 @@ class TextElement(BoxElement):
         c._code.append(ops)
         for name, ix, iy, scale in icons:
             place_form(c, name, ix, iy, scale)
+        missing = fonts.missing_glyphs(text, self.font)
+        if missing:  # drawn all the same; reported once per card face
+            raise ElementError(
+                R_GLYPH, f"{self.what}: font {self.font} has no glyph for "
+                f"{', '.join(_shown_char(ch) for ch in missing)}, which would print blank",
+                "use a font that has it (font: path/to/font.ttf), a {icon}, or other characters",
+                self.text.fields[0] if self.text.fields else None, severity=WARNING)
 
     def _operators(self, c, dc, text, box, color):
         """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
@@ -1174,6 +1184,13 @@ class LayoutLibrary:
                                            f"icon {name!r}: file {spec['file']!r} not found"))
                 return None
             return Icon(name, file=path, origin=where)
+        label = str(spec.get("label", ""))
+        missing = fonts.missing_glyphs(label, ICON_LABEL_FONT)
+        if missing:
+            diags.append(Diagnostic.at(
+                where, WARNING, R_GLYPH, f"icon {name!r}: its label font {ICON_LABEL_FONT} has no "
+                f"glyph for {', '.join(_shown_char(ch) for ch in missing)}, which would print blank",
+                "draw the symbol as a shape (circle, star, heart ...) or an image file instead"))
         try:
             return Icon(name, shape=spec.get("shape", "circle"),
                         fill=parse_color(spec.get("fill", "black")),
@@ -1315,6 +1332,10 @@ class LayoutLibrary:
             return None, diags
         return CardLayout(layout_id, size, background, group_static(elements, layout_id), where,
                           self.icons, self.game_root, max_bleed), diags
+
+
+def _shown_char(ch: str) -> str:
+    return f"'{ch}' (U+{ord(ch):04X})"
 
 
 def _syntax_diag(pos: Position | None, what: str, exc: jinja2.TemplateSyntaxError) -> Diagnostic:
