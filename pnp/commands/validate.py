@@ -7,7 +7,7 @@ import sys
 import click
 
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
-from pnp.data.game import load_game, variant_problems
+from pnp.data.game import load_game_and_documents, variant_problems
 from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 
 
@@ -27,11 +27,11 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
     folders = resolve_games(games)
     diags, summary = [], []
     for folder in folders:
-        result = load_game(folder)
+        result, docs = load_game_and_documents(folder)
         found = list(result.diagnostics)
         game = result.game
-        if game is not None and result.ok:
-            found.extend(variant_problems(folder, result))  # every --variant must load too
+        if game is not None and result.ok and docs is not None:
+            found.extend(variant_problems(folder, result, docs))  # every --variant loads too
             from pnp.render.preflight import preflight  # the renderer loads only when needed
             from pnp.rulesheet.check import check_rulesheet
 

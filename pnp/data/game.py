@@ -87,6 +87,15 @@ def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
     return result
 
 
+def load_game_and_documents(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
+    """`load_game` without a variant, plus the documents as read (the base game is built from
+    copies), so `variant_problems` can build every variant without reading the files again."""
+    result, docs = read_game(folder)
+    if docs is not None:
+        build_game(Path(folder), [_fresh(doc) for doc in docs], None, result)
+    return result, docs
+
+
 def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
     """The game folder's documents, parsed and schema-line checked (None: not a game folder),
     with the diagnostics found so far in the LoadResult."""
@@ -145,17 +154,16 @@ def build_game(folder: Path, docs: list[Document], variant: str | None,
     result.game = game
 
 
-def variant_problems(folder: Path | str, base: LoadResult) -> list[Diagnostic]:
+def variant_problems(folder: Path | str, base: LoadResult,
+                     docs: list[Document]) -> list[Diagnostic]:
     """Errors that only a variant brings: each of the game's variants is applied to a fresh
     copy of the data and built, and what it finds beyond the base game's own diagnostics is
     reported (named after the variant), so a clean `pnp validate` also means every
-    `--variant` loads. The files are read once; each variant works on a copy."""
+    `--variant` loads. `docs` are the documents as read (`load_game_and_documents`); each
+    variant works on a copy."""
     if base.game is None or not base.game.variants:
         return []
     folder = Path(folder)
-    _, docs = read_game(folder)
-    if docs is None:
-        return []
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
     for variant in base.game.variants:

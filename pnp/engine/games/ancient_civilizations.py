@@ -166,8 +166,7 @@ class TrackTable:
         self.timing = [s.effect.timing if s.effect is not None else None for s in track.spaces]
         self.fast = [_fast(a, t) for a, t in zip(self.effects, self.timing, strict=True)]
         self.fast[self.start] = None
-        book = StatBook(rules.bounds, Counter(), Counter())
-        self.fast = [None if f is None else book.bounded(f) for f in self.fast]
+        self.fast = [None if f is None else rules.bounded(f) for f in self.fast]
         self.alt_labels = [
             [format_effect(Effect((alt,)), rules.abbr) for alt in s.effect.choices]
             if s.effect is not None and s.effect.is_choice else []
@@ -259,8 +258,7 @@ class PhasePlan:
 
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
-                 "after_table", "end", "why_pay", "fast_landing", "cost_pairs", "on_roll_pairs",
-                 "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
+                 "after_table", "end", "why_pay", "fast_landing", "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
                  "pay_need", "pay_bounded")
 
     def __init__(self, rules: Rules, ph: Any):
@@ -285,16 +283,11 @@ class PhasePlan:
         self.rolls_order = ph.turn_order == "roll-high"
         self.why_pay = f"{ph.id}: pay to move"
         tt = self.track
-        #: landings in this phase may take the inlined path (no building, no leader to record)
+        #: landings in this phase may take the inlined path (nothing to build)
         self.fast_landing = not self.build_once
-        self.cost_pairs = _fast((self.cost_ops,), None) if self.cost_ops else ()
         #: (stat, the least a player must hold to pay the cost)
         self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
-        self.on_roll_pairs = _fast((self.on_roll,), None) if self.on_roll else ()
-        self.pay_bounded = None
-        if self.cost_pairs is not None and self.on_roll_pairs is not None:
-            self.pay_bounded = StatBook(rules.bounds, Counter(), Counter()).bounded(
-                self.cost_pairs + self.on_roll_pairs)
+        self.pay_bounded = rules.fixed(self.cost_ops + self.on_roll)
         if tt is not None and self.paid:
             base = _merge(self.cost, constant_deltas(self.on_roll))
             self.pay_expect = [_merge(base, tt.move_expect[i]) for i in range(tt.n)]
@@ -316,7 +309,8 @@ class Rules:
         self.derived = {s.id: game.formulas[s.derived] for s in game.stats.values()
                         if s.derived and s.derived in game.formulas}
         self.bounds = {s.id: (s.min, s.cap) for s in game.stats.values() if not s.derived}
-        self._book = StatBook(self.bounds, Counter(), Counter())  # bounds for fixed changes
+        #: (stat, amount) pairs -> (stat, amount, min, cap): the bounds looked up once
+        self.bounded = StatBook(self.bounds, Counter(), Counter()).bounded
         self.abbr = {s.id: s.short for s in game.stats.values()}
         self.formulas = game.formulas
         die = _need(game, "movement", "die")
@@ -479,7 +473,7 @@ class Rules:
         """Ops that are only fixed stat changes as (stat, amount, min, cap), for
         `ACGame.add_changes`; None when they roll dice, use a formula or grant anything."""
         pairs = _fast((ops,), None)
-        return None if pairs is None else self._book.bounded(pairs)
+        return None if pairs is None else self.bounded(pairs)
 
     def value(self, d: dict[str, float]) -> float:
         """An estimate's worth at the bots' base values (for deriving other values)."""
