@@ -252,6 +252,17 @@ def test_ac_powers_outliving_the_end_phase_are_caught(ac) -> None:
     assert "powers of the turn outlived the End Phase" in acm.invariants(ac, state, "end")
 
 
+def test_ac_a_pawn_on_no_track_and_an_owned_space_without_markers_are_caught(ac) -> None:
+    state = _ac_state(ac)
+    state.players[0].pos["moon"] = 1
+    assert "a pawn is on moon, which is not a track" in acm.invariants(ac, state, "")
+    state = _ac_state(ac)
+    state.players[0].vars["owned"].append("naval/x")
+    state.owners["naval/x"] = 0
+    assert acm.invariants(ac, state, "") == \
+        ["owned space naval/x is on a track without markers"]
+
+
 # ----------------------------------------------------------------- replay identity
 
 
