@@ -234,3 +234,20 @@ def test_supply_lows_and_faction_wins_merge_exactly_across_batches() -> None:
     assert merged.supply_low == whole.supply_low
     assert merged.faction_seats == whole.faction_seats
     assert merged.faction_wins == whole.faction_wins and merged.faction_wins["red"] > 0
+
+
+@linux_only
+def test_ctrl_c_during_a_local_run_sets_a_flag_instead_of_raising_mid_wait():
+    """Raised inside concurrent.futures.wait, Ctrl-C could leave a future's lock held and hang
+    the pool's shutdown; while a local run waits it only sets a flag, checked between waits."""
+    import signal as sig
+
+    from pnp.engine.executor import _interrupt_flag
+
+    if sig.getsignal(sig.SIGINT) is not sig.default_int_handler:
+        pytest.skip("SIGINT is not Python's default handler in this process")
+    with _interrupt_flag() as interrupted:
+        os.kill(os.getpid(), sig.SIGINT)
+        time.sleep(0.05)  # no KeyboardInterrupt here
+        assert interrupted.is_set()
+    assert sig.getsignal(sig.SIGINT) is sig.default_int_handler

@@ -19,7 +19,9 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Protocol
 
 from pnp import __version__
@@ -37,6 +39,10 @@ CLUSTER_EXTRA = "pnp[cluster]"
 CONNECT_TIMEOUT = 10.0
 #: seconds a terminated worker gets to exit before it is killed
 TERMINATE_GRACE = 3.0
+#: batches queued per local worker at a time (more are submitted as they finish)
+IN_FLIGHT = 2
+#: the longest a local run waits for a batch before it looks for Ctrl-C again (seconds)
+POLL = 0.25
 
 #: called with the number of games finished so far (over every job of the run)
 ProgressFn = Callable[[int], None]
@@ -161,6 +167,23 @@ def _play_local(job_index: int, start: int, stop: int) -> Batch:
     return play_batch(_jobs[job_index], job_index, start, stop)
 
 
+@contextmanager
+def _interrupt_flag() -> Iterator[threading.Event]:
+    """Within the block, Ctrl-C (SIGINT) sets the event instead of raising at whatever line
+    the main thread is on; the previous handler comes back after. Outside the main thread, or
+    where SIGINT is ignored, nothing changes (the event is then never set)."""
+    flag = threading.Event()
+    if threading.current_thread() is not threading.main_thread() or \
+            signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        yield flag
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: flag.set())
+    try:
+        yield flag
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _start_method() -> str:
     """'fork' where it is safe (Linux, a parent with no other threads): workers then start with
     pnp and the game already loaded instead of importing them again, a start-up that costs a
@@ -193,11 +216,25 @@ class LocalProcesses:
                                          initializer=_init_local_worker,
                                          initargs=(tuple(jobs), os.getpid(),
                                                    self.own_session))
-        pending = {self._pool.submit(_play_local, *task) for task in tasks}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                yield future.result()
+        # A few batches in flight per worker, the next submitted as one finishes, so a wait
+        # looks at a handful of futures rather than every batch of the run. Ctrl-C only sets
+        # a flag while the pool is busy and is raised here between waits: raised inside
+        # wait(), it could leave a future's lock held, and the pool's manager thread, which
+        # needs that lock to cancel the future, would then hang close() for good.
+        queue = iter(tasks)
+        pool = self._pool
+        pending = {pool.submit(_play_local, *task)
+                   for task in islice(queue, IN_FLIGHT * self.workers)}
+        with _interrupt_flag() as interrupted:
+            while pending:
+                done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
+                if interrupted.is_set():
+                    raise KeyboardInterrupt
+                for future in done:
+                    task = next(queue, None)
+                    if task is not None:
+                        pending.add(pool.submit(_play_local, *task))
+                    yield future.result()
         self._pool.shutdown(wait=True)
         self._pool = None
 
