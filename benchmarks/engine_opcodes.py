@@ -20,16 +20,15 @@ from types import FrameType
 from typing import Any
 
 import pnp
+from benchmarks.engine_games import run_engine
 from pnp.data.game import load_game
-from pnp.engine.play import play_game
 from pnp.paths import CARDS
 
 
 def count(games: int) -> tuple[Counter, Counter, int]:
     """(opcodes per function, calls per function, turns) of games 0..games-1."""
     game = load_game(CARDS / "ancient-civilizations").game
-    for i in range(games):  # warm: tables built on first use are not counted
-        play_game(game, 4, i, ["greedy"] * 4, invariants="sample")
+    run_engine(game, games, ["greedy"], 4, "sample")  # warm: first-use tables not counted
     opcodes: Counter = Counter()
     calls: Counter = Counter()
 
@@ -45,11 +44,9 @@ def count(games: int) -> tuple[Counter, Counter, int]:
             calls[where(frame)] += 1
         return trace
 
-    turns = 0
     sys.settrace(trace)
     try:
-        for i in range(games):
-            turns += play_game(game, 4, i, ["greedy"] * 4, invariants="sample").turns
+        _, turns = run_engine(game, games, ["greedy"], 4, "sample")
     finally:
         sys.settrace(None)
     return opcodes, calls, turns
