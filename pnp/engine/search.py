@@ -28,6 +28,7 @@ never runs the search again. A module needs nothing beyond the GameModule protoc
 from __future__ import annotations
 
 import random
+from math import floor as _floor
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -100,7 +101,7 @@ class _Playout:
             rand = streams.get(why)
             if rand is None:
                 rand = streams[why] = random.Random(f"{tag}:{why}").random
-            return int(rand() * sides) + 1
+            return _floor(rand() * sides) + 1
 
         self.draw = draw
 
