@@ -9,9 +9,10 @@ tests and replays.
 from __future__ import annotations
 
 import random
-from math import floor as _floor  # a die from random(): the value int() gives, a third faster
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from math import floor as _floor  # a die from random(): the value int() gives, a third faster
+from operator import itemgetter
 from typing import Any, Protocol
 
 from pnp.engine.result import GameResult
@@ -80,9 +81,9 @@ class Estimate(dict):
         self.prep: Any = None
 
 
-#: a roll-off's dice -> the position of its single highest die, or -1 for a tie (a pure
-#: function of the dice, shared by every game; bounded)
-_ROLL_OFF_WINNERS: dict[tuple[int, ...], int] = {}
+#: a roll-off's dice -> the position of its single highest die, or, for a tie, a getter of
+#: the tied contenders (a pure function of the dice, shared by every game; bounded)
+_ROLL_OFF_WINNERS: dict[tuple[int, ...], int | Callable[[Sequence[int]], tuple[int, ...]]] = {}
 ROLL_OFF_MEMO = 1 << 16
 
 
@@ -96,9 +97,12 @@ def _logged_die(it: Iterator[int], sides: int, why: str) -> int:
     return value
 
 
-def _roll_off_winner(values: tuple[int, ...]) -> int:
+def _roll_off_winner(values: tuple[int, ...]) -> int | Callable[[Sequence[int]], tuple]:
+    """The position of the single highest die, or a getter of the positions tied highest."""
     top = max(values)
-    return values.index(top) if values.count(top) == 1 else -1
+    if values.count(top) == 1:
+        return values.index(top)
+    return itemgetter(*(i for i, v in enumerate(values) if v == top))
 
 
 class OptionTable:
@@ -279,6 +283,8 @@ class Context:
             self.roll_high = self._make_replay_roll_high(dice)  # type: ignore[method-assign]
         if log is None and not self.visibility:
             self.choose = self._make_fast_choose()  # type: ignore[method-assign]
+        if log is None:
+            self.event = self._make_fast_event()  # type: ignore[method-assign]
 
     @property
     def rolls(self) -> int:
@@ -335,10 +341,9 @@ class Context:
                     won = _roll_off_winner(values)
                     if len(winners) < ROLL_OFF_MEMO:
                         winners[values] = won
-                if won >= 0:
+                if won.__class__ is int:
                     return contenders[won]
-                top = max(values)
-                contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
+                contenders = won(contenders)  # those tied highest roll again
 
         return roll_high
 
@@ -403,6 +408,16 @@ class Context:
             return options[pick]
 
         return choose
+
+    def _make_fast_event(self) -> Callable[..., None]:
+        """`event` for an unlogged game: the count alone, the counter looked up once."""
+        events = self._events
+        get = events.get  # a Counter: .get skips its __missing__ call
+
+        def event(name: str, seat: int = -1) -> None:
+            events[name] = get(name, 0) + 1
+
+        return event
 
     # chance ------------------------------------------------------------------------------
     def roll(self, sides: int, why: str, seat: int = -1) -> int:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import operator
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
@@ -262,7 +262,7 @@ class PhasePlan:
 
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
-                 "after_table", "end", "why_pay", "fast_landing", "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
+                 "after_table", "end", "why_pay", "fast_landing", "moves_only", "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
                  "pay_need", "pay_bounded")
 
     def __init__(self, rules: Rules, ph: Any):
@@ -289,6 +289,9 @@ class PhasePlan:
         tt = self.track
         #: landings in this phase may take the inlined path (nothing to build)
         self.fast_landing = not self.build_once
+        #: each player only rolls and moves on the track (ACGame.moves plays the phase)
+        self.moves_only = (tt is not None and not self.paid and not self.per_turn
+                           and self.chart is None and not self.conversions)
         #: (stat, the least a player must hold to pay the cost)
         self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
         self.pay_bounded = rules.fixed(self.cost_ops + self.on_roll)
@@ -996,26 +999,29 @@ class ACGame(EffectRunner):
         st = self.state
         tt = plan.track
         per_turn, paid, chart, conversions = plan.per_turn, plan.paid, plan.chart, plan.conversions
-        for seat in order:
-            p = players[seat]
-            if p.out or st.stage != MAIN:
-                continue
-            if per_turn:
-                self.per_turn_bonuses(seat, per_turn)
-            if tt is not None:
-                if paid:
-                    self.paid_moves(plan, seat, tt)
-                else:
-                    self.move(seat, tt, plan)
-                if p.vars["powers"] and not p.out:
-                    self.extra_roll(seat, tt, plan)
-            if chart is not None and not p.out:
-                f = plan.rolls
-                for _ in range(f.evaluate(p.counters[f.stat]) if f else 1):
-                    self.roll_chart(seat, chart.id)
-            for cid in conversions:
-                if not p.out:
-                    self.convert(seat, cid)
+        if plan.moves_only:
+            self.moves(order, tt, plan)
+        else:
+            for seat in order:
+                p = players[seat]
+                if p.out or st.stage != MAIN:
+                    continue
+                if per_turn:
+                    self.per_turn_bonuses(seat, per_turn)
+                if tt is not None:
+                    if paid:
+                        self.paid_moves(plan, seat, tt)
+                    else:
+                        self.move(seat, tt, plan)
+                    if p.vars["powers"] and not p.out:
+                        self.extra_roll(seat, tt, plan)
+                if chart is not None and not p.out:
+                    f = plan.rolls
+                    for _ in range(f.evaluate(p.counters[f.stat]) if f else 1):
+                        self.roll_chart(seat, chart.id)
+                for cid in conversions:
+                    if not p.out:
+                        self.convert(seat, cid)
         if plan.after_table:
             for seat in order:
                 if not players[seat].out and st.stage == MAIN:
@@ -1161,54 +1167,72 @@ class ACGame(EffectRunner):
         return -1
 
     def move(self, seat: int, tt: TrackTable, plan: PhasePlan) -> None:
-        """Roll and move in a phase of the turn, following the roll-and-move rules to the space
+        """One roll and move by `seat` (a paid move, an extra roll): see moves()."""
+        self.moves((seat,), tt, plan, False)
+
+    def moves(self, order: Sequence[int], tt: TrackTable, plan: PhasePlan,
+              whole_phase: bool = True) -> None:
+        """Each seat of `order` rolls and moves, following the roll-and-move rules to the space
         the pawn ends on: a free space is landed on at once (the common case, inlined); a
-        start space, an occupied space or a built wonder is resolved by resolve()."""
-        p = self.players[seat]
+        start space, an occupied space or a built wonder is resolved by resolve(). With
+        `whole_phase` these are a phase's own moves: a player out (or a game over) is skipped
+        and a Populist may roll again. What every move reads is looked up once."""
+        players = self.players
+        st = self.state
         tid = tt.id
-        here = p.pos[tid]
-        if self.single_die and not p.vars["powers"]:
-            steps = self.roll(self.r.die_sides, tt.why_move, seat)
-        else:
-            steps = self.move_roll(seat, tt, here)
-        dest = (here + steps) % tt.n if tt.loop else tt.advance(here, steps)
-        stop = dest == tt.start  # a start space, a pawn or a built wonder: not a plain landing
-        if not stop:
-            for _, pos in self.others[seat]:
-                if pos[tid] == dest:
-                    stop = True
-                    break
-            else:
-                stop = tt.blocks and dest in self.state.markers[tid]
-        if stop:
-            dest = self.resolve(seat, tt, plan, dest)
-            if dest < 0:
-                return
-        fast = tt.fast[dest]
-        if fast is None or not plan.fast_landing:
-            self.land(seat, tt, dest, plan)
-            return
-        # the common landing, inlined: fixed stat changes, clamped to the stat's bounds
-        p.pos[tid] = dest
+        n, start, loop, blocks = tt.n, tt.start, tt.loop, tt.blocks
+        fasts = tt.fast if plan.fast_landing else None
+        roll = self.roll
+        single = self.single_die
+        sides = self.r.die_sides
+        why = tt.why_move
+        keys = tt.keys
         spaces = self.spaces  # Counter: .get skips its __missing__ call
-        landed = tt.keys[dest]
-        spaces[landed] = spaces.get(landed, 0) + 1
-        if tt.leader:
-            p.vars["leader"] = tt.ids[dest]
-        stats = p.counters
-        for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
-            v = stats[stat] + k
-            if v > hi:
-                clips = self.book.clips
-                clips[stat] = clips.get(stat, 0) + 1
-                v = hi
-            elif v < lo:
-                floors = self.book.floors
-                floors[stat] = floors.get(stat, 0) + 1
-                v = lo
-            stats[stat] = v
-        if self.r.eliminate_now:
-            self.eliminations_now()
+        clips, floors = self.book.clips, self.book.floors
+        for seat in order:
+            p = players[seat]
+            if whole_phase and (p.out or st.stage != MAIN):
+                continue
+            here = p.pos[tid]
+            if single and not p.vars["powers"]:
+                steps = roll(sides, why, seat)
+            else:
+                steps = self.move_roll(seat, tt, here)
+            dest = (here + steps) % n if loop else tt.advance(here, steps)
+            stop = dest == start  # a start space, a pawn or a built wonder: no plain landing
+            if not stop:
+                for _, pos in self.others[seat]:  # renewed when a player is out
+                    if pos[tid] == dest:
+                        stop = True
+                        break
+                else:
+                    stop = blocks and dest in st.markers[tid]
+            if stop:
+                dest = self.resolve(seat, tt, plan, dest)
+            if dest >= 0:
+                fast = None if fasts is None else fasts[dest]
+                if fast is None:
+                    self.land(seat, tt, dest, plan)
+                else:  # the common landing, inlined: fixed changes within the stats' bounds
+                    p.pos[tid] = dest
+                    landed = keys[dest]
+                    spaces[landed] = spaces.get(landed, 0) + 1
+                    if tt.leader:
+                        p.vars["leader"] = tt.ids[dest]
+                    stats = p.counters
+                    for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
+                        v = stats[stat] + k
+                        if v > hi:
+                            clips[stat] = clips.get(stat, 0) + 1
+                            v = hi
+                        elif v < lo:
+                            floors[stat] = floors.get(stat, 0) + 1
+                            v = lo
+                        stats[stat] = v
+                    if self.r.eliminate_now:
+                        self.eliminations_now()
+            if whole_phase and p.vars["powers"] and not p.out:
+                self.extra_roll(seat, tt, plan)
 
     def pregame_move(self, seat: int, tt: TrackTable) -> None:
         """Pre-History: roll and move; a marked space sends the player to an unmarked one."""
