@@ -75,8 +75,6 @@ TRADE_LOTS = (1, 2, 3)
 Bounded = tuple[tuple[str, int, int, int], ...]
 #: power decisions remembered per definition (a bound on memory)
 POWER_TABLES = 8192
-#: marked-space choices remembered per track (one per set of marked spaces)
-MARKED_TABLES = 4096
 
 
 class MissingRule(LookupError):
@@ -150,7 +148,7 @@ class TrackTable:
                  "why_occupied", "why_alt", "why_marked", "why_extra", "expect", "move_expect",
                  "alt_expect", "start_reroll_expect", "start_outcomes", "occupied_outcomes",
                  "extra_outcomes", "expect_by_id", "blocks", "sides", "judges", "occupied_tables",
-                 "alt_tables", "marked_tables")
+                 "alt_tables")
 
     def __init__(self, rules: Rules, track: Any):
         self.id = track.id
@@ -225,8 +223,6 @@ class TrackTable:
         self.extra_outcomes = [OptionTable((EXTRA, NO), (self.move_expect[i], _POWER))
                                for i in range(self.n)]
         self.expect_by_id = dict(zip(self.ids, self.expect, strict=True)).get
-        #: the marked-space choice per set of marked spaces (Pre-History), made on first use
-        self.marked_tables: dict[frozenset[int], OptionTable] = {}
 
     def advance(self, here: int, steps: int) -> int:
         if self.loop:
@@ -1381,14 +1377,8 @@ class ACGame(EffectRunner):
         """Pre-History: a marked space sends the player to any unmarked space of their choice
         (interpretation marked-space: the chosen space gives its boosts and is marked)."""
         marks = self.state.markers[tt.id]
-        key = frozenset(marks)
-        table = tt.marked_tables.get(key)
-        if table is None:
-            options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in key]
-            table = OptionTable(options, [tt.expect_by_id(o) for o in options])
-            if len(tt.marked_tables) < MARKED_TABLES:
-                tt.marked_tables[key] = table
-        choice = self.choose(seat, table.options, tt.why_marked, table)
+        options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in marks]
+        choice = self.choose(seat, options, tt.why_marked, tt.expect_by_id)
         self.event("marked-space", seat)
         return tt.ids.index(choice)
 
