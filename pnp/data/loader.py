@@ -739,6 +739,11 @@ class _Load:
             return  # the tab report already explains this error
         problem = getattr(error, "problem", None) or str(error)
         context = getattr(error, "context", None)
+        if "maximum nesting depth" in problem:  # the cap newer libyaml builds have (1,000
+            # levels), met while scanning ahead of the events that would have met ours
+            self.report("PNP-Y005", f"data nested more than {MAX_DEPTH} levels deep", line,
+                        col, "flatten the data; game data never needs this much nesting")
+            return
         message = f"YAML syntax error: {problem}"
         if context:
             cm = getattr(error, "context_mark", None)
