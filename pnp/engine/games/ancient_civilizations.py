@@ -1008,7 +1008,7 @@ class ACGame(EffectRunner):
                     if paid:
                         self.paid_moves(plan, seat, tt)
                     else:
-                        self.move(seat, tt, plan)
+                        self.moves((seat,), tt, plan, False)
                     if p.vars["powers"] and not p.out:
                         self.extra_roll(seat, tt, plan)
                 if chart is not None and not p.out:
@@ -1048,7 +1048,7 @@ class ACGame(EffectRunner):
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
-            self.move(seat, tt, plan)
+            self.moves((seat,), tt, plan, False)
             if p.out or not plan.repeat:
                 return
 
@@ -1150,7 +1150,7 @@ class ACGame(EffectRunner):
                 if self.choose(seat, outcomes.options, tt.why_extra, outcomes) == EXTRA:
                     del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
-                    self.move(seat, tt, plan)
+                    self.moves((seat,), tt, plan, False)
                 return
 
     # ---------------------------------------------------------------- moving
@@ -1161,10 +1161,6 @@ class ACGame(EffectRunner):
             if q != seat and not other.out and other.pos[tid] == space:
                 return q
         return -1
-
-    def move(self, seat: int, tt: TrackTable, plan: PhasePlan) -> None:
-        """One roll and move by `seat` (a paid move, an extra roll): see moves()."""
-        self.moves((seat,), tt, plan, False)
 
     def moves(self, order: Sequence[int], tt: TrackTable, plan: PhasePlan,
               whole_phase: bool = True) -> None:
@@ -1404,7 +1400,7 @@ class ACGame(EffectRunner):
 
     def place(self, p: PlayerState, tt: TrackTable, dest: int) -> None:
         """The pawn stops on `dest`: its position, the landing count, the leader it shows
-        (move() does the same inline for a free landing, the hot path)."""
+        (moves() does the same inline for a free landing, the hot path)."""
         p.pos[tt.id] = dest
         spaces = self.spaces  # Counter: .get skips its __missing__ call
         landed = tt.keys[dest]
