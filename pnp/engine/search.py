@@ -28,8 +28,8 @@ never runs the search again. A module needs nothing beyond the GameModule protoc
 from __future__ import annotations
 
 import random
-from math import floor as _floor
 from collections.abc import Callable, Sequence
+from math import floor as _floor
 from typing import Any
 
 from pnp.engine.core import Context, GameMeta, IllegalChoice, RunawayGame, State, redeterminize
