@@ -1008,7 +1008,7 @@ class ACGame(EffectRunner):
                     if paid:
                         self.paid_moves(plan, seat, tt)
                     else:
-                        self.moves((seat,), tt, plan, False)
+                        self.moves((seat,), tt, plan, whole_phase=False)
                     if p.vars["powers"] and not p.out:
                         self.extra_roll(seat, tt, plan)
                 if chart is not None and not p.out:
@@ -1048,7 +1048,7 @@ class ACGame(EffectRunner):
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
-            self.moves((seat,), tt, plan, False)
+            self.moves((seat,), tt, plan, whole_phase=False)
             if p.out or not plan.repeat:
                 return
 
@@ -1150,7 +1150,7 @@ class ACGame(EffectRunner):
                 if self.choose(seat, outcomes.options, tt.why_extra, outcomes) == EXTRA:
                     del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
-                    self.moves((seat,), tt, plan, False)
+                    self.moves((seat,), tt, plan, whole_phase=False)
                 return
 
     # ---------------------------------------------------------------- moving
