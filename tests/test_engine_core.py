@@ -199,3 +199,32 @@ def test_a_game_rolling_without_end_is_stopped(dice: str) -> None:
     with pytest.raises(RunawayGame):
         ctx.roll_high(6, "order", [0, 1])  # two more dice would do; a tie needs a third
         ctx.roll(6, "x")
+
+
+def test_a_seeded_roll_off_rerolls_only_the_tied_and_the_highest_goes_first() -> None:
+    """The seeded roll-off's fast path against the rule worked out from its own dice: every
+    contender rolls, only those tied highest roll again (in the order given), the single
+    highest wins; a replay of the same dice names the same winner."""
+    from pnp.engine.core import Context, Replay, SeededDice
+    from pnp.engine.result import GameResult
+
+    state = State.from_json({"players": [{"counters": {}} for _ in range(4)]})
+    ties = 0
+    for seed in range(300):
+        for seats in ([2, 0, 3, 1], [1, 3], [0, 1, 2]):
+            result = GameResult(game="g", seed=seed, players=4, bots=("first",) * 4)
+            ctx = Context(state, SeededDice(seed), [FirstBot()] * 4, result)
+            winner = ctx.roll_high(6, "order", seats)
+            dice, contenders = list(ctx.trace), seats
+            while True:
+                values, dice = dice[:len(contenders)], dice[len(contenders):]
+                tied = [s for s, v in zip(contenders, values, strict=True) if v == max(values)]
+                if len(tied) == 1:
+                    break
+                ties += 1
+                contenders = tied
+            assert (winner, dice) == (tied[0], [])
+            source = Replay(ctx.trace)
+            again = Context(state, source, [source] * 4, result)
+            assert again.roll_high(6, "order", seats) == winner
+    assert ties > 100  # the tie path was taken, often
