@@ -994,10 +994,11 @@ class ACGame(EffectRunner):
         players = self.players
         st = self.state
         tt = plan.track
-        per_turn, paid, chart, conversions = plan.per_turn, plan.paid, plan.chart, plan.conversions
         if plan.moves_only:
             self.moves(order, tt, plan)
         else:
+            per_turn, paid, chart, conversions = (plan.per_turn, plan.paid, plan.chart,
+                                                  plan.conversions)
             for seat in order:
                 p = players[seat]
                 if p.out or st.stage != MAIN:
