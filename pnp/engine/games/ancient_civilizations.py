@@ -258,7 +258,8 @@ class PhasePlan:
 
     __slots__ = ("id", "track", "cost_ops", "cost", "paid", "on_roll", "optional", "repeat",
                  "build_once", "option", "chart", "rolls", "conversions", "checks", "per_turn",
-                 "after_table", "end", "why_pay", "fast_landing", "moves_only", "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
+                 "after_table", "end", "why_pay", "fast_landing", "moves_only", "moving",
+                 "pay_expect", "pay_only", "rolls_order", "pay_outcomes", "pay_only_outcomes",
                  "pay_need", "pay_bounded")
 
     def __init__(self, rules: Rules, ph: Any):
@@ -288,6 +289,10 @@ class PhasePlan:
         #: each player only rolls and moves on the track (ACGame.moves plays the phase)
         self.moves_only = (tt is not None and not self.paid and not self.per_turn
                            and self.chart is None and not self.conversions)
+        #: what every move of this phase reads, gathered once for ACGame.moves
+        self.moving = None if tt is None else (
+            tt.id, tt.n, tt.start, tt.loop, tt.blocks, tt.fast if self.fast_landing else None,
+            tt.why_move, tt.keys, tt.leader)
         #: (stat, the least a player must hold to pay the cost)
         self.pay_need = tuple((s, (rules.bounds[s][0] or 0) - v) for s, v in self.cost.items())
         self.pay_bounded = rules.fixed(self.cost_ops + self.on_roll)
@@ -995,7 +1000,7 @@ class ACGame(EffectRunner):
         st = self.state
         tt = plan.track
         if plan.moves_only:
-            self.moves(order, tt, plan)
+            self.moves(order, plan)
         else:
             per_turn, paid, chart, conversions = (plan.per_turn, plan.paid, plan.chart,
                                                   plan.conversions)
@@ -1009,7 +1014,7 @@ class ACGame(EffectRunner):
                     if paid:
                         self.paid_moves(plan, seat, tt)
                     else:
-                        self.moves((seat,), tt, plan, whole_phase=False)
+                        self.moves((seat,), plan, whole_phase=False)
                     if p.vars["powers"] and not p.out:
                         self.extra_roll(seat, tt, plan)
                 if chart is not None and not p.out:
@@ -1049,7 +1054,7 @@ class ACGame(EffectRunner):
             else:
                 self.apply(seat, plan.cost_ops, plan.why_pay)
                 self.apply(seat, plan.on_roll, plan.why_pay)
-            self.moves((seat,), tt, plan, whole_phase=False)
+            self.moves((seat,), plan, whole_phase=False)
             if p.out or not plan.repeat:
                 return
 
@@ -1151,7 +1156,7 @@ class ACGame(EffectRunner):
                 if self.choose(seat, outcomes.options, tt.why_extra, outcomes) == EXTRA:
                     del p.vars["powers"][i]
                     self.event("power-extra-roll", seat)
-                    self.moves((seat,), tt, plan, whole_phase=False)
+                    self.moves((seat,), plan, whole_phase=False)
                 return
 
     # ---------------------------------------------------------------- moving
@@ -1163,8 +1168,7 @@ class ACGame(EffectRunner):
                 return q
         return -1
 
-    def moves(self, order: Sequence[int], tt: TrackTable, plan: PhasePlan,
-              whole_phase: bool = True) -> None:
+    def moves(self, order: Sequence[int], plan: PhasePlan, whole_phase: bool = True) -> None:
         """Each seat of `order` rolls and moves, following the roll-and-move rules to the space
         the pawn ends on: a free space is landed on at once (the common case, inlined); a
         start space, an occupied space or a built wonder is resolved by resolve(). With
@@ -1172,14 +1176,11 @@ class ACGame(EffectRunner):
         and a Populist may roll again. What every move reads is looked up once."""
         players = self.players
         st = self.state
-        tid = tt.id
-        n, start, loop, blocks = tt.n, tt.start, tt.loop, tt.blocks
-        fasts = tt.fast if plan.fast_landing else None
+        tt = plan.track
+        tid, n, start, loop, blocks, fasts, why, keys, leader = plan.moving
         roll = self.roll
         single = self.single_die
         sides = self.r.die_sides
-        why = tt.why_move
-        keys = tt.keys
         spaces = self.spaces  # Counter: .get skips its __missing__ call
         clips, floors = self.book.clips, self.book.floors
         for seat in order:
@@ -1210,7 +1211,7 @@ class ACGame(EffectRunner):
                     p.pos[tid] = dest
                     landed = keys[dest]
                     spaces[landed] = spaces.get(landed, 0) + 1
-                    if tt.leader:
+                    if leader:
                         p.vars["leader"] = tt.ids[dest]
                     stats = p.counters
                     for stat, k, lo, hi in fast:  # StatBook.add_bounded, inlined
