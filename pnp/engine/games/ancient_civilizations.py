@@ -1012,11 +1012,11 @@ class ACGame(EffectRunner):
                     self.per_turn_bonuses(seat, per_turn)
                 if tt is not None:
                     if paid:
-                        self.paid_moves(plan, seat, tt)
+                        self.paid_moves(plan, seat)
                     else:
                         self.moves((seat,), plan, whole_phase=False)
                     if p.vars["powers"] and not p.out:
-                        self.extra_roll(seat, tt, plan)
+                        self.extra_roll(seat, plan)
                 if chart is not None and not p.out:
                     f = plan.rolls
                     for _ in range(f.evaluate(p.counters[f.stat]) if f else 1):
@@ -1033,9 +1033,10 @@ class ACGame(EffectRunner):
         if plan.end and st.stage == MAIN:
             self.end_phase()
 
-    def paid_moves(self, plan: PhasePlan, seat: int, tt: TrackTable) -> None:
+    def paid_moves(self, plan: PhasePlan, seat: int) -> None:
         """Build, Wonder, Knowledge: pay the phase cost to move once, as often as the player can
         pay and wants to; `on_roll` (Build: Infra+1) comes with every paid move."""
+        tt = plan.track
         p = self.players[seat]
         stats = p.counters
         need = plan.pay_need
@@ -1146,8 +1147,9 @@ class ACGame(EffectRunner):
                 del p.vars["powers"][i]
                 return
 
-    def extra_roll(self, seat: int, tt: TrackTable, plan: PhasePlan) -> None:
+    def extra_roll(self, seat: int, plan: PhasePlan) -> None:
         """Populist: one extra roll on one of the named tracks this turn, if the player wants."""
+        tt = plan.track
         p = self.players[seat]
         for i, key in enumerate(p.vars["powers"]):
             name, args = self.r.powers[key]
@@ -1226,7 +1228,7 @@ class ACGame(EffectRunner):
                     if self.r.eliminate_now:
                         self.eliminations_now()
             if whole_phase and p.vars["powers"] and not p.out:
-                self.extra_roll(seat, tt, plan)
+                self.extra_roll(seat, plan)
 
     def pregame_move(self, seat: int, tt: TrackTable) -> None:
         """Pre-History: roll and move; a marked space sends the player to an unmarked one."""
