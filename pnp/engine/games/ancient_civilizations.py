@@ -855,6 +855,8 @@ class ACGame(EffectRunner):
         #: per seat, the other players still in, as (seat, pawn positions)
         self.others = [[(q, self.players[q].pos) for q in live if q != seat]
                        for seat in range(len(self.players))]
+        #: ... and their pawn positions alone (the scans that need no seat)
+        self.other_pos = [[pos for _, pos in others] for others in self.others]
 
     # ---------------------------------------------------------------- EffectRunner hooks
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:
@@ -1185,6 +1187,7 @@ class ACGame(EffectRunner):
         sides = self.r.die_sides
         spaces = self.spaces  # Counter: .get skips its __missing__ call
         clips, floors = self.book.clips, self.book.floors
+        other_pos = self.other_pos
         for seat in order:
             p = players[seat]
             if whole_phase and (p.out or st.stage != MAIN):
@@ -1197,7 +1200,7 @@ class ACGame(EffectRunner):
             dest = (here + steps) % n if loop else tt.advance(here, steps)
             stop = dest == start  # a start space, a pawn or a built wonder: no plain landing
             if not stop:
-                for _, pos in self.others[seat]:  # renewed when a player is out
+                for pos in other_pos[seat]:  # renewed when a player is out
                     if pos[tid] == dest:
                         stop = True
                         break
@@ -1345,7 +1348,7 @@ class ACGame(EffectRunner):
         neighbour, rolling again is all that is left); in the Military Phase, or declare war."""
         shared_start = self.r.start_shared
         tid = tt.id
-        others = self.others[seat]
+        others = self.other_pos[seat]
         # a neighbour is free when it is the start space (interpretation occupied-neighbours),
         # or holds no other live pawn and no built wonder (interpretation built-wonder)
         free = 0  # bit k: the k-th neighbour in tt.sides[dest] is free
@@ -1354,7 +1357,7 @@ class ACGame(EffectRunner):
             if nb == tt.start and shared_start:
                 free |= bit
             else:
-                for _, pos in others:
+                for pos in others:
                     if pos[tid] == nb:
                         break
                 else:
