@@ -120,8 +120,9 @@ class GreedyBot:
         getter, picks by their values). The per-option checks are merged per stat, so that
         none failing means no option's score leaves its plain value and the pick stands (the
         same pick, ties included, as scoring option by option); when one fails, every score
-        depends only on the checked counters. Either way the pick is a function of their
-        values, so it is remembered by them (a dict lookup instead of the checks)."""
+        depends only on the checked counters, so the pick is remembered by their values
+        (only then: remembering every pick would pay off only where the same states recur,
+        as in a benchmark that replays its own seeds)."""
         best = None
         pick = 0
         bounds: dict[str, list[float]] = {}
@@ -171,18 +172,18 @@ class GreedyBot:
             prep = outcomes.prep
             if prep is None or prep[0] is not self.info:
                 prep = outcomes.prep = self.digest_table(outcomes)
-            # the pick depends on the checked counters' values alone: remembered by them
+            for stat, lo, hi in prep[2]:  # while no option meets a cap or floor ...
+                cur = stats[stat]
+                if cur < lo or cur > hi:
+                    break
+            else:
+                return prep[1]  # ... the plain scores decide, worked out once
+            # otherwise the pick depends on the checked counters' values alone: remembered
             key = prep[3](stats)
             memo = prep[4]
             pick = memo.get(key)
             if pick is None:
-                for stat, lo, hi in prep[2]:  # while no option meets a cap or floor ...
-                    cur = stats[stat]
-                    if cur < lo or cur > hi:
-                        pick = self.pick(stats, options, outcomes)
-                        break
-                else:
-                    pick = prep[1]  # ... the plain scores decide, worked out once
+                pick = self.pick(stats, options, outcomes)
                 if len(memo) < TABLE_MEMO:
                     memo[key] = pick
             return pick
