@@ -3,8 +3,9 @@ branches per turn (valgrind's cachegrind): deterministic figures that explain th
 ratio `engine_games.py` prints, and that do not drift with the load on a shared machine.
 
 Each side runs twice under cachegrind, N and 2N games (the engine: greedy bots in all four
-seats, sampled invariants, seeds 0-99 per round, as engine_games.py plays them); the
-difference is the steady state of N games, start-up and first-use tables left out. Needs
+seats, sampled invariants, 100 fresh seeds per round, as engine_games.py plays them); the
+difference is the steady state of N games on seeds the first N did not play, start-up and
+first-use tables left out. Needs
 valgrind (`apt-get install -y valgrind`); without it, it says so and exits 0. Run from the
 checkout it measures, as a module:
 
@@ -35,8 +36,8 @@ from pnp.engine.play import play_game
 from pnp.paths import CARDS
 game = load_game(CARDS / "ancient-civilizations").game
 turns = 0
-for _ in range(int(sys.argv[1])):
-    for i in range(100):
+for r in range(int(sys.argv[1])):
+    for i in range(100 * r, 100 * r + 100):  # every round on seeds of its own
         turns += play_game(game, 4, i, ["greedy"] * 4, invariants="sample").turns
 print("turns", turns)
 """

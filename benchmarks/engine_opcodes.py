@@ -4,7 +4,8 @@ Deterministic and quick (no valgrind): it traces every executed bytecode instruc
 seeded games (greedy bots in all four seats, sampled invariants, as engine_games.py plays them)
 and prints each function's share, opcodes per turn and calls per turn. Tracing makes the games
 slow, so it measures where the work is, not how long it takes; time it with engine_games.py.
-The games are played once untraced first, so first-use tables are built outside the count.
+A block of other seeds is played untraced first, so first-use tables are built outside the
+count (and the traced games find no decision of theirs remembered).
 Run from the checkout it measures, as a module:
 
     python -m benchmarks.engine_opcodes [--games 20] [--top 40]
@@ -26,7 +27,7 @@ from pnp.paths import CARDS
 
 
 def count(games: int) -> tuple[Counter, Counter, int]:
-    """(opcodes per function, calls per function, turns) of games 0..games-1."""
+    """(opcodes per function, calls per function, turns) of seeds games..2 games-1."""
     game = load_game(CARDS / "ancient-civilizations").game
     run_engine(game, games, ["greedy"], 4, "sample")  # warm: first-use tables not counted
     opcodes: Counter = Counter()
@@ -46,7 +47,7 @@ def count(games: int) -> tuple[Counter, Counter, int]:
 
     sys.settrace(trace)
     try:
-        _, turns = run_engine(game, games, ["greedy"], 4, "sample")
+        _, turns = run_engine(game, games, ["greedy"], 4, "sample", games)
     finally:
         sys.settrace(None)
     return opcodes, calls, turns
