@@ -15,6 +15,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Callable, Sequence
 from operator import itemgetter
@@ -29,7 +30,10 @@ Outcomes = Callable[[Any], dict[str, float]] | None
 DANGER_MARGIN = 2
 DANGER_WEIGHT = 6.0
 _PLAIN = (1.0, None, None)
-_NO_LOW, _NO_HIGH = float("-inf"), float("inf")
+#: the range of a check with no floor or no cap. Checks compare whole counters with whole
+#: bounds (CPython compares two small ints much faster than an int with a float); a counter
+#: beyond these merely takes the exact, slower path
+_NO_LOW, _NO_HIGH = -(1 << 30) + 1, (1 << 30) - 1
 #: picks an option table remembers by the values of its checked counters (a bound on memory)
 TABLE_MEMO = 4096
 
@@ -107,8 +111,10 @@ class GreedyBot:
             total += w * d
             if (cap is None and line is None) or stat not in self.stats:
                 continue  # plain, or a bot-only quantity ("power"): nothing to clip
-            lo = line + max(-d, 0) if line is not None else _NO_LOW
-            hi = cap - d if cap is not None and d > 0 else _NO_HIGH
+            # rounded outwards: for a whole counter the same test (cur < x iff cur < ceil(x)),
+            # for any other value only more often sent down the exact path
+            lo = math.ceil(line + max(-d, 0)) if line is not None else _NO_LOW
+            hi = math.floor(cap - d) if cap is not None and d > 0 else _NO_HIGH
             if lo == _NO_LOW and hi == _NO_HIGH:
                 continue  # a loss of a capped stat with no danger line: it can never clip
             checks.append((stat, lo, hi, len(terms)))
