@@ -167,10 +167,8 @@ class GreedyBot:
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Outcomes) -> int:
-        if outcomes is None:
-            return 0
         stats = state.players[seat].counters
-        if self.pregame_offsets and state.stage == PREGAME:  # floors matter after setup
+        if state.stage == PREGAME and self.pregame_offsets:  # floors matter after setup
             stats = dict(stats)
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
@@ -193,6 +191,8 @@ class GreedyBot:
                 if len(memo) < TABLE_MEMO:
                     memo[key] = pick
             return pick
+        if outcomes is None:
+            return 0
         return self.pick(stats, options, outcomes)
 
     def pick(self, stats: dict[str, int], options: Sequence[Any], outcomes: Outcomes) -> int:
