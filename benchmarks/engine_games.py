@@ -7,9 +7,10 @@ ratio engine turns/s ÷ baseline turns/s (target ≥ 0.10 with greedy bots and s
 invariants). Every engine round plays seeds no earlier round played (after one warm-up block):
 the engine remembers decisions and tables across games, and a round that replayed the seeds
 of the one before would find them ready, as no long run of distinct seeds does. The baseline
-remembers nothing, so its rounds replay its own seed. The baseline is /work/shared/bench/ac_stripped_loop.py, imported and
-timed here rather than trusting its own wall-clock figure. Run it from the checkout to
-measure (as a module, so that checkout's `pnp` is the one imported; the first line says which):
+remembers nothing, so its rounds replay its own seed. The baseline is
+/work/shared/bench/ac_stripped_loop.py, imported and timed here rather than trusting its own
+wall-clock figure. Run it from the checkout to measure (as a module, so that checkout's `pnp`
+is the one imported; the first line says which):
 
     python -m benchmarks.engine_games [--games N] [--rounds R] [--bots greedy] [--profile]
 """

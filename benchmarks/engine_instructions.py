@@ -5,9 +5,8 @@ ratio `engine_games.py` prints, and that do not drift with the load on a shared 
 Each side runs twice under cachegrind, N and 2N games (the engine: greedy bots in all four
 seats, sampled invariants, 100 fresh seeds per round, as engine_games.py plays them); the
 difference is the steady state of N games on seeds the first N did not play, start-up and
-first-use tables left out. Needs
-valgrind (`apt-get install -y valgrind`); without it, it says so and exits 0. Run from the
-checkout it measures, as a module:
+first-use tables left out. Needs valgrind (`apt-get install -y valgrind`); without it, it
+says so and exits 0. Run from the checkout it measures, as a module:
 
     python -m benchmarks.engine_instructions [--rounds 1]
 """

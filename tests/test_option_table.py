@@ -28,7 +28,9 @@ def _state(values: dict[str, int]) -> State:
     return st_
 
 
-deltas = st.dictionaries(st.sampled_from(STATS), st.integers(-6, 6).map(float), max_size=3)
+# halves, as dice means are: a cap or floor then falls between two counter values
+deltas = st.dictionaries(st.sampled_from(STATS), st.integers(-12, 12).map(lambda k: k / 2),
+                         max_size=3)
 counters = st.fixed_dictionaries({s: st.integers(0, 16) for s in STATS})
 
 
@@ -64,6 +66,21 @@ def test_a_floor_changes_the_pick_and_the_table_follows() -> None:
     assert bot.choose(_state(rich), 0, table.options, "t", table) == 1
     assert bot.choose(_state(poor), 0, table.options, "t", table) == 0
     assert bot.choose(_state(rich), 0, table.options, "t", table) == 1
+
+
+def test_a_floor_or_cap_between_two_counter_values_is_met_at_the_right_one() -> None:
+    """Dice means are halves, so a loss can cross the danger line (Food 2 + 2) from 5 but not
+    from 6, and a gain can pass the cap (Food 12) from 11 but not from 10: the table must
+    change its pick exactly there."""
+    bot = GreedyBot(1, 0, _meta())
+    sell = OptionTable(("keep", "sell"), (Estimate(), Estimate({"food": -1.5, "gold": 4.0})))
+    grow = OptionTable(("gold", "food"), (Estimate({"gold": 2.6}), Estimate({"food": 1.5})))
+    expected = {5: ("keep", "food"), 6: ("sell", "food"), 10: ("sell", "food"),
+                11: ("sell", "gold")}
+    for food, picks in expected.items():
+        state = _state({**dict.fromkeys(STATS, 5), "food": food})
+        got = tuple(t.options[bot.choose(state, 0, t.options, "t", t)] for t in (sell, grow))
+        assert got == picks, food
 
 
 def test_another_games_digest_is_not_trusted() -> None:

@@ -131,7 +131,7 @@ class GreedyBot:
         as in a benchmark that replays its own seeds)."""
         best = None
         pick = 0
-        bounds: dict[str, list[float]] = {}
+        bounds: dict[str, list[int]] = {}
         for i, option in enumerate(table.options):
             delta = table(option)
             prep = getattr(delta, "prep", None)  # a plain dict has none: digested here only
