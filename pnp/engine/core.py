@@ -412,7 +412,7 @@ class Context:
     def _make_fast_event(self) -> Callable[..., None]:
         """`event` for an unlogged game: the count alone, the counter looked up once."""
         events = self._events
-        get = events.get  # a Counter: .get skips its __missing__ call
+        get = events.get  # a Tally: .get skips its __missing__ call
 
         def event(name: str, seat: int = -1) -> None:
             events[name] = get(name, 0) + 1
@@ -540,7 +540,7 @@ class Context:
     def event(self, name: str, seat: int = -1) -> None:
         """A named event (counted in GameResult.events, written to the log)."""
         events = self._events
-        events[name] = events.get(name, 0) + 1  # a Counter: .get skips its __missing__ call
+        events[name] = events.get(name, 0) + 1  # a Tally: .get skips its __missing__ call
         if self.log is not None:
             self.log.append({"e": "event", "name": name, "seat": seat})
 

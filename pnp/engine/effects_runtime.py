@@ -7,8 +7,7 @@ dataclasses; every stat change goes through one StatBook, which clamps to the st
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any
 
 from pnp.data.effects import Ability, ChartRoll, Delta, Effect
@@ -68,8 +67,10 @@ class StatBook:
 
     __slots__ = ("lo", "hi", "clips", "floors")
 
-    def __init__(self, bounds: Mapping[str, tuple[int, int | None]], clips: Counter,
-                 floors: Counter):
+    def __init__(self, bounds: Mapping[str, tuple[int, int | None]],
+                 clips: MutableMapping[str, int], floors: MutableMapping[str, int]):
+        """`clips` and `floors` count by stat; a stat never counted must read as 0 (a Tally or
+        a Counter)."""
         self.lo = {s: b[0] for s, b in bounds.items()}
         self.hi = {s: b[1] for s, b in bounds.items()}
         self.clips = clips  # a gain cut at the cap

@@ -7,12 +7,23 @@ worker processes, and identical for identical seeds.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 
 COMPLETED = "completed"  # the game's end condition was met
 TIMEOUT = "timeout"  # the turn cap was reached first (a finding, never a hang)
 ALL_OUT = "all-eliminated"  # fewer than one player left in the game
+
+
+class Tally(dict):
+    """Counts by key; a key never counted reads as 0 (`t[key] += 1` works), as in a Counter.
+    Not a Counter: Counter defines `__delitem__`, so CPython sends every store into one
+    through a Python-level slot, about three times a dict store, and a game's hot path
+    stores into these on every landing and event. Merged into a Counter with `update`."""
+
+    __slots__ = ()
+
+    def __missing__(self, key: object) -> int:
+        return 0
 
 
 @dataclass
@@ -37,14 +48,14 @@ class GameResult:
     margin: int = 0  # winner's score minus the best other player still in (0 on a tie)
     eliminations: list[Elimination] = field(default_factory=list)
     final_stats: list[dict[str, int]] = field(default_factory=list)  # per seat, stat id -> value
-    space_counts: Counter = field(default_factory=Counter)  # (track id, space id) -> landings
-    chart_counts: Counter = field(default_factory=Counter)  # (chart id, row low roll) -> results
-    cap_clips: Counter = field(default_factory=Counter)  # stat id -> gains cut at the stat's cap
-    floor_clips: Counter = field(default_factory=Counter)  # stat id -> losses cut at its floor
+    space_counts: Tally = field(default_factory=Tally)  # (track id, space id) -> landings
+    chart_counts: Tally = field(default_factory=Tally)  # (chart id, row low roll) -> results
+    cap_clips: Tally = field(default_factory=Tally)  # stat id -> gains cut at the stat's cap
+    floor_clips: Tally = field(default_factory=Tally)  # stat id -> losses cut at its floor
     #: (kind, key) -> uses: which action spaces, cards, ... a game used (the module's coverage
     #: keys; tracks and charts are counted in space_counts and chart_counts)
-    coverage: Counter = field(default_factory=Counter)
-    events: Counter = field(default_factory=Counter)  # named events: 'war', 'war-won', 'trade', ...
+    coverage: Tally = field(default_factory=Tally)
+    events: Tally = field(default_factory=Tally)  # named events: 'war', 'war-won', 'trade', ...
     violations: list[str] = field(default_factory=list)  # invariant violations, in plain words
     decisions: int = 0
     rolls: int = 0

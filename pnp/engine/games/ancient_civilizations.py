@@ -1185,7 +1185,7 @@ class ACGame(EffectRunner):
         roll = self.roll
         single = self.single_die
         sides = self.r.die_sides
-        spaces = self.spaces  # Counter: .get skips its __missing__ call
+        spaces = self.spaces  # a Tally: .get skips its __missing__ call
         clips, floors = self.book.clips, self.book.floors
         other_pos = self.other_pos
         for seat in order:
@@ -1409,7 +1409,7 @@ class ACGame(EffectRunner):
         """The pawn stops on `dest`: its position, the landing count, the leader it shows
         (moves() does the same inline for a free landing, the hot path)."""
         p.pos[tt.id] = dest
-        spaces = self.spaces  # Counter: .get skips its __missing__ call
+        spaces = self.spaces  # a Tally: .get skips its __missing__ call
         landed = tt.keys[dest]
         spaces[landed] = spaces.get(landed, 0) + 1
         if tt.leader:
