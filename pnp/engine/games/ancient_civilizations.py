@@ -1379,8 +1379,9 @@ class ACGame(EffectRunner):
     def marked_space(self, seat: int, tt: TrackTable) -> int:
         """Pre-History: a marked space sends the player to any unmarked space of their choice
         (interpretation marked-space: the chosen space gives its boosts and is marked)."""
-        marks = self.state.markers[tt.id]
-        options = [tt.ids[i] for i in range(tt.n) if i != tt.start and i not in marks]
+        marks = set(self.state.markers[tt.id])  # asked of every space: a set, not the list
+        ids, start = tt.ids, tt.start
+        options = [ids[i] for i in range(tt.n) if i != start and i not in marks]
         choice = self.choose(seat, options, tt.why_marked, tt.expect_by_id)
         self.event("marked-space", seat)
         return tt.ids.index(choice)
