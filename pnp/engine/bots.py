@@ -200,8 +200,11 @@ class GreedyBot:
         info = self.info
         best = None
         pick = i = 0
-        for option in options:
-            delta = outcomes(option)
+        if outcomes.__class__ is OptionTable and options is outcomes.options:
+            deltas = outcomes.estimates  # each option's estimate, without a call per option
+        else:
+            deltas = map(outcomes, options)
+        for delta in deltas:
             if delta.__class__ is Estimate:
                 prep = delta.prep
                 if prep is None:  # an Estimate seen for the first time: digest it once

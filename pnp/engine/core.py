@@ -118,10 +118,11 @@ class OptionTable:
         if len(options) != len(estimates):
             raise ValueError("an option table needs one estimate per option")
         self.options = tuple(options)
-        self.estimates = tuple(estimates)
         self._by_option: dict[Any, dict[str, float]] = {}
-        for option, estimate in zip(self.options, self.estimates, strict=True):
+        for option, estimate in zip(self.options, estimates, strict=True):
             self._by_option.setdefault(option, estimate)  # a repeated option: its first
+        #: what `table(option)` gives for each option in turn, looked up once
+        self.estimates = tuple(map(self._by_option.__getitem__, self.options))
         self.prep: Any = None
 
     def __call__(self, option: Any) -> dict[str, float]:
