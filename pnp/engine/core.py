@@ -243,6 +243,9 @@ class RunawayGame(Exception):
 
 #: a game drawing more dice than this is stuck in a loop (a rules bug)
 MAX_ROLLS = 2_000_000
+#: the fast dice check for a runaway game every this many dice (or sooner, near the limit);
+#: at most 256, so the count down stays among the ints CPython keeps ready-made
+DICE_BUDGET = 256
 
 
 class StopRun(Exception):
@@ -277,11 +280,9 @@ class Context:
         self._events = result.events
         self._trace_add = self.trace.append
         if isinstance(dice, SeededDice) and log is None:
-            self.roll = self._make_fast_roll(dice.random)  # type: ignore[method-assign]
-            self.roll_high = self._make_fast_roll_high(dice.random)  # type: ignore[method-assign]
+            self.roll, self.roll_high = self._make_fast_dice(dice.random)  # type: ignore[method-assign]
         elif type(dice) is Replay and log is None:
-            self.roll = self._make_replay_roll(dice)  # type: ignore[method-assign]
-            self.roll_high = self._make_replay_roll_high(dice)  # type: ignore[method-assign]
+            self.roll, self.roll_high = self._make_replay_dice(dice)  # type: ignore[method-assign]
         if log is None and not self.visibility:
             self.choose = self._make_fast_choose()  # type: ignore[method-assign]
         if log is None:
@@ -296,31 +297,37 @@ class Context:
         if len(self.trace) - self.decisions > self.max_rolls:
             raise RunawayGame(f"more than {self.max_rolls} dice rolled")
 
-    def _make_fast_roll(self, rand: Callable[[], float]) -> Callable[..., int]:
-        """`roll` for a seeded, unlogged game: the same dice, one call less per die."""
+    def _dice_budget(self) -> int:
+        """The runaway check, then how many more dice may be rolled before it is due again.
+        The fast dice count that down: a small int costs nothing to count, while `len()` of
+        a trace past 256 entries makes a new int object on every die."""
+        self._check_runaway()
+        return min(DICE_BUDGET, self.max_rolls - self.rolls)
+
+    def _make_fast_dice(self, rand: Callable[[], float]) -> tuple[Callable[..., int],
+                                                                  Callable[..., int]]:
+        """`roll` and `roll_high` for a seeded, unlogged game: the same dice, one call less
+        per die. A roll-off draws its dice in one go (two to four contenders, the usual case,
+        without building a comprehension) and looks the round's winner up by its dice
+        (worked out once per distinct round)."""
         trace = self.trace
         add = trace.append
-        limit = self.max_rolls
+        extend = trace.extend
+        budget = self._dice_budget
+        winners = _ROLL_OFF_WINNERS
+        left = 0  # dice before the runaway check is due (the first die checks)
 
         def roll(sides: int, why: str, seat: int = -1) -> int:
+            nonlocal left
             value = _floor(rand() * sides) + 1
             add(value)
-            if len(trace) > limit:  # the trace holds the dice and the decisions
-                self._check_runaway()
+            left -= 1
+            if left < 0:
+                left = budget()
             return value
 
-        return roll
-
-    def _make_fast_roll_high(self, rand: Callable[[], float]) -> Callable[..., int]:
-        """`roll_high` for a seeded, unlogged game: the same dice, drawn in one go (two to
-        four contenders, the usual case, without building a comprehension), the winner of a
-        round looked up by its dice (worked out once per distinct round)."""
-        trace = self.trace
-        extend = trace.extend
-        limit = self.max_rolls
-        winners = _ROLL_OFF_WINNERS
-
         def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
+            nonlocal left
             contenders = seats
             while True:
                 n = len(contenders)
@@ -335,8 +342,9 @@ class Context:
                 else:
                     values = tuple([_floor(rand() * sides) + 1 for _ in contenders])
                 extend(values)
-                if len(trace) > limit:
-                    self._check_runaway()
+                left -= n
+                if left < 0:
+                    left = budget()
                 won = winners.get(values)
                 if won is None:
                     won = _roll_off_winner(values)
@@ -346,46 +354,44 @@ class Context:
                     return contenders[won]
                 contenders = won(contenders)  # those tied highest roll again
 
-        return roll_high
+        return roll, roll_high
 
-    def _make_replay_roll(self, source: Replay) -> Callable[..., int]:
-        """`roll` for an unlogged replay: the logged dice read as `Replay.draw` reads them
-        (the same checks and messages), one call less per die."""
+    def _make_replay_dice(self, source: Replay) -> tuple[Callable[..., int],
+                                                         Callable[..., int]]:
+        """`roll` and `roll_high` for an unlogged replay: the logged dice read as
+        `Replay.draw` and `roll_each` read them (a round's dice all read before any is
+        recorded), the same checks and messages, one call less per die."""
         it = source._it
         trace = self.trace
         add = trace.append
-        limit = self.max_rolls
+        extend = trace.extend
+        budget = self._dice_budget
+        left = 0
 
         def roll(sides: int, why: str, seat: int = -1) -> int:
+            nonlocal left
             value = _logged_die(it, sides, why)
             add(value)
-            if len(trace) > limit:  # the trace holds the dice and the decisions
-                self._check_runaway()
+            left -= 1
+            if left < 0:
+                left = budget()
             return value
 
-        return roll
-
-    def _make_replay_roll_high(self, source: Replay) -> Callable[..., int]:
-        """`roll_high` for an unlogged replay: each round's dice read as `roll_each` reads
-        them (all of a round before any is recorded), the same checks and messages."""
-        it = source._it
-        trace = self.trace
-        extend = trace.extend
-        limit = self.max_rolls
-
         def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
+            nonlocal left
             contenders = seats
             while True:
                 values = [_logged_die(it, sides, why) for _ in contenders]
                 extend(values)
-                if len(trace) > limit:
-                    self._check_runaway()
+                left -= len(values)
+                if left < 0:
+                    left = budget()
                 top = max(values)
                 if values.count(top) == 1:
                     return contenders[values.index(top)]
                 contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
 
-        return roll_high
+        return roll, roll_high
 
     def _make_fast_choose(self) -> Callable[..., Any]:
         """`choose` for an unlogged game without hidden zones: the same decisions and checks,
