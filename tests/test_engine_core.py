@@ -181,15 +181,17 @@ def test_a_copy_sharing_any_mutable_part_is_caught(ac, monkeypatch, share: str) 
     assert check_copy(state) == ["a copy of the state shares data with its original"]
 
 
-@pytest.mark.parametrize("dice", ["seeded", "scripted"])
+@pytest.mark.parametrize("dice", ["seeded", "scripted", "replayed"])
 def test_a_game_rolling_without_end_is_stopped(dice: str) -> None:
     """The runaway guard: more dice than the context allows raise RunawayGame, whichever way
     the dice are drawn; decisions in between do not count as dice."""
-    from pnp.engine.core import Context, RunawayGame, SeededDice
+    from pnp.engine.core import Context, Replay, RunawayGame, SeededDice
     from pnp.engine.result import GameResult
 
     state = State.from_json({"players": [{"counters": {}}, {"counters": {}}]})
-    source = SeededDice(1) if dice == "seeded" else ScriptedDice([1] * 50)
+    # (replayed all ones: every roll-off ties, so only the guard can end it)
+    source = {"seeded": SeededDice(1), "scripted": ScriptedDice([1] * 50),
+              "replayed": Replay([1] * 50)}[dice]
     ctx = Context(state, source, [FirstBot(), FirstBot()],
                   GameResult(game="g", seed=1, players=2, bots=("first",) * 2), max_rolls=10)
     for _ in range(8):
