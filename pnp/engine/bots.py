@@ -132,8 +132,7 @@ class GreedyBot:
         best = None
         pick = 0
         bounds: dict[str, list[int]] = {}
-        for i, option in enumerate(table.options):
-            delta = table(option)
+        for i, delta in enumerate(table.estimates):
             prep = getattr(delta, "prep", None)  # a plain dict has none: digested here only
             if prep is None or prep[0] is not self.info:
                 prep = self.digest(delta)

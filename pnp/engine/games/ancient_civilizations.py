@@ -1384,7 +1384,7 @@ class ACGame(EffectRunner):
         options = [ids[i] for i in range(tt.n) if i != start and i not in marks]
         choice = self.choose(seat, options, tt.why_marked, tt.expect_by_id)
         self.event("marked-space", seat)
-        return tt.ids.index(choice)
+        return ids.index(choice)
 
     def land(self, seat: int, tt: TrackTable, dest: int, plan: PhasePlan | None,
              pregame: bool = False) -> None:
