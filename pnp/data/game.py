@@ -11,7 +11,7 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.data import lint
+from pnp.data import lint, upgrades
 from pnp.data.build import Builder, slug
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
@@ -141,7 +141,9 @@ def build_game(folder: Path, docs: list[Document], variant: str | None,
     for doc in docs:
         if changed_only and not doc.redirects:
             continue
-        diags.extend(validate_document(doc))
+        moved = upgrades.find_moved(doc)
+        diags.extend(upgrades.moved_key_diagnostics(doc, moved, folder))
+        diags.extend(validate_document(upgrades.without_moved(doc, moved)))
         if doc.kind == "game":
             diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
@@ -222,8 +224,9 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
         where = ("variants", index, "overrides", key)
         found = resolve_override(docs, str(key))
         if isinstance(found, OverrideProblem):
-            diags.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
-                                       found.message, found.hint))
+            if upgrades.moved_override_path(str(key)) is None:  # else PNP-L022 says where it went
+                diags.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
+                                           found.message, found.hint))
             continue
         found.set(copy.deepcopy(value))
         found.doc.redirects[found.data_path] = game_doc.pos(where)
