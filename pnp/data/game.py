@@ -222,11 +222,12 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
     overrides = spec.get("overrides")
     for key, value in (overrides if isinstance(overrides, dict) else {}).items():
         where = ("variants", index, "overrides", key)
+        if upgrades.moved_override_path(str(key)) is not None:
+            continue  # a path to where a key used to be: PNP-L022 says where it went
         found = resolve_override(docs, str(key))
         if isinstance(found, OverrideProblem):
-            if upgrades.moved_override_path(str(key)) is None:  # else PNP-L022 says where it went
-                diags.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
-                                           found.message, found.hint))
+            diags.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
+                                       found.message, found.hint))
             continue
         found.set(copy.deepcopy(value))
         found.doc.redirects[found.data_path] = game_doc.pos(where)

@@ -213,9 +213,11 @@ def plan_upgrade(folder: Path | str) -> UpgradePlan:
     plan.diagnostics = [d for d in result.diagnostics if d.severity == ERROR]
     if docs is None or not plan.ok:
         return plan
+    seen: set[Path] = set()
     for doc in docs:
-        if not _moves_of(doc.kind) and doc.kind != "game":
-            continue
+        if not _moves_of(doc.kind) and doc.kind != "game" or Path(doc.path).resolve() in seen:
+            continue  # a file linked in twice is upgraded once
+        seen.add(Path(doc.path).resolve())
         change = _plan_file(doc, plan)
         if change is not None:
             plan.changes.append(change)
