@@ -390,3 +390,13 @@ def test_upgrade_keeps_the_files_permissions(tmp_path):
 
 def test_upgrade_is_a_listed_command():
     assert "upgrade" in CliRunner().invoke(main, ["--help"]).output
+
+
+def test_a_moved_key_merged_in_from_an_anchor_is_left_to_the_designer(tmp_path):
+    text = SMALL_V1.replace("# When the game ends.\nend:\n", "base: &base\n  end:\n    max_turns: 40\n"
+                            "<<: *base\nnotes:\n")
+    folder, _ = small_game(tmp_path, text)
+    before = snapshot(folder)
+    result = upgrade(str(folder))
+    assert result.exit_code == 1 and "`end` is merged in with `<<:`" in result.output
+    assert snapshot(folder) == before

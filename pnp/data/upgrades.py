@@ -369,6 +369,12 @@ class _Rewrite:
                 return None
 
         top = [f for f in self.found if len(f.path) == 1]
+        for f in top:
+            if f.move.key not in keys:  # it comes from a merge (`<<:`), not a line of its own
+                pos = self.doc.key_pos(f.path)
+                self.refuse(pos.line, pos.column, f"`{f.move.key}` is merged in with `<<:`, "
+                            "so there is no block of lines to move")
+                return None
         for under in dict.fromkeys(f.move.under for f in top):
             moving = [keys.index(f.move.key) for f in top if f.move.under == under]
             moving.sort()
