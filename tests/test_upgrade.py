@@ -290,6 +290,12 @@ def test_a_game_without_schema_version_is_version_1_and_gets_the_current_one(tmp
     assert (folder / "game.yaml").read_text() == SMALL_V2.format(schema=schema)
 
 
+
+def test_a_declared_version_1_is_set_to_the_current_one_where_it_stands(tmp_path):
+    folder, schema = small_game(tmp_path, SMALL_V1.replace("id: caravan", "schema_version: 1\nid: caravan"))
+    assert upgrade(str(folder)).exit_code == 0
+    assert (folder / "game.yaml").read_text() == SMALL_V2.format(schema=schema)
+
 # ------------------------------------------------------------------- refusals
 
 

@@ -193,7 +193,6 @@ class UpgradePlan:
     folder: Path
     changes: list[FileChange] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-    versions: dict[str, int] = field(default_factory=dict)  # file -> the version it declared
 
     @property
     def ok(self) -> bool:
@@ -215,7 +214,7 @@ def plan_upgrade(folder: Path | str) -> UpgradePlan:
         return plan
     seen: set[Path] = set()
     for doc in docs:
-        if not _moves_of(doc.kind) and doc.kind != "game" or Path(doc.path).resolve() in seen:
+        if (not _moves_of(doc.kind) and doc.kind != "game") or Path(doc.path).resolve() in seen:
             continue  # a file linked in twice is upgraded once
         seen.add(Path(doc.path).resolve())
         change = _plan_file(doc, plan)
@@ -252,7 +251,6 @@ def _plan_file(doc: Document, plan: UpgradePlan) -> FileChange | None:
     version = _declared_version(doc, plan)
     if version is None:
         return None
-    plan.versions[str(doc.path)] = version
     found = find_moved(doc)
     for f in found:
         if f.conflict:
