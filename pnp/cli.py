@@ -21,6 +21,7 @@ COMMANDS = {
     "build": "build",
     "new": "new",
     "schemas": "schemas",
+    "upgrade": "upgrade",
 }
 
 

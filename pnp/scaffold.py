@@ -98,6 +98,7 @@ def _deck() -> str:
 
 
 _GAME = """# A starter game made by `pnp new`. Rename things, add tracks and cards, run `pnp validate`.
+schema_version: 2  # the layout of pnp's game data this game is written for (docs/schema-versions.md)
 id: {id}
 name: {name}
 edition: prototype

@@ -379,9 +379,16 @@ def test_an_unknown_rule_parameter_is_reported_with_a_suggestion(tmp_path):
 
 
 def test_rule_parameters_outside_rules_are_unknown_to_the_manifest(tmp_path):
-    folder = ac_copy(tmp_path, "\nrules:\n", "\ncheck_timing: phase-end\nrules:\n")
+    folder = ac_copy(tmp_path, "\nrules:\n", "\nhand_size: 5\nrules:\n")
     d = next(d for d in load_game(folder).diagnostics if d.severity == "error")
-    assert d.code == "PNP-S002" and "check_timing" in d.message
+    assert d.code == "PNP-S002" and "hand_size" in d.message
+
+
+def test_a_rule_parameter_left_where_schema_version_1_had_it_says_where_it_moved(tmp_path):
+    folder = ac_copy(tmp_path, "\nrules:\n", "\ncheck_timing: phase-end\nrules:\n")
+    errors = [d for d in load_game(folder).diagnostics if d.severity == "error"]
+    assert [(d.code, d.line) for d in errors] == [("PNP-L022", line_of(folder, "game", "check_timing: phase-end"))]
+    assert "already has a `check_timing`" in errors[0].message
 
 
 def test_a_game_folder_may_carry_its_own_rules_schema(tmp_path):

@@ -11,7 +11,7 @@ import difflib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from pnp.data import lint
+from pnp.data import lint, upgrades
 from pnp.data.build import Builder, slug
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
@@ -141,7 +141,9 @@ def build_game(folder: Path, docs: list[Document], variant: str | None,
     for doc in docs:
         if changed_only and not doc.redirects:
             continue
-        diags.extend(validate_document(doc))
+        moved = upgrades.find_moved(doc)
+        diags.extend(upgrades.moved_key_diagnostics(doc, moved, folder))
+        diags.extend(validate_document(upgrades.without_moved(doc, moved)))
         if doc.kind == "game":
             diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
@@ -220,6 +222,8 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
     overrides = spec.get("overrides")
     for key, value in (overrides if isinstance(overrides, dict) else {}).items():
         where = ("variants", index, "overrides", key)
+        if upgrades.moved_override_path(str(key)) is not None:
+            continue  # a path to where a key used to be: PNP-L022 says where it went
         found = resolve_override(docs, str(key))
         if isinstance(found, OverrideProblem):
             diags.append(Diagnostic.at(game_doc.key_pos(where), ERROR, "PNP-L015",
