@@ -213,3 +213,71 @@ def test_build_game_refuses_a_foreign_folder_without_writing(here):
     paths, diags = build_game(game, here / "my-game" / "kit")
     assert paths == [] and [d.code for d in diags if d.is_error] == ["PNP-R054"]
     assert not (here / "my-game" / "kit").exists()
+
+
+# --------------------------------------------------------------------------- reports and logs
+# `simulate --report/--log`, `sweep --report` and `scenario --log` never write onto a file the
+# game is made of (its YAML, rules module, rules schema, rulesheet or .schemas), nor onto the game
+# folder itself; any other path, inside the game folder too, is allowed.
+
+
+def scenario_file(folder: Path) -> Path:
+    from pnp.paths import SCHEMAS
+
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", folder)
+    path = folder / "opening.yaml"
+    path.write_text(f"# yaml-language-server: $schema={schema}\nname: the opening\n"
+                    "game: my-game\nplayers: 2\nexpect:\n  - after: pregame\n"
+                    "    players:\n      - counters: {G: 0}\n")
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "my-game", "--games", "2", "--report", "my-game/stats.yaml"),
+    ("simulate", "my-game", "--games", "2", "--log", "my-game/rules.py"),
+    ("simulate", "my-game", "--games", "2", "--report", "my-game/.schemas/deck.schema.json"),
+    ("simulate", "my-game", "--games", "2", "--log", "my-game/layouts/new.yaml"),  # not yet there
+    ("sweep", "my-game", "--games", "2", "--report", "my-game/game.yaml"),
+], ids=lambda a: f"{a[0]} {a[-2]} {a[-1]}")
+def test_a_report_or_log_onto_the_game_is_refused(here, args):
+    before = tree(here)
+    result = run(*args)
+    refused(result, "PNP-R056")
+    assert tree(here) == before
+
+
+def test_a_report_onto_a_rulesheet_source_is_refused(here):
+    sheet = here / "my-game" / "rulesheet"
+    sheet.mkdir()
+    (sheet / "01-rules.md").write_text("# Rules\n\nRoll and move.\n")
+    before = tree(here)
+    refused(run("simulate", "my-game", "--games", "2", "--report", sheet / "02-report.md"),
+            "PNP-R056")
+    assert tree(here) == before
+
+
+def test_a_log_through_a_link_onto_a_game_file_is_refused(here):
+    (here / "games.jsonl").symlink_to(here / "my-game" / "stats.yaml")
+    before = tree(here)
+    refused(run("simulate", "my-game", "--games", "2", "--log", "games.jsonl"), "PNP-R056")
+    assert tree(here) == before
+
+
+def test_a_report_and_log_inside_the_game_folder_are_allowed(here):
+    result = run("simulate", "my-game", "--games", "2", "--report", "my-game/report.pdf",
+                 "--log", "my-game/logs/games.jsonl")
+    assert result.exit_code == 0, result.output
+    assert (here / "my-game" / "report.pdf").read_bytes().startswith(b"%PDF")
+    assert (here / "my-game" / "logs" / "games.jsonl").stat().st_size > 0
+    assert run("validate", "my-game", "--strict").exit_code == 0  # the game is still whole
+
+
+def test_scenario_logs_into_the_game_folder_itself_are_refused(here):
+    scenario = scenario_file(here)
+    assert run("scenario", scenario).exit_code == 0
+    before = tree(here)
+    refused(run("scenario", scenario, "--log", "my-game"), "PNP-R056")
+    assert tree(here) == before
+    result = run("scenario", scenario, "--log", "my-game/logs")  # a folder of its own is fine
+    assert result.exit_code == 0, result.output
+    assert (here / "my-game" / "logs" / "opening.jsonl").is_file()
