@@ -14,7 +14,7 @@ from pypdf.generic import ContentStream
 
 from pnp.render import boards
 from pnp.render.boards import render_board
-from pnp.render.geometry import mm
+from pnp.render.geometry import mm, parse_paper
 from pnp.render.tiling import OVERLAP, plan_tiles, registration_points
 
 A2 = (mm(420), mm(594))
@@ -308,3 +308,54 @@ def test_a_wide_short_board_gets_a_landscape_whole_sheet(tmp_path):
     (whole,) = [p for p in paths if p.name == "board-a3.pdf"]
     w, h = page_size(PdfReader(whole).pages[0])
     assert w > h  # landscape: the board's band does not sit in half an empty portrait page
+
+
+@pytest.mark.parametrize("paper, size", [("20mmx20mm", "0%"), ("150mmx60mm", "39%"),
+                                         ("30mmx2000mm", "10%")])
+def test_a_whole_paper_far_smaller_than_the_board_is_an_error_at_its_line(tmp_path, paper, size):
+    """20 mm square paper (0% of the board), paper too short for it (39%), or a 30 mm strip
+    (1:1 only with its boxes squeezed to nothing, so across it at 10%): below half size nothing
+    on the board can be read, so it is an error, not a warning."""
+    game = _starter(tmp_path, whole_paper=paper)
+    plan, diags = boards.check_board(game, game.boards["road-board"], parse_paper("a4"))
+    assert plan is None
+    (err,) = diags
+    assert err.is_error and err.code == boards.R_BOARD and f"print at {size} " in err.message
+    assert err.file.endswith("board.yaml") and (err.line, err.column) == (5, 18)  # the value
+    assert "larger whole_paper" in err.hint
+
+
+def test_a_board_scaled_to_three_quarters_is_a_warning_and_still_prints(tmp_path):
+    game = _starter(tmp_path, whole_paper="100mmx100mm")
+    paths, diags = render_board(game, tmp_path / "out", "a4")
+    assert [d.code for d in diags if not d.is_error] == [boards.R_BOARD_SCALED]
+    assert "78%" in diags[0].message and not [d for d in diags if d.is_error]
+    assert paths
+
+
+def test_validate_and_build_both_fail_on_a_board_too_small_for_its_paper(tmp_path):
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    _starter(tmp_path, whole_paper="20mmx20mm")
+    game = tmp_path / "starter"
+    validate = CliRunner().invoke(main, ["validate", str(game)])
+    assert validate.exit_code == 1 and "error PNP-R070" in validate.output
+    assert "board.yaml:5:18" in validate.output
+    build = CliRunner().invoke(main, ["build", str(game), "--out", str(tmp_path / "out")])
+    assert build.exit_code == 1 and "error PNP-R070" in build.output
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_board_squeezed_narrower_than_its_items_counts_as_scaled(tmp_path, monkeypatch):
+    """A 1:1 print 40 mm wide squeezes a loop that needs 112 mm to 27%: as unreadable as a
+    print scaled to 27%, so check_board refuses it whatever orientation the plan chose."""
+    game = _starter(tmp_path, whole_paper="60mmx1000mm")
+    board = game.boards["road-board"]
+    narrow = boards.layout_board(game, board, mm(40))
+    assert boards.width_fit(narrow) == pytest.approx((40 - 10) / 112)
+    monkeypatch.setattr(boards, "plan_board", lambda g, b: (narrow, (mm(60), mm(1000)), 1.0))
+    plan, diags = boards.check_board(game, board, parse_paper("a4"))
+    assert plan is None and [d.code for d in diags if d.is_error] == [boards.R_BOARD]
+    assert "print at 27% " in diags[0].message

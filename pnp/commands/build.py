@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, output_folder, resolve_games
 from pnp.data.game import load_game
 from pnp.diagnostics import has_errors, render_text
 from pnp.paths import default_output
@@ -15,7 +15,8 @@ from pnp.paths import default_output
 
 @click.command("build")
 @click.argument("games", nargs=-1, metavar="[GAME]...")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              callback=output_folder,
               help="Output folder (default: ./output under the current folder). Each game gets a "
               "sub-folder.")
 @click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)

@@ -52,6 +52,16 @@ def rules_or_exit(game) -> None:
         sys.exit(EXIT_ERRORS)
 
 
+def output_folder(_ctx: click.Context, param: click.Parameter, value: str | None) -> Path | None:
+    """A click callback for --out: the folder as a Path; an empty value is a usage error (exit 2),
+    since Path("") is the current folder and a kit written there could replace a game folder."""
+    if value is None:
+        return None
+    if not value.strip():
+        raise click.BadParameter("is empty; give a folder, e.g. --out output", param=param)
+    return Path(value)
+
+
 def echo_diagnostics(diags: list[Diagnostic]) -> None:
     if diags:
         click.echo(render_text(diags), err=True)
@@ -73,6 +83,18 @@ def write_or_exit(path: Path | str, write: Callable[[], object], option: str = "
         write()
     except OSError as exc:
         echo_diagnostics([cannot_write(path, exc, option)])
+        sys.exit(EXIT_ERRORS)
+
+
+def refuse_game_files(game, *outputs: tuple[Path | str | None, str, str]) -> None:
+    """Exit 1 with a PNP-R056 diagnostic when an output path (path, option, example) is one of
+    `game`'s own files or its folder (pnp/render/kit_folder.py); call it before writing."""
+    from pnp.render.kit_folder import output_path_problem
+
+    refused = [d for path, option, example in outputs if path is not None and str(path)
+               and (d := output_path_problem(path, game, option, example)) is not None]
+    if refused:
+        echo_diagnostics(refused)
         sys.exit(EXIT_ERRORS)
 
 

@@ -7,9 +7,10 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_exit
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_exit, output_folder
 from pnp.diagnostics import has_errors
 from pnp.paths import default_output
+from pnp.render.kit_folder import kit_folder_problems
 from pnp.render.staging import move_into, staged, write_error
 
 KINDS = ("cards", "board", "record", "tokens", "rulesheet")
@@ -51,7 +52,8 @@ def _paper(value: str) -> str:
 @click.argument("game", metavar="GAME")
 @click.option("--paper", default="a4", show_default=True, callback=lambda _c, _p, v: _paper(v),
               help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+@click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
+              callback=output_folder,
               help="Output folder (default: ./output/GAME under the current folder).")
 @click.option("--deck", multiple=True, help="cards: only this deck (repeatable).")
 @click.option("--duplex", type=click.Choice(["long", "short"]), default=None,
@@ -87,15 +89,16 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
                                      f"{', '.join(gd.decks) or 'none'}", param_hint="--deck")
         gd = _only_decks(gd, opts["deck"])
     target = out_dir or default_output() / gd.id
-    diags: list = []
+    diags: list = kit_folder_problems(target, gd.folder)  # a folder pnp did not write stays
     paths: list[Path] = []
-    with staged(target, diags, swap=False) as out:
-        paths = [] if out is None else _render(kind, gd, out, paper, opts, diags)
-        if out is not None and not has_errors(diags):
-            try:
-                paths = move_into(out, target, paths)
-            except OSError as exc:
-                diags.append(write_error(target, exc))
+    if not has_errors(diags):
+        with staged(target, diags, swap=False) as out:
+            paths = [] if out is None else _render(kind, gd, out, paper, opts, diags)
+            if out is not None and not has_errors(diags):
+                try:
+                    paths = move_into(out, target, paths)
+                except OSError as exc:
+                    diags.append(write_error(target, exc))
     if has_errors(diags):
         paths = []  # nothing was moved into place
     echo_diagnostics(diags)

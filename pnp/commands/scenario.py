@@ -7,7 +7,7 @@ import sys
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, write_or_exit
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, EXIT_USAGE, refuse_game_files, write_or_exit
 from pnp.diagnostics import SCHEMA_VERSION
 
 
@@ -47,6 +47,11 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
                 click.echo(f"    {f.format()}")
         click.echo(f"{len(reports) - len(failed)} passed, {len(failed)} failed", err=True)
     if log_dir:  # after the results, so an unwritable folder does not hide them
+        for r in reports:  # never onto a game's own files or folder
+            if r.game is not None:
+                refuse_game_files(r.game, (log_dir, "--log", "logs"),
+                                  (Path(log_dir) / (r.path.stem + ".jsonl"), "--log", "logs"))
+
         def write_logs() -> None:
             Path(log_dir).mkdir(parents=True, exist_ok=True)
             for r in reports:

@@ -9,7 +9,14 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, load_or_exit, rules_or_exit, write_or_exit
+from pnp.commands.common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    load_or_exit,
+    refuse_game_files,
+    rules_or_exit,
+    write_or_exit,
+)
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.engine import selfplay
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
@@ -146,6 +153,8 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
             log_games: int) -> None:
     """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
     gamedef, variant = load_variant(game, variant)
+    refuse_game_files(gamedef, (report_path, "--report", "report.pdf"),
+                      (log_path, "--log", "games.jsonl"))  # before any game is played
     config = SimConfig(games=games, players=check_players(gamedef, players), seed=seed,
                        bots=parse_bots(bots), variant=variant, invariants=invariants,
                        max_turns=max_turns, workers=workers,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
     executor_options,
@@ -67,6 +67,7 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
     names = list(dict.fromkeys(split_list(variants))) or ["base"]
     loaded = dict(load_variant(game, name)[::-1] for name in names)  # variant -> game definition
     base = next(iter(loaded.values()))
+    refuse_game_files(base, (report_path, "--report", "sweep.pdf"))
     counts = parse_players(players, base)
     mixes = list(dict.fromkeys(parse_bots(mix) for mix in bot_mixes)) or [parse_bots(None)]
     cells = sweep.cross(counts, list(loaded), mixes)

@@ -708,7 +708,8 @@ class Builder:
                 table = {"track": tracks, "chart": charts, "table": tables}[kind]
                 if self.ref(table, ident, ipos, kind):
                     items.append(m.BoardItem(kind, ident, ipos))
-            out[b["id"]] = m.Board(b["id"], b["name"], tuple(items), b.get("whole_paper"), doc.pos(path))
+            out[b["id"]] = m.Board(b["id"], b["name"], tuple(items), b.get("whole_paper"),
+                                   doc.pos(path), doc.pos(path + ("whole_paper",)))
         return out
 
     def build_record_sheets(self, stats, tracks) -> dict[str, m.RecordSheet]:

@@ -408,6 +408,7 @@ class Board:
     items: tuple[BoardItem, ...]
     whole_paper: str | None = None
     origin: Position = NOWHERE
+    paper_origin: Position = NOWHERE  # where `whole_paper` is written (the board's when absent)
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,7 @@ class ScenarioReport:
     rolls: int = 0
     decisions: int = 0
     log: list = field(default_factory=list)
+    game: GameDef | None = None  # the game it played, once loaded (`--log` never writes onto it)
 
     @property
     def ok(self) -> bool:
@@ -339,6 +340,7 @@ class _Run:
     def run(self) -> None:
         data = self.data
         game = _game(self.doc, str(data["game"]), data.get("variant"))
+        self.report.game = game
         try:
             module = rules_of(module_for(game))
         except NoEngine as exc:  # at the rules file's failing line, else at `game:`

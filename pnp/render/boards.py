@@ -33,6 +33,9 @@ SHRINK_STEPS = 3  # 0.25 pt each: 7.5 -> 7.0 and 6.5 -> 6.0 together
 
 WHOLE_MARGIN = mm(10)  # around the board on its large paper
 DEFAULT_WHOLE_PAPER = "a3"  # sets the board width when the board names no paper
+#: below half size a board is unreadable (14 mm spaces become 7 mm, 7 pt text 3.5 pt): a
+#: whole_paper that small is an error, not a warning; between this and 1:1 it is a warning
+MIN_WHOLE_SCALE = 0.5
 ITEM_GAP = mm(6)
 BOX_GAP = mm(2.4)  # between spaces; the direction chevrons sit in it
 BOX_PAD = mm(1.0)
@@ -743,6 +746,14 @@ def whole_paper(board: Board) -> tuple[str, tuple[float, float]]:
     return name.lower(), parse_paper(name)
 
 
+def width_fit(layout: BoardLayout) -> float:
+    """The board's width against the width its widest item needs (at most 1): a board laid out
+    narrower than its items squeezes them, which reads like printing it scaled down."""
+    usable = layout.size[0] - 2 * BOARD_PAD
+    needed = max((item.min_width for item, _ in layout.placed), default=usable)
+    return 1.0 if needed <= 0 else min(1.0, usable / needed)
+
+
 def plan_board(game: GameDef, board: Board) -> tuple[BoardLayout, tuple[float, float], float]:
     """Lay the board out for its large paper: the orientation whose 1:1 print fills more of
     the sheet, else the one that needs the least scaling.
@@ -750,7 +761,7 @@ def plan_board(game: GameDef, board: Board) -> tuple[BoardLayout, tuple[float, f
     Returns the layout, the large page size and the scale the large print needs (1 = 1:1).
     """
     _, paper = whole_paper(board)
-    best, best_fill = None, -1.0
+    best, best_rank = None, (-1.0, -1.0)
     for page in (paper, (paper[1], paper[0])):
         inner = (page[0] - 2 * WHOLE_MARGIN, page[1] - 2 * WHOLE_MARGIN)
         layout = layout_board(game, board, inner[0])
@@ -758,10 +769,12 @@ def plan_board(game: GameDef, board: Board) -> tuple[BoardLayout, tuple[float, f
         # 1:1 beats scaled; between two 1:1 prints, the one that fills more of its sheet (a
         # wide, short board goes on a landscape sheet instead of half a portrait one)
         # (without a whole_paper no whole print is made: the narrower portrait width, which
-        # tiles on fewer home sheets, is kept)
+        # tiles on fewer home sheets, is kept); a width that squeezes the items counts as
+        # scaling them (a 40 mm strip is no 1:1 print)
         fill = layout.size[1] / inner[1] if scale >= 1.0 and board.whole_paper else -1.0
-        if best is None or (scale, fill) > (best[2], best_fill):
-            best, best_fill = (layout, page, scale), fill
+        rank = (min(scale, width_fit(layout)), fill)
+        if best is None or rank > best_rank:
+            best, best_rank = (layout, page, scale), rank
     assert best is not None
     return best
 
@@ -780,6 +793,16 @@ def check_board(game: GameDef, board: Board, home: tuple[float, float]) -> tuple
     except (GeometryError, ValueError) as exc:
         return None, [Diagnostic.at(board.origin, ERROR, R_BOARD, f"board '{board.id}': {exc}")]
     diags = []
+    # the layout takes the page's width, so a narrow paper squeezes the items instead of
+    # scaling them: measured against the width they need, it counts like a scale
+    fit = min(scale, width_fit(layout))
+    if fit < MIN_WHOLE_SCALE:
+        return None, [Diagnostic.at(
+            board.paper_origin if board.paper_origin.file else board.origin, ERROR, R_BOARD,
+            f"board '{board.id}' does not fit its whole_paper {large_name.upper()}: it would "
+            f"print at {max(fit, 0):.0%} of its size, below the {MIN_WHOLE_SCALE:.0%} it can "
+            "be read at", "name a larger whole_paper (a3, a2, or WIDTHxHEIGHT) or split the "
+                          "board; without whole_paper the board is laid out for A3")]
     if scale < 1.0:
         diags.append(Diagnostic.at(board.origin, WARNING, R_BOARD_SCALED,
                                    f"board '{board.id}' is larger than {large_name.upper()}; "

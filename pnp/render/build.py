@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pnp.data.model import Component, GameDef
 from pnp.diagnostics import WARNING, Diagnostic, has_errors
+from pnp.render.kit_folder import kit_folder_problems
 from pnp.render.staging import staged
 
 Progress = Callable[[int, int], None]
@@ -127,7 +128,8 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     paper, pawn tokens for every player colour, every deck's card sheets, and the rulesheet
     when the game has rulesheet sources. Every file goes to a staging folder first
     (pnp/render/staging.py); out_dir is replaced by it only when no renderer reported an
-    error, so a failed or killed build leaves the previous kit as it was.
+    error, so a failed or killed build leaves the previous kit as it was. An out_dir pnp did
+    not write (pnp/render/kit_folder.py) is refused before anything is written.
     """
     from pnp.render.boards import render_board
     from pnp.render.preflight import preflight
@@ -135,11 +137,12 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     from pnp.render.rulesheet import render_rulesheet
     from pnp.rulesheet.sources import rulesheet_folder
 
-    checked = preflight(game, paper)  # the same checks as `pnp validate`, before any write
-    if has_errors(checked):
-        return [], checked
-
     target = Path(out_dir)
+    refused = kit_folder_problems(target, game.folder)  # a folder pnp did not write stays
+    checked = preflight(game, paper)  # the same checks as `pnp validate`, before any write
+    if has_errors(checked) or refused:
+        return [], checked + refused
+
     paths: list[Path] = []
     diags: list[Diagnostic] = []
     with staged(target, diags) as stage:

@@ -7,6 +7,9 @@ complete and byte-identical, never a mix. So every file is written into a hidden
 exchanged in one atomic `renameat2(RENAME_EXCHANGE)` call (Linux) or two renames elsewhere, and
 the old kit is deleted. Leftovers of a killed build (folders whose pid is no longer running) are
 removed, or the old kit restored, at the start of the next build.
+
+Every staging folder holds the kit marker (pnp/render/kit_folder.py) from the start; callers check
+`kit_folder_problems` before `staged`, so a folder pnp did not write is never replaced.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from pnp.diagnostics import ERROR, Diagnostic
+from pnp.render.kit_folder import write_marker
 from pnp.render.pdfwrite import WRITE_FAILED
 
 _LEFTOVER = re.compile(r"^\.(?P<name>.+)\.(?P<what>staging|old)-(?P<pid>\d+)$")
@@ -111,6 +115,7 @@ def staged(target: str | os.PathLike, diags: list[Diagnostic],
     With swap=False the caller moves what it wants out of the staging folder (move_into) before
     the block ends; whatever is left is deleted.
 
+    The staging folder starts with the kit marker, which move_into carries into `target` too.
     Yields None (with an R050 diagnostic added) when the output folder cannot be created. On an
     exception or an error diagnostic the staging folder is removed and `target` is untouched.
     """
@@ -121,6 +126,7 @@ def staged(target: str | os.PathLike, diags: list[Diagnostic],
         clean_leftovers(target)
         shutil.rmtree(staging, ignore_errors=True)
         staging.mkdir()
+        write_marker(staging)  # the kit says pnp wrote it, so the next build may replace it
     except OSError as exc:
         diags.append(write_error(target, exc))
         yield None
