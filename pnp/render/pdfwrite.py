@@ -11,49 +11,19 @@ import errno
 import io
 import os
 import tempfile
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import __version__
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
+from pnp.render.pdfops import seal_page
 
 T = TypeVar("T")
-
-
-class _SealedStream(PDFStream):
-    """A page stream compressed in advance; its bytes are dropped once written into the file."""
-
-    def format(self, document):
-        out = super().format(document)
-        self.content = b""  # the file holds them now: one copy at save time, not two
-        return out
-
-
-def seal_page(c: Canvas) -> None:
-    """Compress the page just finished now rather than at save, and drop its text.
-
-    reportlab keeps every page's operators as one uncompressed string until `save`, so memory
-    grows with the page count (about 1.3 KB per card); compressed it is a tenth of that. The
-    stream gets the same FlateDecode bytes and dictionary reportlab would write, so the PDF is
-    byte-identical.
-    """
-    page = c._doc.Pages.pages[-1]
-    stream = page.stream
-    if not stream or page.Contents or not page.compression or rl_config.useA85:
-        return
-    data = stream.encode("utf8") if isinstance(stream, str) else stream
-    s = _SealedStream(content=zlib.compress(data))
-    s.dictionary["Filter"] = PDFArray([PDFName(PDFZCompress.pdfname)])
-    s.__Comment__ = "page stream"
-    page.Contents = s
-    page.stream = None
 
 
 def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas:
