@@ -1,4 +1,4 @@
-"""Deterministic canvases and atomic file writes shared by every renderer.
+"""Deterministic canvases and atomic PDF writes shared by every renderer.
 
 Identical input must give byte-identical PDFs (so builds can be diffed and cached), and a build
 that fails half-way must leave the previous file untouched (so a printer queue never gets half a
@@ -7,10 +7,8 @@ PDF). Every renderer creates its canvas and writes its file through here.
 
 from __future__ import annotations
 
-import errno
 import io
 import os
-import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
@@ -19,6 +17,7 @@ from reportlab import rl_config
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import __version__
+from pnp.atomic import atomic_write_bytes
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
 from pnp.render.pdfops import seal_page
@@ -41,29 +40,6 @@ def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas
     c.setCreator(f"pnp {__version__}")
     c.setSubject("print-and-play components")
     return c
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    """Write to a temp file in the same folder, then os.replace: readers see old or new, never half."""
-    path = Path(path)
-    if path.parent.exists() and not path.parent.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
 
 
 WRITE_FAILED = "PNP-R050"  # an output file could not be written
