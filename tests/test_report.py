@@ -9,8 +9,8 @@ import pytest
 from pypdf import PdfReader
 from test_selfplay_fakes import broken_play, fake_game, unbalanced_play
 
-from pnp.engine import report
 from pnp.engine.selfplay import SimConfig, compare_document, report_document, run_simulation
+from pnp.report import pdf as report
 
 
 @pytest.fixture(scope="module")

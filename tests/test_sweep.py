@@ -14,7 +14,7 @@ from test_selfplay_fakes import fake_game, unbalanced_play
 from pnp.cli import main
 from pnp.engine import sweep
 from pnp.engine.executor import DaskCluster, InProcess
-from pnp.engine.sweep_report import render_text, write_sweep_pdf
+from pnp.report.sweep_pdf import render_text, write_sweep_pdf
 
 TIMING = ("seconds", "games_per_second")
 

@@ -154,7 +154,7 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
             progress_bar(games, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
     doc = selfplay.report_document(sim)
-    from pnp.engine import report
+    from pnp.report import pdf as report
 
     click.echo(report.render_json(doc) if fmt == "json" else report.render_text(doc))
     if report_path:

@@ -74,7 +74,8 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
             progress_bar(games * len(cells), f"{base.id} sweep ({len(cells)} cells)") as update:
         doc = sweep.run_sweep(loaded, cells, games, seed=seed, invariants=invariants,
                               max_turns=max_turns, executor=executor, progress=update)
-    from pnp.engine import report, sweep_report
+    from pnp.report import pdf as report
+    from pnp.report import sweep_pdf as sweep_report
 
     click.echo(report.render_json(doc) if fmt == "json" else sweep_report.render_text(doc))
     if report_path:

@@ -21,7 +21,8 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.engine.findings import num, pct
-from pnp.engine.report import (
+from pnp.render.pdfwrite import write_pdf
+from pnp.report.pdf import (
     BAR,
     BODY_W,
     BOLD,
@@ -36,7 +37,6 @@ from pnp.engine.report import (
     Pages,
     fit,
 )
-from pnp.render.pdfwrite import write_pdf
 
 #: findings listed per cell in the text and the PDF (all of them are in the JSON)
 TOP_FINDINGS = 3
