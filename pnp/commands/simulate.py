@@ -154,11 +154,13 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
             progress_bar(games, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
     doc = selfplay.report_document(sim)
-    from pnp.report import pdf as report
+    from pnp.report import text
 
-    click.echo(report.render_json(doc) if fmt == "json" else report.render_text(doc))
+    click.echo(text.render_json(doc) if fmt == "json" else text.render_text(doc))
     if report_path:
-        write_or_exit(report_path, lambda: report.write_report_pdf(report_path, doc, gamedef),
+        from pnp.report.pdf import write_report_pdf
+
+        write_or_exit(report_path, lambda: write_report_pdf(report_path, doc, gamedef),
                       "--report")
         click.echo(f"wrote {report_path}", err=True)
     if log_path:
