@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -99,12 +98,11 @@ def executor_options(f):
 
 
 def write_logs(path: Path, sim: selfplay.Simulation) -> None:
-    """One JSON object a line, each game's events as the engine logged them (each log opens
-    with the engine's own header event carrying the seed and bots, so it replays alone)."""
-    from pnp.render.pdfwrite import atomic_write_bytes
+    """Each logged game's events one after another (each log opens with the engine's own
+    header event carrying the seed and bots, so it replays alone)."""
+    from pnp.engine.log import write_jsonl
 
-    lines = [json.dumps(e, sort_keys=True, default=str) for *_, events in sim.logs for e in events]
-    atomic_write_bytes(path, ("\n".join(lines) + "\n").encode())
+    write_jsonl((e for *_, events in sim.logs for e in events), path)
 
 
 def game_options(f):
