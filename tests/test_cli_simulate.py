@@ -13,6 +13,7 @@ from test_selfplay_fakes import broken_play, fair_play
 
 from pnp.cli import main
 from pnp.engine import selfplay
+from pnp.engine.log import jsonl_bytes
 
 #: fields the CLI contract (DESIGN.md) requires in the simulate document
 REQUIRED = {"schema_version", "game", "variant", "games", "players", "seed", "bots", "seconds",
@@ -96,6 +97,7 @@ def test_report_and_log_files_are_written(fake_engine, tmp_path):
     assert result.exit_code == 0, result.output
     assert pdf.read_bytes().startswith(b"%PDF")
     lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert log.read_bytes() == jsonl_bytes(lines)  # the one log format, as scenario writes it
     headers = [x for x in lines if x.get("e") == "game"]
     assert [h["seed"] for h in headers] == [selfplay.game_seed(1, 0), selfplay.game_seed(1, 1)]
     assert len(lines) == 2 * (1 + 3)  # per game: the engine's header and three fake rolls

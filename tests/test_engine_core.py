@@ -11,7 +11,7 @@ from pnp.engine.bots import BOTS, FirstBot, GreedyBot, RandomBot
 from pnp.engine.core import MAIN, ReplayMismatch, ScriptedDice, ScriptExhausted, State
 from pnp.engine.games import NoEngine, module_for
 from pnp.engine.invariants import check_copy, check_roundtrip, check_state
-from pnp.engine.log import narrate, read_jsonl, write_jsonl
+from pnp.engine.log import jsonl_bytes, narrate, read_jsonl, write_jsonl
 from pnp.engine.play import metadata, play_game, replay_log
 
 
@@ -67,6 +67,15 @@ def test_a_jsonl_log_replays_to_the_identical_final_state(ac, tmp_path: Path) ->
     assert events[0]["e"] == "game" and events[-1]["e"] == "end"
     text = list(narrate(events))
     assert text[0].startswith("ancient-civilizations") and "game over" in text[-1]
+
+
+def test_a_log_line_is_the_event_as_logged_compact_and_utf8(tmp_path: Path) -> None:
+    events = [{"e": "game", "game": "g", "seed": 7}, {"e": "event", "name": "Ré", "seat": 0}]
+    path = write_jsonl(events, tmp_path / "g.jsonl")
+    assert path.read_bytes() == ('{"e":"game","game":"g","seed":7}\n'
+                                 '{"e":"event","name":"Ré","seat":0}\n').encode()
+    assert jsonl_bytes(events) == path.read_bytes()
+    assert read_jsonl(path) == events
 
 
 def test_a_log_of_another_variant_does_not_replay(ac) -> None:

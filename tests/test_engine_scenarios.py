@@ -157,3 +157,14 @@ def test_pnp_scenario_exits_0_when_all_pass_and_1_when_any_fails(tmp_path: Path)
     bad = runner.invoke(scenario_command,
                         [str(_write(tmp_path, TIED_WAR.replace("M: 6,", "M: 1,")))])
     assert bad.exit_code == 1 and "expected 1, got 6" in bad.output
+
+
+def test_scenario_logs_are_written_in_the_one_log_format(tmp_path: Path) -> None:
+    from pnp.engine.log import jsonl_bytes, read_jsonl
+
+    path = FOLDER / "build.yaml"
+    result = CliRunner().invoke(scenario_command, [str(path), "--log", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    log = tmp_path / "build.jsonl"
+    assert log.read_bytes() == jsonl_bytes(read_jsonl(log))  # as `pnp simulate --log` writes
+    assert log.read_bytes() == jsonl_bytes(run_scenario(path).log)

@@ -9,8 +9,9 @@ import pytest
 from pypdf import PdfReader
 from test_selfplay_fakes import broken_play, fake_game, unbalanced_play
 
-from pnp.engine import report
 from pnp.engine.selfplay import SimConfig, compare_document, report_document, run_simulation
+from pnp.report.pdf import write_report_pdf
+from pnp.report.text import render_compare_text, render_json, render_text
 
 
 @pytest.fixture(scope="module")
@@ -23,14 +24,14 @@ def unbalanced():
 @pytest.fixture(scope="module")
 def pdf_path(unbalanced, tmp_path_factory):
     doc, game = unbalanced
-    return report.write_report_pdf(tmp_path_factory.mktemp("rep") / "report.pdf", doc, game)
+    return write_report_pdf(tmp_path_factory.mktemp("rep") / "report.pdf", doc, game)
 
 
 def test_text_report_has_key_figures_then_findings_most_severe_first():
     game = fake_game()
     doc = report_document(run_simulation(game, SimConfig(games=60, players=3, seed=1),
                                          play=broken_play))
-    text = report.render_text(doc)
+    text = render_text(doc)
     lines = text.splitlines()
     assert lines[0].startswith("fake (base rules): 60 games, 3 players, seed 1")
     assert text.index("Turns") < text.index("Seats") < text.index("Findings")
@@ -43,7 +44,7 @@ def test_text_report_has_key_figures_then_findings_most_severe_first():
 
 def test_json_report_round_trips(unbalanced):
     doc, _ = unbalanced
-    assert json.loads(report.render_json(doc)) == doc
+    assert json.loads(render_json(doc)) == doc
 
 
 def test_pdf_pages_show_figures_charts_and_flags(pdf_path):
@@ -75,8 +76,8 @@ def test_pdf_embeds_truetype_fonts_only(pdf_path):
 
 def test_pdf_bytes_are_deterministic(unbalanced, tmp_path):
     doc, game = unbalanced
-    a = report.write_report_pdf(tmp_path / "a.pdf", doc, game).read_bytes()
-    b = report.write_report_pdf(tmp_path / "b.pdf", doc, game).read_bytes()
+    a = write_report_pdf(tmp_path / "a.pdf", doc, game).read_bytes()
+    b = write_report_pdf(tmp_path / "b.pdf", doc, game).read_bytes()
     assert a == b
 
 
@@ -86,7 +87,7 @@ def test_failed_render_leaves_the_old_report_untouched(unbalanced, tmp_path):
     target.write_bytes(b"old report")
     broken = dict(doc, turns=None)
     with pytest.raises(TypeError):
-        report.write_report_pdf(target, broken, game)
+        write_report_pdf(target, broken, game)
     assert target.read_bytes() == b"old report"
     assert [p.name for p in tmp_path.iterdir()] == ["report.pdf"]
 
@@ -96,7 +97,7 @@ def test_compare_text_marks_only_real_differences():
 
     runs = [run_simulation(fake_game(v), SimConfig(games=100, players=4, seed=2, variant=v),
                            play=fair_play) for v in (None, "long")]
-    text = report.render_compare_text(compare_document(*runs))
+    text = render_compare_text(compare_document(*runs))
     marked = [ln for ln in text.splitlines() if ln.startswith("* ")]
     assert len(marked) == 1 and "turns (mean)" in marked[0] and "+5.00" in marked[0]
     assert "long vs base" in text.splitlines()[0]

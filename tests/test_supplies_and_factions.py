@@ -11,9 +11,9 @@ from test_selfplay_fakes import _result, fake_game
 from pnp.data.game import load_game
 from pnp.data.model import Supply
 from pnp.engine.findings import find
-from pnp.engine.report import render_text
 from pnp.engine.selfplay import SimConfig, report_document, run_simulation
 from pnp.paths import CARDS
+from pnp.report.text import render_text
 
 #: a fake game's coins: 30 in the box; games need between 20 and 39 of them at once
 COINS = Supply("coins", "Coin tokens", 30, may_run_out=True)

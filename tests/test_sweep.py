@@ -14,7 +14,8 @@ from test_selfplay_fakes import fake_game, unbalanced_play
 from pnp.cli import main
 from pnp.engine import sweep
 from pnp.engine.executor import DaskCluster, InProcess
-from pnp.engine.sweep_report import render_text, write_sweep_pdf
+from pnp.report.sweep_pdf import write_sweep_pdf
+from pnp.report.text import render_sweep_text
 
 TIMING = ("seconds", "games_per_second")
 
@@ -65,7 +66,7 @@ def test_skill_depth_compares_the_best_and_worst_bot():
 
 def test_text_table_lists_every_cell_and_its_findings():
     doc = fake_sweep()
-    text = render_text(doc)
+    text = render_sweep_text(doc)
     for cell in doc["cells"]:
         assert cell["label"] in text
     assert "PNP-B005" in text  # the unfair seat's finding is among the top findings

@@ -44,7 +44,7 @@ def command(game: str, variants: tuple[str, ...], games: int, players: int | Non
                 sims.append(selfplay.run_simulation(gamedef, config, progress=update,
                                                     executor=executor))
     doc = selfplay.compare_document(*sims)
-    from pnp.engine import report
+    from pnp.report import text
 
-    click.echo(report.render_json(doc) if fmt == "json" else report.render_compare_text(doc))
+    click.echo(text.render_json(doc) if fmt == "json" else text.render_compare_text(doc))
     sys.exit(EXIT_ERRORS if any(s.broken for s in sims) else EXIT_OK)

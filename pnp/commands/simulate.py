@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -106,12 +105,11 @@ def executor_options(f):
 
 
 def write_logs(path: Path, sim: selfplay.Simulation) -> None:
-    """One JSON object a line, each game's events as the engine logged them (each log opens
-    with the engine's own header event carrying the seed and bots, so it replays alone)."""
-    from pnp.render.pdfwrite import atomic_write_bytes
+    """Each logged game's events one after another (each log opens with the engine's own
+    header event carrying the seed and bots, so it replays alone)."""
+    from pnp.engine.log import write_jsonl
 
-    lines = [json.dumps(e, sort_keys=True, default=str) for *_, events in sim.logs for e in events]
-    atomic_write_bytes(path, ("\n".join(lines) + "\n").encode())
+    write_jsonl((e for *_, events in sim.logs for e in events), path)
 
 
 def game_options(f):
@@ -163,11 +161,13 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
             progress_bar(games, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
     doc = selfplay.report_document(sim)
-    from pnp.engine import report
+    from pnp.report import text
 
-    click.echo(report.render_json(doc) if fmt == "json" else report.render_text(doc))
+    click.echo(text.render_json(doc) if fmt == "json" else text.render_text(doc))
     if report_path:
-        write_or_exit(report_path, lambda: report.write_report_pdf(report_path, doc, gamedef),
+        from pnp.report.pdf import write_report_pdf
+
+        write_or_exit(report_path, lambda: write_report_pdf(report_path, doc, gamedef),
                       "--report")
         click.echo(f"wrote {report_path}", err=True)
     if log_path:

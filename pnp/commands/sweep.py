@@ -75,10 +75,12 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
             progress_bar(games * len(cells), f"{base.id} sweep ({len(cells)} cells)") as update:
         doc = sweep.run_sweep(loaded, cells, games, seed=seed, invariants=invariants,
                               max_turns=max_turns, executor=executor, progress=update)
-    from pnp.engine import report, sweep_report
+    from pnp.report import text
 
-    click.echo(report.render_json(doc) if fmt == "json" else sweep_report.render_text(doc))
+    click.echo(text.render_json(doc) if fmt == "json" else text.render_sweep_text(doc))
     if report_path:
-        sweep_report.write_sweep_pdf(report_path, doc)
+        from pnp.report.sweep_pdf import write_sweep_pdf
+
+        write_sweep_pdf(report_path, doc)
         click.echo(f"wrote {report_path}", err=True)
     sys.exit(EXIT_ERRORS if sweep.broken(doc) else EXIT_OK)

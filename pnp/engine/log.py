@@ -8,6 +8,10 @@ Every line is one JSON object with an "e" (event) field:
   step   a step boundary: the phase that just ended and the turn number now
   end    how the game ended, turns, winners, scores and the final state
 Replaying needs only the "game" line and the roll values and choice picks, in order.
+
+A line is the event as the engine logged it ("e" first), compact and UTF-8; a file holds one
+game or several one after another (`pnp simulate --log-games N`), each opening with its "game"
+line. `pnp simulate --log` and `pnp scenario --log` both write through write_jsonl.
 """
 
 from __future__ import annotations
@@ -17,12 +21,19 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from pnp.atomic import atomic_write_bytes
 
-def write_jsonl(events: Iterable[dict[str, Any]], path: str | Path) -> None:
-    """Write events one per line (UTF-8)."""
-    with open(path, "w", encoding="utf-8") as fh:
-        for e in events:
-            fh.write(json.dumps(e, ensure_ascii=False, separators=(",", ":")) + "\n")
+
+def jsonl_bytes(events: Iterable[dict[str, Any]]) -> bytes:
+    """Events one per line, each ending in a newline. A value JSON cannot hold is written as
+    its str(): the log is still written, and replay reads only dice values and picks."""
+    return "".join(json.dumps(e, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+                   for e in events).encode("utf-8")
+
+
+def write_jsonl(events: Iterable[dict[str, Any]], path: str | Path) -> Path:
+    """Write events one per line, atomically: an interrupted write leaves any old log whole."""
+    return atomic_write_bytes(path, jsonl_bytes(events))
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:

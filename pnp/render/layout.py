@@ -25,8 +25,9 @@ from reportlab.lib import colors as rl_colors
 
 from pnp import paths
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
-from pnp.render import fonts
+from pnp.render import fonts, pdfops
 from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
+from pnp.render.pdfops import place_form
 from pnp.render.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
 
 # Diagnostic codes owned by the renderer (docs/rendering.md lists them).
@@ -487,10 +488,7 @@ class BoundedCache(dict):
 
 def _canvas_cache(c, name: str, bounded: bool = False) -> dict:
     """A per-canvas cache; bounded for results that can be recomputed (never for form names)."""
-    cache = c.__dict__.get(name)
-    if cache is None:
-        cache = c.__dict__[name] = BoundedCache() if bounded else {}
-    return cache
+    return pdfops.canvas_cache(c, name, BoundedCache if bounded else dict)
 
 
 def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
@@ -499,21 +497,8 @@ def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
     key = (font_name, text)
     runs = cache.get(key)
     if runs is None:
-        from reportlab.pdfbase import pdfmetrics
-
-        font = pdfmetrics.getFont(font_name)
-        doc = c._doc
-        runs = tuple((font.getSubsetInternalName(subset, doc), c._escape(chunk))
-                     for subset, chunk in font.splitString(text, doc))
-        cache[key] = runs
+        runs = cache[key] = pdfops.text_runs(c, font_name, text)
     return runs
-
-
-def place_form(c, name: str, x: float, y: float, scale: float = 1.0) -> None:
-    """Draw the form XObject `name` with its origin at (x, y), scaled."""
-    c._code.append(f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm "
-                   f"/{c._doc.getXObjectName(name)} Do Q")
-    c._formsinuse.append(name)
 
 
 ICON_UNITS = 100.0  # icons are drawn once as a 100 × 100 form and scaled where used
@@ -734,8 +719,8 @@ class ShapeElement(BoxElement):
         if fill is None and stroke is None:
             return
         if self.kind == "rect" and stroke is None:  # the common case, as raw operators
-            c._code.append(f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
-                           f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
+            pdfops.append_operators(c, f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
+                                       f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
             return
         if fill is not None:
             _set_fill(c, fill)
@@ -808,7 +793,7 @@ class TextElement(BoxElement):
         if done is None:
             done = cache[key] = self._operators(c, dc, text, box, color)
         ops, icons = done
-        c._code.append(ops)
+        pdfops.append_operators(c, ops)
         for name, ix, iy, scale in icons:
             place_form(c, name, ix, iy, scale)
         missing = fonts.missing_glyphs(text, self.font)
@@ -1100,8 +1085,9 @@ class CardLayout:
                 errors.append(err)
                 bg = None
             if bg is not None:
-                c._code.append(f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
-                               f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
+                pdfops.append_operators(
+                    c, f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
+                    f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
         for el in self.elements:
             try:
                 if el.visible(dc):

@@ -1,4 +1,4 @@
-"""Deterministic canvases and atomic file writes shared by every renderer.
+"""Deterministic canvases and atomic PDF writes shared by every renderer.
 
 Identical input must give byte-identical PDFs (so builds can be diffed and cached), and a build
 that fails half-way must leave the previous file untouched (so a printer queue never gets half a
@@ -7,53 +7,22 @@ PDF). Every renderer creates its canvas and writes its file through here.
 
 from __future__ import annotations
 
-import errno
 import io
 import os
-import tempfile
-import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TypeVar
 
 from reportlab import rl_config
-from reportlab.pdfbase.pdfdoc import PDFArray, PDFName, PDFStream, PDFZCompress
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import __version__
+from pnp.atomic import atomic_write_bytes
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
+from pnp.render.pdfops import seal_page
 
 T = TypeVar("T")
-
-
-class _SealedStream(PDFStream):
-    """A page stream compressed in advance; its bytes are dropped once written into the file."""
-
-    def format(self, document):
-        out = super().format(document)
-        self.content = b""  # the file holds them now: one copy at save time, not two
-        return out
-
-
-def seal_page(c: Canvas) -> None:
-    """Compress the page just finished now rather than at save, and drop its text.
-
-    reportlab keeps every page's operators as one uncompressed string until `save`, so memory
-    grows with the page count (about 1.3 KB per card); compressed it is a tenth of that. The
-    stream gets the same FlateDecode bytes and dictionary reportlab would write, so the PDF is
-    byte-identical.
-    """
-    page = c._doc.Pages.pages[-1]
-    stream = page.stream
-    if not stream or page.Contents or not page.compression or rl_config.useA85:
-        return
-    data = stream.encode("utf8") if isinstance(stream, str) else stream
-    s = _SealedStream(content=zlib.compress(data))
-    s.dictionary["Filter"] = PDFArray([PDFName(PDFZCompress.pdfname)])
-    s.__Comment__ = "page stream"
-    page.Contents = s
-    page.stream = None
 
 
 def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas:
@@ -71,29 +40,6 @@ def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas
     c.setCreator(f"pnp {__version__}")
     c.setSubject("print-and-play components")
     return c
-
-
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> Path:
-    """Write to a temp file in the same folder, then os.replace: readers see old or new, never half."""
-    path = Path(path)
-    if path.parent.exists() and not path.parent.is_dir():
-        raise NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR), str(path.parent))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
-    return path
 
 
 WRITE_FAILED = "PNP-R050"  # an output file could not be written

@@ -27,6 +27,7 @@ from pnp.render.layout import (
     ElementError,
     load_library,
 )
+from pnp.render.pdfops import discard_operators
 
 R_PAPER = "PNP-R051"  # a bad --paper (same code as the card renderer's option errors)
 MAX_CARDS_NAMED = 5
@@ -123,7 +124,7 @@ def _cards(game: Any, paper_size) -> list[Diagnostic]:
             for card in deck.cards:
                 ctx = card_context(game, deck, card)
                 errors = layout.draw(c, ctx, HOME_BLEED)
-                c._code = []  # the drawing itself is not needed
+                discard_operators(c)  # the drawing itself is not needed
                 for err in errors:
                     key = _cause(deck, side, layout.id, card, err)
                     names = failures.setdefault(key, [])

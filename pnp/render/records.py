@@ -17,7 +17,7 @@ from pathlib import Path
 from pnp.data.limits import MAX_GRID_TURNS
 from pnp.data.model import GameDef, RecordSheet
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
-from pnp.render import fonts
+from pnp.render import fonts, pdfops
 from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, fit_one_line, words
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
@@ -392,54 +392,10 @@ def _cut_lines(c, imp: Imposition) -> None:
 
 
 def use_embedded_form_font(c, font: str = REGULAR) -> None:
-    """Make reportlab's AcroForm type with an embedded TrueType font.
-
-    reportlab's form fields only know the 14 standard PDF fonts, which are never embedded;
-    this swaps in the whole Vera TTF (WinAnsi encoding, so any typed Latin-1 text shows),
-    embedded once as FontFile2.
-    """
-    from reportlab.pdfbase import pdfdoc, pdfmetrics
-
-    af = c.acroForm
-    doc = c._doc
-    face = pdfmetrics.getFont(font).face
-    state: dict[str, str] = {}
-
-    def make_font(_name):
-        if "ref" not in state:
-            data = Path(fonts.VERA_DIR / fonts.VERA[font]).read_bytes()
-            stream = pdfdoc.PDFStream(content=data)
-            stream.dictionary["Length1"] = len(data)
-            if doc.compression:
-                stream.filters = [pdfdoc.PDFZCompress]
-            file_ref = doc.Reference(stream, f"pnpFormFontFile:{font}")
-            base = face.name.decode("latin-1") if isinstance(face.name, bytes) else face.name
-            desc = pdfdoc.PDFDictionary({
-                "Type": pdfdoc.PDFName("FontDescriptor"), "FontName": pdfdoc.PDFName(base),
-                "Flags": 32, "FontBBox": pdfdoc.PDFArray([round(v) for v in face.bbox]),
-                "ItalicAngle": face.italicAngle, "Ascent": round(face.ascent),
-                "Descent": round(face.descent), "CapHeight": round(face.capHeight),
-                "StemV": face.stemV, "FontFile2": file_ref,
-                "MissingWidth": round(face.defaultWidth)})
-            widths = []
-            for code in range(32, 256):
-                try:
-                    ch = bytes([code]).decode("cp1252")
-                except UnicodeDecodeError:
-                    widths.append(0)
-                    continue
-                widths.append(round(face.charWidths.get(ord(ch), face.defaultWidth)))
-            font_dict = pdfdoc.PDFDictionary({
-                "Type": pdfdoc.PDFName("Font"), "Subtype": pdfdoc.PDFName("TrueType"),
-                "BaseFont": pdfdoc.PDFName(base), "FirstChar": 32, "LastChar": 255,
-                "Widths": pdfdoc.PDFArray(widths),
-                "Encoding": pdfdoc.PDFName("WinAnsiEncoding"),
-                "FontDescriptor": doc.Reference(desc, f"pnpFormFontDescriptor:{font}")})
-            state["ref"] = af.getRefStr(font_dict)
-        af.fonts[FORM_FONT] = state["ref"]
-        return state["ref"], FORM_FONT
-
-    af.makeFont = make_font
+    """Form fields typed in the whole Vera TTF `font`, embedded once: reportlab's own know only
+    the 14 standard PDF fonts, which are never embedded."""
+    data = Path(fonts.VERA_DIR / fonts.VERA[font]).read_bytes()
+    pdfops.use_truetype_form_font(c, font, data, FORM_FONT)
 
 
 # ---------------------------------------------------------------------------------------------

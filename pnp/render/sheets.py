@@ -40,8 +40,8 @@ from pnp.render.layout import (
     ElementError,
     LayoutLibrary,
     load_library,
-    place_form,
 )
+from pnp.render.pdfops import append_operators, place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
 
 R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
@@ -203,8 +203,8 @@ class FaceDrawer:
         """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
         c = self.c
         # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout.py)
-        c._code.append(f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} re W n "
-                       f"1 0 0 1 {x:.2f} {y:.2f} cm")
+        append_operators(c, f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
+                            f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
         key = face.key + (round(bleed, 3),)
         if face.key in self._repeated:
             name = self._forms.get(key)
@@ -218,7 +218,7 @@ class FaceDrawer:
             place_form(c, name, 0, 0)
         else:
             self._report(face, face.layout.draw(c, face.ctx, bleed))
-        c._code.append("Q")
+        append_operators(c, "Q")
         self.build.tick()
 
     def _report(self, face: Face, errors: list[ElementError]) -> None:
@@ -252,7 +252,7 @@ def draw_crop_marks(c, grid: Grid, cells: Sequence[tuple[int, int]] | None = Non
     ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l"
                for x1, y1, x2, y2 in crop_marks(grid, cells=cells))
     ops.append("S Q")
-    c._code.append(" ".join(ops))
+    append_operators(c, " ".join(ops))
 
 
 LABEL_SIZE = 6.0

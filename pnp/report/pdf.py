@@ -1,13 +1,12 @@
-"""Reports of a self-play run: short text, the JSON document, and a PDF with charts.
+"""The simulate report as a PDF with charts, and the page kit the sweep PDF shares.
 
-Everything here draws from the simulate (or compare) document alone, so a saved JSON file can be
-turned into the same text or PDF later. The PDF uses the embedded Vera fonts, a deterministic
-canvas and an atomic write (pnp.render.pdfwrite).
+Everything here draws from the simulate document alone, so a saved JSON file can be turned into
+the same PDF later (the text and JSON are in pnp.report.text). The PDF uses the embedded Vera
+fonts, a deterministic canvas and an atomic write (pnp.render.pdfwrite).
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -17,150 +16,10 @@ from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.engine.findings import num, pct, points
+from pnp.engine.findings import num, pct
 from pnp.render.fonts import string_width
 from pnp.render.pdfwrite import write_pdf
-
-SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
-
-
-# --------------------------------------------------------------------------- text and JSON
-
-
-def render_json(doc: Mapping[str, Any]) -> str:
-    return json.dumps(doc, indent=2, ensure_ascii=False)
-
-
-def _ci(ci: Sequence[float]) -> str:
-    return f"{pct(ci[0])}–{pct(ci[1])}"
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n} {noun}{'' if n == 1 else 's'}"
-
-
-def _findings_text(findings: Sequence[Mapping[str, str]]) -> list[str]:
-    if not findings:
-        return ["Findings: none"]
-    counts: dict[str, int] = {}
-    for f in findings:
-        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
-    head = ", ".join(f"{n} {s}{'s' if n > 1 and s != 'info' else ''}" for s, n in counts.items())
-    lines = [f"Findings ({head}):"]
-    for f in findings:
-        lines.append(f"  {f['severity']:<7} {f['code']}  {f['message']}")
-    return lines
-
-
-def render_text(doc: Mapping[str, Any]) -> str:
-    """Header, key figures, then the findings most severe first."""
-    o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
-    bots = ",".join(b["bot"] for b in doc["bots"])
-    lines = [
-        f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
-        f"{doc['players']} players, seed {doc['seed']}, bots {bots}",
-        f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
-        f"invariants checked: {doc['invariants']}",
-        "",
-        f"Turns      mean {num(t['mean'])}, p50 {num(t['p50'])}, p95 {num(t['p95'])}, "
-        f"max {t['max']}",
-        f"Outcomes   completed {pct(o['completion_rate'])}, timeouts {pct(o['timeout_rate'])}, "
-        f"games with an elimination {pct(o['elimination_rate'])}"
-        + (" (" + ", ".join(f"{k} {v}" for k, v in o["elimination_causes"].items()) + ")"
-           if o["elimination_causes"] else ""),
-        "Seats      " + "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
-                                  for s in doc["seats"]) + f"   (fair {pct(doc['fair_share'])})",
-        "Bots       " + "  ".join(f"{b['bot']}: {pct(b['win_rate'])} [{_ci(b['ci95'])}]"
-                                  for b in doc["bots"]),
-        f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
-        f"ties {pct(m['tie_rate'])}",
-    ]
-    used = [f"{_coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
-            for kind, keys in doc.get("coverage", {}).items() if keys]
-    landed = [v for row in doc["spaces"].values() for v in row.values()]
-    if landed:
-        used.append(f"spaces {sum(1 for v in landed if v)} of {len(landed)}")
-    if used:
-        lines.append("Used       " + ", ".join(used))
-    never = doc["never_seen"]
-    unused = never.get("coverage", [])
-    if never["spaces"] or never["chart_results"] or unused:
-        lines.append(f"Never seen {_count(len(never['spaces']), 'space')}, "
-                     f"{_count(len(never['chart_results']), 'chart result')}"
-                     + (f", {_count(len(unused), 'other item')} never used" if unused else ""))
-    for s in (doc.get("supplies") or {}).values():
-        lines.append(f"Supply     {s['name']}: need p99 {s['need_p99']} (max {s['need_max']}) "
-                     f"of {s['stock']} in the box"
-                     + (f", ran out in {pct(s['short_rate'])} of games" if s["short_games"] else "")
-                     + (f": print {s['print_more']} more" if s["print_more"] else ""))
-    if doc.get("factions"):
-        lines.append("Factions   " + "  ".join(f"{f['faction']}: {pct(f['win_rate'])} "
-                                              f"[{_ci(f['ci95'])}]" for f in doc["factions"]))
-    if doc["violations"]:
-        lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
-                     f"reports ({len(doc['violations'])} distinct)")
-    lines.append("")
-    lines.extend(_findings_text(doc["findings"]))
-    return "\n".join(lines)
-
-
-COMPARE_SECTIONS = {"game": "Game", "seats": "Win rate by seat",
-                    "stats": "Stats at game end (mean)", "events": "Events per game"}
-
-
-def render_compare_text(doc: Mapping[str, Any]) -> str:
-    """Each figure under A and B, the difference B − A with its 95% CI; * marks a real change."""
-    significant = sum(m["significant"] for m in doc["metrics"])
-    lines = [
-        f"{doc['game']}: {doc['b']} vs {doc['a']}, {doc['games']} games each (same seeds), "
-        f"{doc['players']} players, seed {doc['seed']}, bots {','.join(doc['bots'])}",
-        f"  {doc['seconds']:.1f} s. {significant} of {len(doc['metrics'])} figures differ: "
-        f"marked *, the 95% CI of B − A excludes 0.",
-    ]
-    groups = list(dict.fromkeys([*GROUP_ORDER, *(m.get("group", "game") for m in doc["metrics"])]))
-    width = max([len(_short_label(m)) for m in doc["metrics"]]
-                + [len(COMPARE_SECTIONS.get(g, g)) for g in groups
-                   if any(m.get("group", "game") == g for m in doc["metrics"])])
-    col = max(len(doc["a"]), len(doc["b"]), 8)
-    for group in groups:
-        rows = [m for m in doc["metrics"] if m.get("group", "game") == group]
-        if not rows:
-            continue
-        lines.append("")
-        lines.append(f"  {COMPARE_SECTIONS.get(group, group):{width}}  {doc['a']:>{col}}  "
-                     f"{doc['b']:>{col}}  {'B − A':>10}  95% CI")
-        for m in rows:
-            if m["kind"] == "rate":
-                a, b, d = pct(m["a"]), pct(m["b"]), points(m["diff"])
-                ci = f"{points(m['ci95'][0])} to {points(m['ci95'][1])}"
-            else:
-                a, b, d = f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['diff']:+.2f}"
-                ci = f"{m['ci95'][0]:+.2f} to {m['ci95'][1]:+.2f}"
-            mark = "*" if m["significant"] else " "
-            lines.append(f"{mark} {_short_label(m):{width}}  {a:>{col}}  {b:>{col}}  {d:>10}  {ci}")
-    errors = [f for f in doc["findings"] if f["severity"] == "error"]
-    if errors:
-        lines.append("")
-        lines.extend(_findings_text(errors))
-    return "\n".join(lines)
-
-
-GROUP_ORDER = ("game", "seats", "stats", "events")
-
-
-def _short_label(m: Mapping[str, Any]) -> str:
-    """The metric's name without what its section heading already says."""
-    label = m["metric"]
-    if m.get("group") == "stats":
-        return label.removesuffix(" (mean)").removesuffix(" at game end")
-    if m.get("group") == "events":
-        return label.removesuffix(" per game")
-    if m.get("group") == "seats":
-        return label.removesuffix(" win rate")
-    return label
-
-
-# --------------------------------------------------------------------------- PDF
+from pnp.report.text import coverage_title
 
 PAGE_W, PAGE_H = A4
 MARGIN = 42.0
@@ -171,6 +30,7 @@ GREY = colors.HexColor("#777777")
 LIGHT = colors.HexColor("#DDDDDD")
 BAR = colors.HexColor("#4A78B0")
 FLAG = colors.HexColor("#C0392B")
+SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
 SEVERITY_COLOR = {"error": FLAG, "warning": colors.HexColor("#D68910"),
                   "info": colors.HexColor("#2E86C1")}
 
@@ -596,7 +456,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
         columns(pages, blocks, label_share=0.6, heading="How often each chart result came up")
     if any(doc.get("coverage", {}).values()):
         unused = {(u["kind"], u["key"]) for u in doc["never_seen"].get("coverage", ())}
-        blocks = [(_coverage_title(kind), [(_coverage_label(game, kind, key), n,
+        blocks = [(coverage_title(kind), [(_coverage_label(game, kind, key), n,
                                             (kind, key) in unused)
                           for key, n in row.items()])
                   for kind, row in doc["coverage"].items() if row]
@@ -619,13 +479,6 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
                              f"{num(e['per_game'])} a game, {e['games']} of {doc['games']} games")
         c.setFillColor(INK)
     return pages.page
-
-
-def _coverage_title(kind: str) -> str:
-    """'card' -> 'Cards', 'action' -> 'Action spaces'."""
-    from pnp.engine.findings import KIND_NOUNS
-
-    return KIND_NOUNS.get(kind, (kind, kind + "s"))[1].capitalize()
 
 
 def _coverage_label(game: Any, kind: str, key: str) -> str:

@@ -1,7 +1,7 @@
-"""Reports of a sweep: a text table, and a PDF with one chart per measure across the cells.
+"""The sweep report as a PDF: the table, then one chart per measure across the cells.
 
-Both draw from the sweep document alone (pnp.engine.sweep), so a saved JSON file gives the same
-text or PDF later. Charts are reportlab's bar charts; 95% intervals are drawn over the bars on
+It draws from the sweep document alone (pnp.engine.sweep), so a saved JSON file gives the same
+PDF later (the text table is in pnp.report.text). Charts are reportlab's bar charts; 95% intervals are drawn over the bars on
 the chart's own value axis.
 """
 
@@ -20,8 +20,8 @@ from reportlab.graphics.shapes import Drawing, Line, String
 from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.engine.findings import num, pct
-from pnp.engine.report import (
+from pnp.render.pdfwrite import write_pdf
+from pnp.report.pdf import (
     BAR,
     BODY_W,
     BOLD,
@@ -36,75 +36,7 @@ from pnp.engine.report import (
     Pages,
     fit,
 )
-from pnp.render.pdfwrite import write_pdf
-
-#: findings listed per cell in the text and the PDF (all of them are in the JSON)
-TOP_FINDINGS = 3
-
-
-def _pts(x: float) -> str:
-    return f"{x * 100:+.1f}"
-
-
-def _seat_text(b: Mapping[str, Any]) -> str:
-    lo, hi = b["gap_ci95"]
-    mark = " *" if b["significant"] else ""
-    return f"seat {b['seat']} {_pts(b['gap'])} ({_pts(lo)} to {_pts(hi)}){mark}"
-
-
-def _skill_text(s: Mapping[str, Any] | None) -> str:
-    if s is None:
-        return "n/a (one bot)"
-    lo, hi = s["ci95"]
-    mark = " *" if s["significant"] else ""
-    return f"{s['best']} {_pts(s['diff'])} ({_pts(lo)} to {_pts(hi)}){mark}"
-
-
-def _finding_counts(findings: Sequence[Mapping[str, str]]) -> str:
-    counts: dict[str, int] = {}
-    for f in findings:
-        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
-    return ", ".join(f"{n} {s}{'s' if n > 1 and s != 'info' else ''}"
-                     for s, n in counts.items()) or "none"
-
-
-def table_rows(sweep: Mapping[str, Any]) -> list[list[str]]:
-    """The table, header first: one row a cell."""
-    rows = [["cell", "completed", "turns mean (p50/p95)", "worst seat, pts vs fair (95% CI)",
-             "skill: best − worst bot, pts (95% CI)", "findings"]]
-    for c in sweep["cells"]:
-        t = c["turns"]
-        rows.append([c["label"], pct(c["completion_rate"]),
-                     f"{num(t['mean'])} ({num(t['p50'])}/{num(t['p95'])})",
-                     _seat_text(c["seat_balance"]), _skill_text(c["skill"]),
-                     _finding_counts(c["findings"])])
-    return rows
-
-
-def render_text(sweep: Mapping[str, Any]) -> str:
-    """The header line, the table, then each cell's most severe findings."""
-    cells = sweep["cells"]
-    lines = [f"{sweep['game']} sweep: {len(cells)} cells × {sweep['games_per_cell']} games "
-             f"(seed {sweep['seed']}), {sweep['games']} games in {sweep['seconds']:.1f} s", ""]
-    rows = table_rows(sweep)
-    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    for r in rows:
-        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
-    lines += ["", "pts: percentage points. *: the 95% interval excludes 0 (for a seat: it differs "
-              "from its cell's fair share; for skill: the better bot really wins more).", "",
-              "Top findings:"]
-    for c in cells:
-        lines.append(f"  {c['label']}")
-        for f in c["findings"][:TOP_FINDINGS] or [{"severity": "", "code": "", "message":
-                                                   "none"}]:
-            lines.append(f"    {f['severity']:<7} {f['code']:<8}  {f['message']}".rstrip()
-                         if f["code"] else "    none")
-        if len(c["findings"]) > TOP_FINDINGS:
-            lines.append(f"    … {len(c['findings']) - TOP_FINDINGS} more (--format json)")
-    return "\n".join(lines)
-
-
-# --------------------------------------------------------------------------- PDF
+from pnp.report.text import TOP_FINDINGS, table_rows
 
 ROW = 13.0  # points per cell in a chart
 LABEL_W = 150.0  # room for the cell labels left of a chart

@@ -1,0 +1,166 @@
+"""The only module that reaches into reportlab's private internals.
+
+pnp writes some PDF operators and objects itself, for speed (raw `re f` for a card's background,
+forms placed without three list appends) and for what reportlab cannot do (page streams
+compressed as soon as a page ends, form fields typed in an embedded TrueType font). Those paths
+use attributes reportlab does not promise to keep (`Canvas._code`, `_doc`, `_escape`,
+`_formsinuse`, `PDFStream`, the AcroForm's font hooks). Every such use lives here, behind a
+named function, so a reportlab release that changes one breaks one file and
+`tests/test_pdfops_contract.py` says which assumption failed. Nothing else in pnp touches these
+names (`tests/test_pdfops_contract.py` checks the sources).
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Callable
+from typing import TypeVar
+
+from reportlab import rl_config
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+T = TypeVar("T")
+
+# the private names this module relies on; the contract test checks each, and the source test
+# keeps every other module away from them
+PRIVATE_NAMES = frozenset({"_code", "_doc", "_escape", "_formsinuse", "__dict__", "PDFStream",
+                           "makeFont", "getRefStr"})
+
+
+# ---------------------------------------------------------------------------------------------
+# the page's operator list
+
+
+def append_operators(c: Canvas, ops: str) -> None:
+    """Add raw PDF operators to the current page (or form) as one line, as reportlab's own
+    drawing calls do; the caller balances its q/Q."""
+    c._code.append(ops)
+
+
+def discard_operators(c: Canvas) -> None:
+    """Forget everything drawn on the current page so far (a measuring canvas keeps no
+    drawing); fonts and forms already registered stay registered."""
+    c._code = []
+
+
+# ---------------------------------------------------------------------------------------------
+# per-canvas state
+
+
+def canvas_cache(c: Canvas, name: str, make: Callable[[], T]) -> T:
+    """The object stored on this canvas under `name`, made by `make()` on first use: caches
+    that live and die with one PDF (form names, encoded text)."""
+    store = c.__dict__
+    value = store.get(name)
+    if value is None:
+        value = store[name] = make()
+    return value
+
+
+# ---------------------------------------------------------------------------------------------
+# text and forms
+
+
+def text_runs(c: Canvas, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
+    """`text` as (font resource name, escaped PDF string) runs, one per font subset it uses,
+    ready for `/F 10 Tf (string) Tj`; the subsets are registered on this canvas's document."""
+    font = pdfmetrics.getFont(font_name)
+    doc = c._doc
+    return tuple((font.getSubsetInternalName(subset, doc), c._escape(chunk))
+                 for subset, chunk in font.splitString(text, doc))
+
+
+def place_form(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> None:
+    """Draw the form XObject `name` with its origin at (x, y), scaled, and mark it used on this
+    page (reportlab writes only the forms a page marks into its resources)."""
+    c._code.append(f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm "
+                   f"/{c._doc.getXObjectName(name)} Do Q")
+    c._formsinuse.append(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# page streams compressed when the page ends
+
+
+class _SealedStream(pdfdoc.PDFStream):
+    """A page stream compressed in advance; its bytes are dropped once written into the file."""
+
+    def format(self, document):
+        out = super().format(document)
+        self.content = b""  # the file holds them now: one copy at save time, not two
+        return out
+
+
+def seal_page(c: Canvas) -> None:
+    """Compress the page just finished now rather than at save, and drop its text.
+
+    reportlab keeps every page's operators as one uncompressed string until `save`, so memory
+    grows with the page count (about 1.3 KB per card); compressed it is a tenth of that. The
+    stream gets the same FlateDecode bytes and dictionary reportlab would write, so the PDF is
+    byte-identical.
+    """
+    page = c._doc.Pages.pages[-1]
+    stream = page.stream
+    if not stream or page.Contents or not page.compression or rl_config.useA85:
+        return
+    data = stream.encode("utf8") if isinstance(stream, str) else stream
+    s = _SealedStream(content=zlib.compress(data))
+    s.dictionary["Filter"] = pdfdoc.PDFArray([pdfdoc.PDFName(pdfdoc.PDFZCompress.pdfname)])
+    s.__Comment__ = "page stream"
+    page.Contents = s
+    page.stream = None
+
+
+# ---------------------------------------------------------------------------------------------
+# form fields typed in an embedded TrueType font
+
+
+def use_truetype_form_font(c: Canvas, font_name: str, font_file: bytes, resource: str) -> None:
+    """Make this canvas's AcroForm fields use the registered TrueType font `font_name`,
+    embedded whole (`font_file`, its .ttf bytes) once as FontFile2, under the resource name
+    `resource`.
+
+    reportlab's form fields only know the 14 standard PDF fonts, which are never embedded;
+    the font is written with WinAnsi encoding, so any typed Latin-1 text shows.
+    """
+    af = c.acroForm
+    doc = c._doc
+    face = pdfmetrics.getFont(font_name).face
+    state: dict[str, str] = {}
+
+    def make_font(_name):
+        if "ref" not in state:
+            stream = pdfdoc.PDFStream(content=font_file)
+            stream.dictionary["Length1"] = len(font_file)
+            if doc.compression:
+                stream.filters = [pdfdoc.PDFZCompress]
+            file_ref = doc.Reference(stream, f"pnpFormFontFile:{font_name}")
+            base = face.name.decode("latin-1") if isinstance(face.name, bytes) else face.name
+            desc = pdfdoc.PDFDictionary({
+                "Type": pdfdoc.PDFName("FontDescriptor"), "FontName": pdfdoc.PDFName(base),
+                "Flags": 32, "FontBBox": pdfdoc.PDFArray([round(v) for v in face.bbox]),
+                "ItalicAngle": face.italicAngle, "Ascent": round(face.ascent),
+                "Descent": round(face.descent), "CapHeight": round(face.capHeight),
+                "StemV": face.stemV, "FontFile2": file_ref,
+                "MissingWidth": round(face.defaultWidth)})
+            widths = []
+            for code in range(32, 256):
+                try:
+                    ch = bytes([code]).decode("cp1252")
+                except UnicodeDecodeError:
+                    widths.append(0)
+                    continue
+                widths.append(round(face.charWidths.get(ord(ch), face.defaultWidth)))
+            font_dict = pdfdoc.PDFDictionary({
+                "Type": pdfdoc.PDFName("Font"), "Subtype": pdfdoc.PDFName("TrueType"),
+                "BaseFont": pdfdoc.PDFName(base), "FirstChar": 32, "LastChar": 255,
+                "Widths": pdfdoc.PDFArray(widths),
+                "Encoding": pdfdoc.PDFName("WinAnsiEncoding"),
+                "FontDescriptor": doc.Reference(desc, f"pnpFormFontDescriptor:{font_name}")})
+            state["ref"] = af.getRefStr(font_dict)
+        af.fonts[resource] = state["ref"]
+        return state["ref"], resource
+
+    af.makeFont = make_font
+

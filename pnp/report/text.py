@@ -1,0 +1,224 @@
+"""Reports of self-play as text and JSON: simulate, compare and sweep.
+
+Everything here reads the results document alone (pnp.engine.selfplay.report_document,
+compare_document, pnp.engine.sweep.run_sweep), so a saved JSON file gives the same text later.
+No reportlab: a text report loads no PDF machinery.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pnp.engine.findings import num, pct, points
+
+# --------------------------------------------------------------------------- simulate, compare
+
+
+def render_json(doc: Mapping[str, Any]) -> str:
+    return json.dumps(doc, indent=2, ensure_ascii=False)
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"{pct(ci[0])}–{pct(ci[1])}"
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _findings_text(findings: Sequence[Mapping[str, str]]) -> list[str]:
+    if not findings:
+        return ["Findings: none"]
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
+    head = ", ".join(f"{n} {s}{'s' if n > 1 and s != 'info' else ''}" for s, n in counts.items())
+    lines = [f"Findings ({head}):"]
+    for f in findings:
+        lines.append(f"  {f['severity']:<7} {f['code']}  {f['message']}")
+    return lines
+
+
+def render_text(doc: Mapping[str, Any]) -> str:
+    """Header, key figures, then the findings most severe first."""
+    o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
+    bots = ",".join(b["bot"] for b in doc["bots"])
+    lines = [
+        f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
+        f"{doc['players']} players, seed {doc['seed']}, bots {bots}",
+        f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
+        f"invariants checked: {doc['invariants']}",
+        "",
+        f"Turns      mean {num(t['mean'])}, p50 {num(t['p50'])}, p95 {num(t['p95'])}, "
+        f"max {t['max']}",
+        f"Outcomes   completed {pct(o['completion_rate'])}, timeouts {pct(o['timeout_rate'])}, "
+        f"games with an elimination {pct(o['elimination_rate'])}"
+        + (" (" + ", ".join(f"{k} {v}" for k, v in o["elimination_causes"].items()) + ")"
+           if o["elimination_causes"] else ""),
+        "Seats      " + "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
+                                  for s in doc["seats"]) + f"   (fair {pct(doc['fair_share'])})",
+        "Bots       " + "  ".join(f"{b['bot']}: {pct(b['win_rate'])} [{_ci(b['ci95'])}]"
+                                  for b in doc["bots"]),
+        f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
+        f"ties {pct(m['tie_rate'])}",
+    ]
+    used = [f"{coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
+            for kind, keys in doc.get("coverage", {}).items() if keys]
+    landed = [v for row in doc["spaces"].values() for v in row.values()]
+    if landed:
+        used.append(f"spaces {sum(1 for v in landed if v)} of {len(landed)}")
+    if used:
+        lines.append("Used       " + ", ".join(used))
+    never = doc["never_seen"]
+    unused = never.get("coverage", [])
+    if never["spaces"] or never["chart_results"] or unused:
+        lines.append(f"Never seen {_count(len(never['spaces']), 'space')}, "
+                     f"{_count(len(never['chart_results']), 'chart result')}"
+                     + (f", {_count(len(unused), 'other item')} never used" if unused else ""))
+    for s in (doc.get("supplies") or {}).values():
+        lines.append(f"Supply     {s['name']}: need p99 {s['need_p99']} (max {s['need_max']}) "
+                     f"of {s['stock']} in the box"
+                     + (f", ran out in {pct(s['short_rate'])} of games" if s["short_games"] else "")
+                     + (f": print {s['print_more']} more" if s["print_more"] else ""))
+    if doc.get("factions"):
+        lines.append("Factions   " + "  ".join(f"{f['faction']}: {pct(f['win_rate'])} "
+                                              f"[{_ci(f['ci95'])}]" for f in doc["factions"]))
+    if doc["violations"]:
+        lines.append(f"Invariants BROKEN in {sum(v['games'] for v in doc['violations'])} game "
+                     f"reports ({len(doc['violations'])} distinct)")
+    lines.append("")
+    lines.extend(_findings_text(doc["findings"]))
+    return "\n".join(lines)
+
+
+COMPARE_SECTIONS = {"game": "Game", "seats": "Win rate by seat",
+                    "stats": "Stats at game end (mean)", "events": "Events per game"}
+
+
+def render_compare_text(doc: Mapping[str, Any]) -> str:
+    """Each figure under A and B, the difference B − A with its 95% CI; * marks a real change."""
+    significant = sum(m["significant"] for m in doc["metrics"])
+    lines = [
+        f"{doc['game']}: {doc['b']} vs {doc['a']}, {doc['games']} games each (same seeds), "
+        f"{doc['players']} players, seed {doc['seed']}, bots {','.join(doc['bots'])}",
+        f"  {doc['seconds']:.1f} s. {significant} of {len(doc['metrics'])} figures differ: "
+        f"marked *, the 95% CI of B − A excludes 0.",
+    ]
+    groups = list(dict.fromkeys([*GROUP_ORDER, *(m.get("group", "game") for m in doc["metrics"])]))
+    width = max([len(_short_label(m)) for m in doc["metrics"]]
+                + [len(COMPARE_SECTIONS.get(g, g)) for g in groups
+                   if any(m.get("group", "game") == g for m in doc["metrics"])])
+    col = max(len(doc["a"]), len(doc["b"]), 8)
+    for group in groups:
+        rows = [m for m in doc["metrics"] if m.get("group", "game") == group]
+        if not rows:
+            continue
+        lines.append("")
+        lines.append(f"  {COMPARE_SECTIONS.get(group, group):{width}}  {doc['a']:>{col}}  "
+                     f"{doc['b']:>{col}}  {'B − A':>10}  95% CI")
+        for m in rows:
+            if m["kind"] == "rate":
+                a, b, d = pct(m["a"]), pct(m["b"]), points(m["diff"])
+                ci = f"{points(m['ci95'][0])} to {points(m['ci95'][1])}"
+            else:
+                a, b, d = f"{m['a']:.2f}", f"{m['b']:.2f}", f"{m['diff']:+.2f}"
+                ci = f"{m['ci95'][0]:+.2f} to {m['ci95'][1]:+.2f}"
+            mark = "*" if m["significant"] else " "
+            lines.append(f"{mark} {_short_label(m):{width}}  {a:>{col}}  {b:>{col}}  {d:>10}  {ci}")
+    errors = [f for f in doc["findings"] if f["severity"] == "error"]
+    if errors:
+        lines.append("")
+        lines.extend(_findings_text(errors))
+    return "\n".join(lines)
+
+
+GROUP_ORDER = ("game", "seats", "stats", "events")
+
+
+def _short_label(m: Mapping[str, Any]) -> str:
+    """The metric's name without what its section heading already says."""
+    label = m["metric"]
+    if m.get("group") == "stats":
+        return label.removesuffix(" (mean)").removesuffix(" at game end")
+    if m.get("group") == "events":
+        return label.removesuffix(" per game")
+    if m.get("group") == "seats":
+        return label.removesuffix(" win rate")
+    return label
+
+
+def coverage_title(kind: str) -> str:
+    """'card' -> 'Cards', 'action' -> 'Action spaces'."""
+    from pnp.engine.findings import KIND_NOUNS
+
+    return KIND_NOUNS.get(kind, (kind, kind + "s"))[1].capitalize()
+
+
+# --------------------------------------------------------------------------- sweep
+
+#: findings listed per cell in the text and the PDF (all of them are in the JSON)
+TOP_FINDINGS = 3
+
+
+def _pts(x: float) -> str:
+    return f"{x * 100:+.1f}"
+
+
+def _seat_text(b: Mapping[str, Any]) -> str:
+    lo, hi = b["gap_ci95"]
+    mark = " *" if b["significant"] else ""
+    return f"seat {b['seat']} {_pts(b['gap'])} ({_pts(lo)} to {_pts(hi)}){mark}"
+
+
+def _skill_text(s: Mapping[str, Any] | None) -> str:
+    if s is None:
+        return "n/a (one bot)"
+    lo, hi = s["ci95"]
+    mark = " *" if s["significant"] else ""
+    return f"{s['best']} {_pts(s['diff'])} ({_pts(lo)} to {_pts(hi)}){mark}"
+
+
+def _finding_counts(findings: Sequence[Mapping[str, str]]) -> str:
+    counts: dict[str, int] = {}
+    for f in findings:
+        counts[f["severity"]] = counts.get(f["severity"], 0) + 1
+    return ", ".join(f"{n} {s}{'s' if n > 1 and s != 'info' else ''}"
+                     for s, n in counts.items()) or "none"
+
+
+def table_rows(sweep: Mapping[str, Any]) -> list[list[str]]:
+    """The table, header first: one row a cell."""
+    rows = [["cell", "completed", "turns mean (p50/p95)", "worst seat, pts vs fair (95% CI)",
+             "skill: best − worst bot, pts (95% CI)", "findings"]]
+    for c in sweep["cells"]:
+        t = c["turns"]
+        rows.append([c["label"], pct(c["completion_rate"]),
+                     f"{num(t['mean'])} ({num(t['p50'])}/{num(t['p95'])})",
+                     _seat_text(c["seat_balance"]), _skill_text(c["skill"]),
+                     _finding_counts(c["findings"])])
+    return rows
+
+
+def render_sweep_text(sweep: Mapping[str, Any]) -> str:
+    """The header line, the table, then each cell's most severe findings."""
+    cells = sweep["cells"]
+    lines = [f"{sweep['game']} sweep: {len(cells)} cells × {sweep['games_per_cell']} games "
+             f"(seed {sweep['seed']}), {sweep['games']} games in {sweep['seconds']:.1f} s", ""]
+    rows = table_rows(sweep)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    for r in rows:
+        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
+    lines += ["", "pts: percentage points. *: the 95% interval excludes 0 (for a seat: it differs "
+              "from its cell's fair share; for skill: the better bot really wins more).", "",
+              "Top findings:"]
+    for c in cells:
+        lines.append(f"  {c['label']}")
+        for f in c["findings"][:TOP_FINDINGS] or [{"severity": "", "code": "", "message":
+                                                   "none"}]:
+            lines.append(f"    {f['severity']:<7} {f['code']:<8}  {f['message']}".rstrip()
+                         if f["code"] else "    none")
+        if len(c["findings"]) > TOP_FINDINGS:
+            lines.append(f"    … {len(c['findings']) - TOP_FINDINGS} more (--format json)")
+    return "\n".join(lines)
