@@ -6,7 +6,15 @@ import sys
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, cannot_write, echo_diagnostics, resolve_games
+from pnp import paths
+from pnp.commands.common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    cannot_write,
+    echo_diagnostics,
+    error,
+    resolve_games,
+)
 
 
 @click.command("schemas")
@@ -20,6 +28,13 @@ def command(game: str) -> None:
     from pnp.schema_files import FOLDER, install_schemas
 
     folder = resolve_games((game,))[0]
+    if paths.IN_PACKAGE and folder.resolve().is_relative_to(paths.CARDS.resolve()):
+        # rewriting files inside site-packages would be lost on the next upgrade (or refused)
+        copy = f"./{folder.name}"
+        echo_diagnostics([error(f"{folder.name} is bundled inside the installed pnp ({folder})",
+                                f"copy it out and run this on the copy: cp -r '{folder}' {copy} "
+                                f"&& pnp schemas {copy}")])
+        sys.exit(EXIT_ERRORS)
     try:
         schemas, changed = install_schemas(folder)
     except OSError as exc:

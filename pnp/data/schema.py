@@ -78,6 +78,9 @@ def check_schema_line(doc: Document) -> list[Diagnostic]:
     if kind not in known_kinds():
         close = difflib.get_close_matches(kind or "", known_kinds(), n=3)
         hint = f"did you mean {', '.join(close)}?" if close else f"known kinds: {', '.join(known_kinds())}"
+        if not known_kinds():  # every file says this at once: pnp's own schemas are missing
+            hint = (f"pnp found no schemas in {SCHEMAS}: reinstall pnp-toolkit, or point PNP_HOME "
+                    "at a folder holding cards/, schemas/, templates/ and rulesheet/")
         return [Diagnostic(ERROR, "PNP-L010", f"unknown schema '{doc.schema_ref}'", file, 1, 1, hint)]
     target = (doc.path.parent / doc.schema_ref).resolve()
     if not target.exists():
