@@ -6,8 +6,8 @@ below name things in them, so rename those if you rename the data.
 """
 
 from pnp.engine.api import (
-    COMPLETED, MAIN, NOBODY, OVER, PREGAME, TIMEOUT, Effects, Estimate, GameMeta, PlayerState,
-    State, advance, card_data, card_instances, counter_bounds, fill_result, leaders,
+    COMPLETED, MAIN, NOBODY, OVER, PREGAME, Effects, Estimate, GameMeta, Phase, PlayerState,
+    State, advance, card_data, card_instances, counter_bounds, fill_result, leaders, play_turns,
     start_counters, start_space,
 )
 
@@ -45,26 +45,25 @@ def play(game, ctx, max_turns: int) -> None:
     """Setup, then turns of game.yaml's phases until someone meets `end:` or the turn cap."""
     st, fx = ctx.state, Effects(game, ctx)
     if st.stage == PREGAME:
-        ctx.shuffle(st.zones[DECK], "shuffle the deck")
+        ctx.shuffle(ctx.zone(DECK), "shuffle the deck")
         st.stage, st.turn = MAIN, 1
         ctx.step("pregame")
-    while st.stage == MAIN:
-        if st.turn > max_turns:
-            st.stage, st.ended, st.turn, st.winners = OVER, TIMEOUT, max_turns, leaders(st, SCORE)
-            return
-        phase = game.phases[st.phase]
-        for seat in st.live():
-            if phase.track:
-                travel(game, ctx, fx, seat, game.tracks[phase.track])
-            if phase.id == MARKET:
-                market(game, ctx, fx, seat)
-        goal = game.rule("end", "game_ends_when")
-        if phase.end_checks and any(goal.holds(p.counters[goal.stat]) for p in st.players):
-            st.stage, st.ended, st.winners = OVER, COMPLETED, leaders(st, SCORE)
-        if st.stage == MAIN:  # on to the next phase; after the last one, the next turn
-            st.phase = (st.phase + 1) % len(game.phases)
-            st.turn += st.phase == 0
-        ctx.step(phase.id)
+    phases = [Phase(p.id, lambda p=p: play_phase(game, ctx, fx, p)) for p in game.phases]
+    play_turns(ctx, phases, max_turns, leaders=lambda: leaders(st, SCORE))
+
+
+def play_phase(game, ctx, fx, phase) -> None:
+    """Every player still in plays the phase: a track to travel, or the market; then the end
+    check where game.yaml asks for it."""
+    st = ctx.state
+    for seat in st.live():
+        if phase.track:
+            travel(game, ctx, fx, seat, game.tracks[phase.track])
+        if phase.id == MARKET:
+            market(game, ctx, fx, seat)
+    goal = game.rule("end", "game_ends_when")
+    if phase.end_checks and any(goal.holds(p.counters[goal.stat]) for p in st.players):
+        st.stage, st.ended, st.winners = OVER, COMPLETED, leaders(st, SCORE)
 
 
 def travel(game, ctx, fx, seat: int, track) -> None:
@@ -86,10 +85,9 @@ def travel(game, ctx, fx, seat: int, track) -> None:
 def market(game, ctx, fx, seat: int) -> None:
     """Draw a card. A free card happens at once; any other may be bought for its cost."""
     st = ctx.state
-    if not st.zones[DECK]:  # the pile ran out: the discards, shuffled, are the new pile
-        st.zones[DECK], st.zones[DISCARD] = st.zones[DISCARD], []
-        ctx.shuffle(st.zones[DECK], "reshuffle the discards")
-    (card,) = ctx.draw(st.zones[DECK], 1, "market card", seat, into=st.zones[DISCARD])
+    if not ctx.zone(DECK):  # the pile ran out: the discards, shuffled, are the new pile
+        ctx.reshuffle(DISCARD, DECK, "reshuffle the discards")
+    (card,) = ctx.draw_to(DECK, 1, DISCARD, "market card", seat)
     fields = card_data(game, DECK, card.card).fields
     cost, effect = fields.get("cost", 0), fields["effect"]
     if cost:

@@ -6,13 +6,15 @@ is here is stable:
 
 - the state: `State`, `PlayerState`, `CardInstance` and the stage and visibility constants;
 - the harness's view: `GameMeta` (what `metadata` returns), `Context` (dice, decisions, events,
-  coverage and steps), `Estimate` (expected counter changes offered to the greedy bot),
+  coverage, steps, and the logged zone moves `move`, `take`, `draw_to`, `refill`, `reshuffle`,
+  `deal` on zones named as `ZoneRef`s), `Estimate` (expected counter changes offered to the greedy bot),
   `OptionTable` (a decision offered many times with the same options and estimates),
   `GameResult` and `Elimination` (what `finish` fills);
 - helpers that read a `GameDef` so no number is written twice: `start_counters`,
   `counter_bounds`, `card_instances`, `initial_state`, `supplies`, `zone_visibility`,
   `card_data`, `start_space`, `advance`, `leaders`, `fill_result`, `per_definition` (tables
-  compiled once per GameDef), and `Effects`, which applies effect text ('G+2', 'F-1D6',
+  compiled once per GameDef), `play_turns` with `Phase` (the turn and phase driver that owns
+  step bookkeeping and the turn cap), and `Effects`, which applies effect text ('G+2', 'F-1D6',
   'G+1 | F+1') to a player's counters through the context.
 
 docs/engine.md explains the protocol and walks through the rules module `pnp new` writes.
@@ -46,13 +48,16 @@ from pnp.engine.core import (
 from pnp.engine.effects_runtime import EffectRunner, StatBook, compile_effect, mean_delta
 from pnp.engine.module import per_definition
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResult
+from pnp.engine.turns import Phase, play_turns
+from pnp.engine.zones import ZoneRef
 
 __all__ = [
     "ALL", "ALL_OUT", "COMPLETED", "HIDDEN", "MAIN", "NOBODY", "OVER", "OWNER", "PREGAME",
     "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
-    "GameDef", "GameMeta", "GameResult", "OptionTable", "PlayerState", "State", "advance", "card_data",
+    "GameDef", "GameMeta", "GameResult", "OptionTable", "Phase", "PlayerState", "State", "ZoneRef",
+    "advance", "card_data",
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",
-    "per_definition", "start_counters", "start_space", "supplies", "zone_visibility",
+    "per_definition", "play_turns", "start_counters", "start_space", "supplies", "zone_visibility",
 ]
 
 

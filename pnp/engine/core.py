@@ -30,6 +30,7 @@ from pnp.engine.state import (  # noqa: F401  (re-exported: the core's vocabular
     observe,
     redeterminize,
 )
+from pnp.engine.zones import ZoneOps
 
 #: log format version written in every log's first event
 LOG_VERSION = 1
@@ -255,8 +256,9 @@ class StopRun(Exception):
 StepHook = Callable[["Context", str], None]
 
 
-class Context:
-    """What a rules procedure plays through: dice, decisions, events and step boundaries."""
+class Context(ZoneOps):
+    """What a rules procedure plays through: dice, decisions, events, zone moves
+    (pnp.engine.zones) and step boundaries."""
 
     def __init__(self, state: State, dice: Any, bots: Sequence[Any], result: GameResult,
                  log: list | None = None, on_step: StepHook | None = None,

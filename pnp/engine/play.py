@@ -95,8 +95,12 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
 
 
 def replay(game: GameDef, players: int, trace: Iterable[int],
-           max_turns: int | None = None, state: State | None = None) -> tuple[State, GameResult]:
-    """Play again from the recorded dice and decisions; returns the final state and result."""
+           max_turns: int | None = None, state: State | None = None,
+           log: list | None = None) -> tuple[State, GameResult]:
+    """Play again from the recorded dice and decisions; returns the final state and result.
+
+    With `log`, the replay writes its events there too, so a test can hold them against the
+    original game's (every roll, decision and zone move in the same order)."""
     module = rules(game)
     meta = module.metadata(game)
     cap = meta.max_turns if max_turns is None else max_turns
@@ -104,7 +108,8 @@ def replay(game: GameDef, players: int, trace: Iterable[int],
     state = state.copy() if state is not None else module.new_state(game, players)
     result = GameResult(game=game.id, seed=0, players=players, bots=("replay",) * players,
                         variant=game.variant)
-    ctx = Context(state, source, [source] * players, result, visibility=meta.zone_visibility)
+    ctx = Context(state, source, [source] * players, result, log,
+                  visibility=meta.zone_visibility)
     module.play(game, ctx, cap)
     module.finish(game, ctx)
     left = source.left()
