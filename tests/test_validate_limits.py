@@ -162,3 +162,30 @@ def test_renderers_enforce_the_limits_on_models_built_in_code(ac):
     imp, diags = check_sheet(ac, replace(sheet, turn_grid_turns=2**31), parse_paper("a4"))
     assert imp is None and "at most 200" in diags[0].message
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("dice, fits", [
+    ("99D1000", True), ("D1000", True), ("1D1", True), ("99D1", True),
+    ("100D6", False), ("1D1001", False), ("0D6", False), ("1D0", False),
+    ("1D999999999", False), ("999999999D6", False), ("1D" + "9" * 5000, False),
+])
+def test_schema_effects_and_rules_dice_share_one_limit_of_99_dice_of_1000_sides(dice, fits):
+    """The schema's dice pattern (an editor's view), the effect grammar and the rules' dice
+    (build.dice, via limits.dice_in_limits) accept exactly the same dice."""
+    import json
+    import re
+    from pathlib import Path
+
+    from pnp.data.limits import dice_in_limits
+
+    common = json.loads((Path(__file__).parent.parent / "schemas" / "common.schema.json")
+                        .read_text(encoding="utf-8"))
+    pattern = common["$defs"]["dice"]["pattern"]
+    count, _, sides = dice.partition("D")
+    assert bool(re.match(pattern, dice)) is fits
+    assert dice_in_limits(count or "1", sides) is fits
+    from tests.test_effects import errors, ok
+    if fits:
+        assert ok(f"F-{dice}")
+    else:
+        assert [d.code for d in errors(f"F-{dice}")] in (["PNP-E008"], ["PNP-E001"])

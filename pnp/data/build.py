@@ -16,7 +16,7 @@ from typing import Any
 
 from pnp.data import model as m
 from pnp.data.effects import Effect, Names, parse_effect
-from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES, dice_in_limits
 from pnp.data.loader import Document
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
@@ -119,8 +119,7 @@ class Builder:
             self.error(pos, "PNP-E008", f"'{str(text)[:40]}' is not dice", "write e.g. 1D6 or 2D6")
             return None
         count, sides = match[1] or "1", match[2]
-        if (len(count) > 3 or len(sides) > 5 or not 1 <= int(count) <= MAX_DICE
-                or not 1 <= int(sides) <= MAX_SIDES):
+        if not dice_in_limits(count, sides):
             self.error(pos, "PNP-E008", f"dice '{str(text)[:40]}' are out of range",
                        f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
             return None
