@@ -21,9 +21,12 @@ def command(game: str) -> None:
 
     folder = resolve_games((game,))[0]
     try:
-        schemas, changed = install_schemas(folder)
+        schemas, changed, problems = install_schemas(folder)
     except OSError as exc:
         echo_diagnostics([cannot_write(exc.filename or folder, exc)])
+        sys.exit(EXIT_ERRORS)
+    if problems:
+        echo_diagnostics(problems)
         sys.exit(EXIT_ERRORS)
     click.echo(f"wrote {len(schemas)} schemas into {folder / FOLDER}")
     for path in changed:
