@@ -135,3 +135,13 @@ def test_a_module_without_a_check_gets_its_vars_checked_by_their_starting_names(
     problems = default_scenario_problems(state, spec)
     assert [(p.path, p.at_key) for p in problems] == [
         (("vars", "first"), False), (("vars", "extra"), True), (("players", 0, "vars", "x"), True)]
+
+
+def test_a_counter_past_the_stat_limit_is_refused_by_the_scenario_schema(tmp_path):
+    """Stats in game data lie within ±1,000,000,000; a scenario's counters and supplies too."""
+    state = "state:\n  players:\n    - counters: {M: 99999999999999999999999999}  # <-"
+    text = TEMPLATE.format(schemas=SCHEMAS, game=AC, start=AC_START, state=state)
+    path = tmp_path / "broken.yaml"
+    path.write_text(text, encoding="utf-8")
+    (failure,) = run_scenario(path).failures
+    assert failure.line == 8 and "greater than the maximum of 1000000000" in failure.message
