@@ -189,3 +189,16 @@ def test_schema_effects_and_rules_dice_share_one_limit_of_99_dice_of_1000_sides(
         assert ok(f"F-{dice}")
     else:
         assert [d.code for d in errors(f"F-{dice}")] in (["PNP-E008"], ["PNP-E001"])
+
+
+@pytest.mark.parametrize("die", ["{id: d, name: D, sides: 999999999}",
+                                 "{id: d, name: D, faces: [" + ", ".join(["x"] * 1001) + "]}"])
+def test_a_component_die_of_more_than_1000_sides_is_refused_in_seconds(tmp_path, die):
+    """A numbered die was range(1, sides + 1) at build time: 999,999,999 sides took GBs."""
+    folder = starter(tmp_path)
+    schemas = os.path.relpath(os.path.join(os.path.dirname(__file__), "..", "schemas"), folder)
+    (folder / "components.yaml").write_text(
+        f"# yaml-language-server: $schema={schemas}/components.schema.json\ndice:\n  - {die}\n")
+    found = refused(folder, "PNP-S001", "components.yaml", 3)
+    assert "1000" in found["message"] + found["hint"]
+

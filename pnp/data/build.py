@@ -290,7 +290,13 @@ class Builder:
         for doc, path, d in self.items("components", "dice"):
             if not self.unique(seen, d["id"], doc.pos(path + ("id",)), "die"):
                 continue
-            faces = tuple(d["faces"]) if "faces" in d else tuple(range(1, d["sides"] + 1))
+            sides = len(d["faces"]) if "faces" in d else d["sides"]
+            if not dice_in_limits(1, sides):  # the schema says so too; range() would take GBs
+                key = "faces" if "faces" in d else "sides"
+                self.error(doc.pos(path + (key,)), "PNP-E008", f"die '{d['id']}' has "
+                           f"{sides} sides", f"a die has 1 to {MAX_SIDES} sides")
+                continue
+            faces = tuple(d["faces"]) if "faces" in d else tuple(range(1, sides + 1))
             out[d["id"]] = m.Die(d["id"], d["name"], faces, d.get("note", ""), doc.pos(path))
         return out
 
