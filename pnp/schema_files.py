@@ -10,13 +10,65 @@ needs and the lines stay right when the folder is copied or moved.
 from __future__ import annotations
 
 import os
-import shutil
+import stat
+import tempfile
 from pathlib import Path
 
 from pnp.data.loader import SCHEMA_LINE_RE
+from pnp.diagnostics import ERROR, Diagnostic
 from pnp.paths import SCHEMAS
 
 FOLDER = ".schemas"
+
+#: `pnp schemas` refuses to write through a link (it would write outside the game folder)
+LINKED = "PNP-C002"
+
+
+def link_problems(game: Path) -> list[Diagnostic]:
+    """Every link `pnp schemas` would write through: `.schemas` itself, a schema file in it, a
+    data file or a folder holding one. Written through, a link to a folder outside the game
+    receives the schema files and a linked data file has its first line rewritten."""
+    found: list[Path] = []
+    dest = game / FOLDER
+    if dest.is_symlink():
+        found.append(dest)
+    elif dest.is_dir():
+        found += [dest / src.name for src in sorted(SCHEMAS.glob("*.schema.json"))
+                  if (dest / src.name).is_symlink()]
+    from pnp.data.game import game_files
+
+    for path in game_files(game):
+        rel = path.relative_to(game)
+        linked = next((game.joinpath(*rel.parts[:i]) for i in range(1, len(rel.parts) + 1)
+                       if game.joinpath(*rel.parts[:i]).is_symlink()), None)
+        if linked is not None and linked not in found:
+            found.append(linked)
+    # reported at the game folder: a link's own path would be shown as where it leads
+    return [Diagnostic(ERROR, LINKED, f"{p.relative_to(game).as_posix()} is a link (to "
+                       f"{os.readlink(p)}); pnp schemas writes nothing through links, so "
+                       "nothing was written", str(game),
+                       hint="replace the link with a copy of what it points at, then run "
+                            "pnp schemas again") for p in found]
+
+
+def _replace(path: Path, data: bytes, mode: int) -> None:
+    """Write `data` to a temporary file beside `path`, then rename it over `path`: the file is
+    whole or untouched, and a link in its place would be replaced, never written through."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _new_file_mode() -> int:
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask
 
 
 def schema_line(data_file: Path, game: Path, kind: str) -> str:
@@ -31,8 +83,9 @@ def copy_schemas(game: Path, source: Path = SCHEMAS) -> list[Path]:
     dest = game / FOLDER
     dest.mkdir(parents=True, exist_ok=True)
     written = []
+    mode = _new_file_mode()
     for src in sorted(source.glob("*.schema.json")):
-        shutil.copyfile(src, dest / src.name)
+        _replace(dest / src.name, src.read_bytes(), mode)
         written.append(dest / src.name)
     return written
 
@@ -62,11 +115,15 @@ def point_lines(game: Path) -> list[Path]:
             continue
         eol = b"\r\n" if first.encode() + b"\r" == (raw if end < 0 else raw[:end]) else b"\n"
         rest = b"" if end < 0 else raw[end + 1:]
-        path.write_bytes(line.encode() + eol + rest)
+        _replace(path, line.encode() + eol + rest, stat.S_IMODE(path.stat().st_mode))
         changed.append(path)
     return changed
 
 
-def install_schemas(game: Path) -> tuple[list[Path], list[Path]]:
-    """Copy the schemas into the game and point its files at them: (schemas written, files changed)."""
-    return copy_schemas(game), point_lines(game)
+def install_schemas(game: Path) -> tuple[list[Path], list[Path], list[Diagnostic]]:
+    """Copy the schemas into the game and point its files at them: (schemas written, files
+    changed, problems). A link in the way is a problem, and then nothing is written."""
+    problems = link_problems(game)
+    if problems:
+        return [], [], problems
+    return copy_schemas(game), point_lines(game), []

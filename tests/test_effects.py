@@ -269,11 +269,25 @@ def test_syntax_errors_say_expected_and_found(
 
 
 def test_huge_numbers_are_a_syntax_error_not_a_crash() -> None:
-    for text in ("F+" + "9" * 5000, "F+1D" + "9" * 10, "F+1D6-" + "1" * 10, "reroll(" + "1" * 10):
+    for text in ("F+" + "9" * 5000, "F+1D6-" + "1" * 10, "reroll(" + "1" * 10):
         (diag,) = errors(text)
         assert diag.code == SYNTAX_ERROR and "at most 9 digits" in diag.message
         assert len(diag.message) < 80
     assert ok("F+999999999") == one(Delta("food", n(999_999_999)))
+
+
+def test_dice_past_99_dice_of_1000_sides_are_out_of_range_however_many_digits() -> None:
+    """G-1D999999999 (issue 28) and dice of thousands of digits say what is wrong with them:
+    at most 99 dice of at most 1000 sides (PNP-E008), the same limit the schema and the
+    engines use; 99D1000 itself is fine."""
+    for text in ("F+1D999999999", "F+1D" + "9" * 10, "F-" + "9" * 5000 + "D6", "F+1D1001",
+                 "F-100D6", "F+D1001"):
+        (diag,) = errors(text)
+        assert diag.code == "PNP-E008" and "out of range" in diag.message, text
+        assert "99 dice of 1 to 1000 sides" in diag.hint
+        assert len(diag.message) < 80
+    assert ok("F-99D1000") == one(Delta("food", Amount(0, -99, 1000)))
+    assert ok("F+D1000") == one(Delta("food", Amount(0, 1, 1000)))
 
 
 def test_syntax_error_keeps_earlier_name_errors() -> None:

@@ -110,3 +110,56 @@ def test_an_unwritable_output_is_a_diagnostic_not_a_traceback(tmp_path, args):
     assert "PNP-R050" in result.output and str(blocker) in result.output
     assert "Traceback" not in result.output
     assert blocker.read_text() == "in the way"
+
+
+def _moved_game(tmp_path: Path) -> Path:
+    moved = tmp_path / "game" / "ancient-civilizations"
+    shutil.copytree(CARDS / "ancient-civilizations", moved)
+    return moved
+
+
+def test_pnp_schemas_refuses_a_schemas_folder_linking_outside_the_game(tmp_path):
+    """GAME/.schemas -> a folder outside the game: once the 12 schema files went there."""
+    moved = _moved_game(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (moved / ".schemas").symlink_to(outside, target_is_directory=True)
+    before = {p: p.read_bytes() for p in moved.rglob("*.yaml")}
+    result = run("schemas", str(moved))
+    assert result.exit_code == 1
+    assert "PNP-C002" in result.output and ".schemas is a link" in result.output
+    assert list(outside.iterdir()) == []
+    assert {p: p.read_bytes() for p in moved.rglob("*.yaml")} == before  # nothing written
+
+
+@pytest.mark.parametrize("linked", ["stats.yaml", "layouts"])
+def test_pnp_schemas_refuses_a_data_file_linking_outside_the_game(tmp_path, linked):
+    """A data file (or a folder of them) linking outside: its first line was rewritten there."""
+    moved = _moved_game(tmp_path)
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    shutil.move(moved / linked, outside / linked)
+    (moved / linked).symlink_to(outside / linked)
+    before = {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()}
+    result = run("schemas", str(moved))
+    assert {p: p.read_bytes() for p in outside.rglob("*") if p.is_file()} == before
+    if linked == "layouts":  # a linked folder is not part of the game: read and written never
+        return
+    assert result.exit_code == 1
+    assert "PNP-C002" in result.output and f"{linked} is a link" in result.output
+    assert not (moved / ".schemas").exists()  # nothing written inside either
+
+
+def test_pnp_schemas_replaces_files_whole_keeping_their_mode(tmp_path):
+    """Each file is written to a temporary file in its folder and renamed over the old one:
+    a hard link to a data file (another name for the same bytes) keeps the old bytes."""
+    moved = _moved_game(tmp_path)
+    stats = moved / "stats.yaml"
+    stats.chmod(0o640)
+    other_name = tmp_path / "stats-hard-link.yaml"
+    other_name.hardlink_to(stats)
+    old = stats.read_bytes()
+    assert run("schemas", str(moved)).exit_code == 0
+    assert other_name.read_bytes() == old  # the rename gave stats.yaml a new inode
+    assert stats.read_bytes() != old and stats.stat().st_mode & 0o777 == 0o640
+    assert not [p for p in moved.rglob("*.tmp")]

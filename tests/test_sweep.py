@@ -112,6 +112,23 @@ def test_bad_sweep_options_exit_2(args, message):
     assert result.exit_code == 2 and message in result.output
 
 
+@pytest.mark.parametrize("command", ["sweep", "simulate", "compare"])
+@pytest.mark.parametrize("args, message", [
+    (["--games", "99999999999999999999999"], "1<=x<=1000000"),  # once 8 GB and a MemoryError
+    (["--games", "1000001"], "1<=x<=1000000"),
+    (["--games", "0"], "1<=x<=1000000"),
+    (["--max-turns", "100001"], "1<=x<=100000"),
+])
+def test_games_and_turn_caps_are_bounded_alike_in_every_command_that_plays(command, args,
+                                                                            message):
+    """sweep, simulate and compare share one --games (at most 1,000,000 games) and one
+    --max-turns (at most 100,000 turns): past them is a usage error before any game is played."""
+    extra = ["--variant", "arch-ideas"] if command == "compare" else []
+    result = CliRunner().invoke(main, [command, "ancient-civilizations", *extra, *args])
+    assert result.exit_code == 2, result.output
+    assert message in result.output
+
+
 @pytest.mark.skipif(dask_command() is None, reason="needs pnp[cluster] (Dask's distributed)")
 def test_sweep_on_a_dask_cluster_equals_the_local_run(tmp_path):
     args = ["sweep", "ancient-civilizations", "--players", "2,4", "--variant", "base,arch-ideas",

@@ -162,3 +162,43 @@ def test_renderers_enforce_the_limits_on_models_built_in_code(ac):
     imp, diags = check_sheet(ac, replace(sheet, turn_grid_turns=2**31), parse_paper("a4"))
     assert imp is None and "at most 200" in diags[0].message
     assert time.monotonic() - start < 5
+
+
+@pytest.mark.parametrize("dice, fits", [
+    ("99D1000", True), ("D1000", True), ("1D1", True), ("99D1", True),
+    ("100D6", False), ("1D1001", False), ("0D6", False), ("1D0", False),
+    ("1D999999999", False), ("999999999D6", False), ("1D" + "9" * 5000, False),
+])
+def test_schema_effects_and_rules_dice_share_one_limit_of_99_dice_of_1000_sides(dice, fits):
+    """The schema's dice pattern (an editor's view), the effect grammar and the rules' dice
+    (build.dice, via limits.dice_in_limits) accept exactly the same dice."""
+    import json
+    import re
+    from pathlib import Path
+
+    from pnp.data.limits import dice_in_limits
+
+    common = json.loads((Path(__file__).parent.parent / "schemas" / "common.schema.json")
+                        .read_text(encoding="utf-8"))
+    pattern = common["$defs"]["dice"]["pattern"]
+    count, _, sides = dice.partition("D")
+    assert bool(re.match(pattern, dice)) is fits
+    assert dice_in_limits(count or "1", sides) is fits
+    from tests.test_effects import errors, ok
+    if fits:
+        assert ok(f"F-{dice}")
+    else:
+        assert [d.code for d in errors(f"F-{dice}")] in (["PNP-E008"], ["PNP-E001"])
+
+
+@pytest.mark.parametrize("die", ["{id: d, name: D, sides: 999999999}",
+                                 "{id: d, name: D, faces: [" + ", ".join(["x"] * 1001) + "]}"])
+def test_a_component_die_of_more_than_1000_sides_is_refused_in_seconds(tmp_path, die):
+    """A numbered die was range(1, sides + 1) at build time: 999,999,999 sides took GBs."""
+    folder = starter(tmp_path)
+    schemas = os.path.relpath(os.path.join(os.path.dirname(__file__), "..", "schemas"), folder)
+    (folder / "components.yaml").write_text(
+        f"# yaml-language-server: $schema={schemas}/components.schema.json\ndice:\n  - {die}\n")
+    found = refused(folder, "PNP-S001", "components.yaml", 3)
+    assert "1000" in found["message"] + found["hint"]
+

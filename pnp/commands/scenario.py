@@ -38,7 +38,8 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
                            "expectations": r.checked, "rolls": r.rolls,
                            "decisions": r.decisions,
                            "failures": [{"message": f.message, "file": f.file, "line": f.line,
-                                         "column": f.column} for f in r.failures]}
+                                         "column": f.column, "code": f.code, "hint": f.hint}
+                                        for f in r.failures]}
                           for r in reports]}, indent=2))
     else:
         for r in reports:

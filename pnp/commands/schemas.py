@@ -36,9 +36,12 @@ def command(game: str) -> None:
                                 f"&& pnp schemas {copy}")])
         sys.exit(EXIT_ERRORS)
     try:
-        schemas, changed = install_schemas(folder)
+        schemas, changed, problems = install_schemas(folder)
     except OSError as exc:
         echo_diagnostics([cannot_write(exc.filename or folder, exc)])
+        sys.exit(EXIT_ERRORS)
+    if problems:
+        echo_diagnostics(problems)
         sys.exit(EXIT_ERRORS)
     click.echo(f"wrote {len(schemas)} schemas into {folder / FOLDER}")
     for path in changed:

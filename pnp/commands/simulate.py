@@ -112,11 +112,23 @@ def write_logs(path: Path, sim: selfplay.Simulation) -> None:
     write_jsonl((e for *_, events in sim.logs for e in events), path)
 
 
+def games_option(help: str = "Games to play."):
+    """--games, bounded by the limit every command that plays shares (pnp.data.limits), so a
+    typo such as 99999999999999999999 is a usage error, not a search for gigabytes."""
+    return click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200,
+                        show_default=True, help=help)
+
+
+def max_turns_option(f):
+    """--max-turns, bounded like the game data's own turn limit."""
+    return click.option("--max-turns", type=click.IntRange(1, MAX_TURNS), default=None,
+                        help="Turn cap (default: the game's own).")(f)
+
+
 def game_options(f):
     """Options shared by simulate and compare."""
     for option in reversed([
-        click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=200, show_default=True,
-                     help="Games to play."),
+        games_option(),
         click.option("--players", "-p", type=int, default=None,
                      help="Players per game (default: the game's recommended count)."),
         click.option("--seed", "-s", type=int, default=1, show_default=True,
@@ -126,8 +138,7 @@ def game_options(f):
                           "search:N gives the search bot N playouts per option."),
         click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
                      show_default=True, help="Check invariants at every step, a sample, or none."),
-        click.option("--max-turns", type=click.IntRange(1, MAX_TURNS), default=None,
-                     help="Turn cap (default: the game's own)."),
+        max_turns_option,
         click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
                      show_default=True),
     ]):

@@ -11,7 +11,9 @@ from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
     executor_options,
+    games_option,
     load_variant,
+    max_turns_option,
     open_executor,
     parse_bots,
     progress_bar,
@@ -43,15 +45,13 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
               help="Rule variants: repeat or comma-separate ('base' = no variant). Default: base.")
 @click.option("--bots", "bot_mixes", multiple=True,
               help="A bot mix, rotated through the seats (random,greedy); repeat for more mixes.")
-@click.option("--games", "-n", type=click.IntRange(1), default=200, show_default=True,
-              help="Games per cell.")
+@games_option("Games per cell.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Base seed; every cell plays the seeds derived from it.")
 @executor_options
 @click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
               show_default=True, help="Check invariants at every step, a sample, or none.")
-@click.option("--max-turns", type=click.IntRange(1), default=None,
-              help="Turn cap (default: the game's own).")
+@max_turns_option
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
               show_default=True)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),

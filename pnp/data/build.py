@@ -16,7 +16,7 @@ from typing import Any
 
 from pnp.data import model as m
 from pnp.data.effects import Effect, Names, parse_effect
-from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES, dice_in_limits
 from pnp.data.loader import Document
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
@@ -119,8 +119,7 @@ class Builder:
             self.error(pos, "PNP-E008", f"'{str(text)[:40]}' is not dice", "write e.g. 1D6 or 2D6")
             return None
         count, sides = match[1] or "1", match[2]
-        if (len(count) > 3 or len(sides) > 5 or not 1 <= int(count) <= MAX_DICE
-                or not 1 <= int(sides) <= MAX_SIDES):
+        if not dice_in_limits(count, sides):
             self.error(pos, "PNP-E008", f"dice '{str(text)[:40]}' are out of range",
                        f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
             return None
@@ -291,7 +290,13 @@ class Builder:
         for doc, path, d in self.items("components", "dice"):
             if not self.unique(seen, d["id"], doc.pos(path + ("id",)), "die"):
                 continue
-            faces = tuple(d["faces"]) if "faces" in d else tuple(range(1, d["sides"] + 1))
+            sides = len(d["faces"]) if "faces" in d else d["sides"]
+            if not dice_in_limits(1, sides):  # the schema says so too; range() would take GBs
+                key = "faces" if "faces" in d else "sides"
+                self.error(doc.pos(path + (key,)), "PNP-E008", f"die '{d['id']}' has "
+                           f"{sides} sides", f"a die has 1 to {MAX_SIDES} sides")
+                continue
+            faces = tuple(d["faces"]) if "faces" in d else tuple(range(1, sides + 1))
             out[d["id"]] = m.Die(d["id"], d["name"], faces, d.get("note", ""), doc.pos(path))
         return out
 

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 
-from pnp.data.limits import MAX_DICE, MAX_SIDES
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_SIDES, dice_in_limits
 from pnp.diagnostics import ERROR, Diagnostic, Position
 
 # Diagnostic codes.
@@ -260,7 +260,7 @@ _TOKEN_RE = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 
-_MAX_DIGITS = 9
+_MAX_DIGITS = MAX_DIGITS
 _NO_EFFECT_TEXT = frozenset({"", "-", "\u2212"})
 
 # A token is (kind, text, offset); kind is 'word', 'num', 'dice', 'bad', 'end', or the
@@ -443,16 +443,15 @@ class _Parser:
             self.i += 1
             return Amount(sign * int(value))
         if kind == "dice":
-            self.small(token)
             d = value.lower().index("d")
-            count = int(value[:d]) if d else 1
-            sides = int(value[d + 1 :])
-            if count < 1 or sides < 1:
-                raise self.syntax("dice with at least one die and one side", _HINT_DICE)
-            if count > MAX_DICE or sides > MAX_SIDES:
-                self.error(token, BAD_DICE, f"dice '{value}' are out of range",
+            count_text, sides_text = value[:d] or "1", value[d + 1 :]
+            if not dice_in_limits(count_text, sides_text):  # before int(): digits may be many
+                if int(count_text[:4]) == 0 or int(sides_text[:5]) == 0:
+                    raise self.syntax("dice with at least one die and one side", _HINT_DICE)
+                self.error(token, BAD_DICE, f"dice '{value[:20]}' are out of range",
                            f"roll 1 to {MAX_DICE} dice of 1 to {MAX_SIDES} sides")
                 raise _Stop()
+            count, sides = int(count_text), int(sides_text)
             self.i += 1
             const = 0
             if self.kind() in ("+", "-"):

@@ -17,3 +17,14 @@ MAX_GRID_TURNS = 200  # turn columns on a record sheet
 MAX_TURNS = 100_000  # end.max_turns and scenario turn caps
 MAX_STAT = 1_000_000_000  # |min|, |cap|, |start| of a stat
 MAX_GAMES = 1_000_000  # games one `pnp simulate` may play
+
+
+def dice_in_limits(count: str | int, sides: str | int) -> bool:
+    """Whether `count`D`sides` is dice a game may roll: 1..MAX_DICE dice of 1..MAX_SIDES
+    sides. Digits are counted before converting, so '1D999999999999' costs nothing; the data
+    checks (effects, rules dice) and the engines ask this one question."""
+    texts = (str(count), str(sides))
+    if any(not t.isdigit() or len(t) > len(str(limit))
+           for t, limit in zip(texts, (MAX_DICE, MAX_SIDES), strict=True)):
+        return False
+    return 1 <= int(texts[0]) <= MAX_DICE and 1 <= int(texts[1]) <= MAX_SIDES

@@ -13,6 +13,7 @@ from typing import Any
 
 from pnp.diagnostics import ERROR, INFO, WARNING
 from pnp.engine import stats as st
+from pnp.engine.dice import distribution, enumerable
 
 # --- thresholds -------------------------------------------------------------------------------
 #: eliminations before this turn count as early
@@ -189,6 +190,8 @@ def _chart_odds(chart: Any) -> dict[int, float]:
     """Probability of each total for the chart's dice (e.g. 2D6 is not uniform)."""
     die = getattr(chart, "die", None)
     count, sides = (getattr(die, "count", 1), getattr(die, "sides", 6)) if die else (1, 6)
+    if not enumerable(count, sides):  # O(count · range), not O(count · range · sides)
+        return dict(distribution(count, sides))
     dist = {0: 1.0}
     for _ in range(count):
         nxt: dict[int, float] = {}

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Mapping
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from pnp.engine.core import GameMeta, PlayerState, State, observe
 
@@ -62,6 +62,69 @@ class Rules:
         """Extra per-player scenario keys the module understands: key -> (set, get)."""
         hook = getattr(self.module, "scenario_fields", None)
         return hook() if hook else {}
+
+    def scenario_problems(self, game: Any, state: State, spec: Mapping[str, Any]
+                          ) -> list[ScenarioProblem]:
+        """What is wrong with a scenario's `state:` values (`spec`) for this module, checked
+        against the state play would start from and before any of it is set: the module's own
+        `check_scenario(game, state, spec)`, else `vars` checked against the starting state's
+        (known names, same JSON types)."""
+        hook = getattr(self.module, "check_scenario", None)
+        if hook is not None:
+            return list(hook(game, state, spec))
+        return default_scenario_problems(state, spec)
+
+
+class ScenarioProblem(NamedTuple):
+    """A scenario value a rules module rejects: where under `state:` (path), what, the fix."""
+
+    path: tuple
+    message: str
+    hint: str = ""
+    at_key: bool = False  # the mapping key at `path` is wrong (an unknown name), not its value
+
+
+def json_type(value: Any) -> str:
+    """A value's JSON type name (a bool is not a number, an int is a number)."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, dict):
+        return "mapping"
+    return "null" if value is None else type(value).__name__
+
+
+def vars_problems(given: Any, known: Mapping[str, Any], path: tuple,
+                  hint: str = "") -> list[ScenarioProblem]:
+    """Each key of a scenario's `vars` must be one the state has, holding the same JSON type."""
+    out = []
+    for key, value in (given or {}).items():
+        if key not in known:
+            names = ", ".join(sorted(map(str, known))) or "none"
+            out.append(ScenarioProblem((*path, key), f"no var '{key}' to set (settable: "
+                                       f"{names})", hint or "remove it", at_key=True))
+        elif json_type(value) != json_type(known[key]):
+            out.append(ScenarioProblem((*path, key), f"var '{key}' is a {json_type(known[key])},"
+                                       f" not a {json_type(value)}",
+                                       f"write a {json_type(known[key])}"))
+    return out
+
+
+def default_scenario_problems(state: State, spec: Mapping[str, Any]) -> list[ScenarioProblem]:
+    """A module without `check_scenario`: vars by the names and types its starting state has."""
+    out = vars_problems(spec.get("vars"), state.vars, ("vars",))
+    for j, ps in enumerate(spec.get("players") or []):
+        seat = ps.get("seat", j)
+        if 0 <= seat < len(state.players):
+            out += vars_problems(ps.get("vars"), state.players[seat].vars, ("players", j, "vars"))
+    return out
 
 
 def default_coverage_keys(game: Any) -> dict[str, list[str]]:

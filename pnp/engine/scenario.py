@@ -38,6 +38,11 @@ from pnp.engine.result import GameResult
 
 KIND = "scenario"
 
+#: scenario values checked before play (docs/engine.md, "Writing a scenario")
+START_PAST_END = "PNP-S008"  # start: {turn} after the game's last round
+OUT_OF_BOUNDS = "PNP-S009"  # a counter or supply set outside its bounds
+MODULE_REJECTS = "PNP-S010"  # a value the rules module rejects (vars, its own keys)
+
 
 @dataclass
 class Failure:
@@ -47,18 +52,25 @@ class Failure:
     file: str = ""
     line: int = 0
     column: int = 0
+    code: str = ""  # a value checked before play has a diagnostic code and a hint
+    hint: str = ""
 
     @classmethod
-    def at(cls, pos: Position | None, message: str) -> Failure:
+    def at(cls, pos: Position | None, message: str, code: str = "", hint: str = "") -> Failure:
         if pos is None:
-            return cls(message)
-        return cls(message, pos.file, pos.line, pos.column)
+            return cls(message, code=code, hint=hint)
+        return cls(message, pos.file, pos.line, pos.column, code, hint)
 
     def format(self) -> str:
         where = display_path(self.file, None) if self.file else "<scenario>"
         if self.line:
             where += f":{self.line}"
-        return f"{where}: {self.message}"
+        if not self.code:
+            return f"{where}: {self.message}"
+        if self.line:
+            where += f":{self.column or 1}"
+        text = f"{where}: error {self.code}: {self.message}"
+        return text + (f"\n        hint: {self.hint}" if self.hint else "")
 
 
 @dataclass
@@ -363,6 +375,10 @@ class _Run:
             state = module.main_state(game, players)
             state.turn = start[0] or 1
             state.phase = names.phases.index(start[1])
+        problems = self.value_problems(meta, state, start)
+        if problems:  # every one of them, and nothing is played
+            self.report.failures += problems
+            return
         self.override(state)
         self.expects = []
         for i, e in enumerate(data["expect"]):
@@ -390,6 +406,47 @@ class _Run:
         self.ctx = ctx
         self.done: set[int] = set()
         self.play(data.get("max_turns", meta.max_turns))
+
+    def value_problems(self, meta: Any, state: State, start: tuple[int | None, str]
+                       ) -> list[Failure]:
+        """Every start turn, counter, supply and module value the scenario sets, checked
+        before play against the game's rounds, bounds and rules module (never a traceback)."""
+        out: list[Failure] = []
+        game = self.game
+        if start[0] is not None and start[0] > meta.max_turns:
+            out.append(Failure.at(self.pos("start", "turn"), f"turn {start[0]} is past the last "
+                                  f"round: {game.id} plays {meta.max_turns}", START_PAST_END,
+                                  f"start at a turn from 1 to {meta.max_turns}"))
+        spec = self.data.get("state") or {}
+
+        def bounded(value: Any, bounds: Any, path: tuple, what: str) -> None:
+            lo, hi = bounds or (None, None)
+            if (lo is not None and value < lo) or (hi is not None and value > hi):
+                span = f"{'' if lo is None else lo}..{'' if hi is None else hi}"
+                out.append(Failure.at(self.pos(*path), f"{what} {value} is outside its bounds "
+                                      f"{span}", OUT_OF_BOUNDS, f"set {what} within {span}"))
+
+        for j, ps in enumerate(spec.get("players") or []):
+            for key in ("stats", "counters"):
+                for name, value in (ps.get(key) or {}).items():
+                    stat = self.names.stats.get(str(name).lower())
+                    if stat is not None:  # an unknown name is reported when it is set
+                        bounded(value, meta.counter_bounds.get(stat),
+                                ("state", "players", j, key, name), stat)
+        for name, value in (spec.get("counters") or {}).items():
+            counter = self.names.stats.get(str(name).lower())
+            if counter is not None:
+                bounded(value, meta.shared_bounds.get(counter), ("state", "counters", name),
+                        f"shared {counter}")
+        for name, value in (spec.get("supply") or {}).items():
+            stock, may_run_out = meta.supplies.get(name, (None, True))
+            bounded(value, (None if may_run_out else 0, stock), ("state", "supply", name),
+                    f"the {name} supply")
+        for problem in self.module.scenario_problems(game, state, spec):
+            path = ("state", *problem.path)
+            where = self.key_pos(*path) if problem.at_key else self.pos(*path)
+            out.append(Failure.at(where, problem.message, MODULE_REJECTS, problem.hint))
+        return out
 
     def override(self, state: State) -> None:
         names = self.names

@@ -24,7 +24,7 @@ from pnp.engine.api import fill_result
 from pnp.engine.components import counter_bounds, initial_state, supplies, zone_visibility
 from pnp.engine.core import MAIN, OVER, PREGAME, Context, GameMeta, State
 from pnp.engine.effects_runtime import constant_deltas, single
-from pnp.engine.module import per_definition
+from pnp.engine.module import ScenarioProblem, json_type, per_definition, vars_problems
 from pnp.engine.result import COMPLETED, TIMEOUT
 from pnp.engine.state import CardInstance, PlayerState
 
@@ -191,6 +191,59 @@ def scenario_fields() -> dict[str, tuple[Callable, Callable]]:
         return want, military(rules_for(game), st.players[seat])
 
     return {"technologies": (set_techs, read_techs), "military": (set_military, read_military)}
+
+
+def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProblem]:
+    """A scenario's values before play: shared vars `starter` (a seat), `opponent` (the solo
+    opponent's technologies) and `bonus` (civilization card -> coins on it, from the supply);
+    per player `technologies` (known, once each) and no `military` (it is counted) or vars."""
+    r = rules_for(game)
+    out: list[ScenarioProblem] = []
+    shared = spec.get("vars") or {}
+    settable = {"starter": 0, "opponent": 0, "bonus": {}}
+    out += vars_problems(shared, settable, ("vars",))
+    n = len(state.players)
+    if isinstance(shared.get("starter"), int) and not 0 <= shared["starter"] < n:
+        out.append(ScenarioProblem(("vars", "starter"), f"starter is a seat: 0 to {n - 1}",
+                                   "the seat that starts the round"))
+    if isinstance(shared.get("opponent"), int) and shared["opponent"] < 0:
+        out.append(ScenarioProblem(("vars", "opponent"), "opponent counts technologies: 0 or "
+                                   "more", "write e.g. 2"))
+    bonus = shared.get("bonus")
+    if isinstance(bonus, dict):
+        stock, substitutes = r.meta.supplies.get("coins", (0, False))
+        coins = None if substitutes else state.supply.get("coins", 0)  # else: any number
+        for cid, value in bonus.items():
+            path = ("vars", "bonus", cid)
+            if cid not in r.civs:
+                out.append(ScenarioProblem(path, f"'{cid}' is not a civilization card",
+                                           "bonus coins lie on civilization cards: "
+                                           + ", ".join(sorted(r.civs)[:6]) + ", ...", True))
+            elif isinstance(value, bool) or not isinstance(value, int):
+                out.append(ScenarioProblem(path, f"bonus coins on {cid} are a whole number, not "
+                                           f"{json_type(value)}", "write e.g. 2"))
+            elif value < 0 or (coins is not None and value > coins):
+                span = "0 or more" if coins is None else f"0 to {coins}"
+                out.append(ScenarioProblem(path, f"{value} bonus coins on {cid}: a card holds "
+                                           f"{span}", "bonus coins come from the supply"))
+    for j, ps in enumerate(spec.get("players") or []):
+        out += vars_problems(ps.get("vars"), {}, ("players", j, "vars"),
+                             "set technologies with `technologies:`")
+        if "military" in ps:
+            out.append(ScenarioProblem(("players", j, "military"), "military is counted from "
+                                       "the cards, not set", "set civilizations (zones) or "
+                                       "technologies; `military` is for expectations", True))
+        seen: set[str] = set()
+        for k, tech in enumerate(ps.get("technologies") or []):
+            if tech not in r.techs:
+                out.append(ScenarioProblem(("players", j, "technologies", k),
+                                           f"no technology '{tech}'",
+                                           "technologies are the ids in the technologies deck"))
+            elif tech in seen:
+                out.append(ScenarioProblem(("players", j, "technologies", k),
+                                           f"{tech} is held once", "list each technology once"))
+            seen.add(tech)
+    return out
 
 
 def invariants(game: GameDef, state: State, label: str) -> list[str]:

@@ -29,6 +29,7 @@ from pnp.engine.core import (
     PlayerState,
     State,
 )
+from pnp.engine.dice import ENUMERATED, add_dice, compare, distribution, enumerable
 from pnp.engine.effects_runtime import (
     ABILITY,
     DELTA,
@@ -40,7 +41,7 @@ from pnp.engine.effects_runtime import (
     mean_delta,
     single,
 )
-from pnp.engine.module import per_definition
+from pnp.engine.module import ScenarioProblem, per_definition, vars_problems
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination
 
 ENGINE = "ancient-civilizations"
@@ -120,11 +121,44 @@ def _no_values(values: dict[str, int]) -> tuple:
 
 
 def _faces(count: int, sides: int) -> list[int]:
-    """Every outcome of `count` dice as sums, one entry per equally likely combination."""
+    """Every outcome of `count` dice as sums, one entry per equally likely combination (small
+    dice only: see `_outcomes`)."""
     sums = [0]
     for _ in range(count):
         sums = [s + f for s in sums for f in range(1, sides + 1)]
     return sums
+
+
+#: the outcomes of some dice: every combination's sum (small dice, as always), or P(sum)
+Outcomes = list[int] | dict[int, float]
+
+
+def _outcomes(count: int, sides: int) -> Outcomes:
+    """Small dice (at most dice.ENUMERATED combinations) enumerated one combination at a time,
+    so every estimate is what it always was; larger dice (12D6, 99D1000) as a distribution of
+    sums, never sides**count entries."""
+    return _faces(count, sides) if enumerable(count, sides) else distribution(count, sides)
+
+
+def _expected(outcomes: Outcomes, value_of: Callable[[int], dict[str, float]]) -> Estimate:
+    """The mean of value_of(sum) over the outcomes; a distribution's equal values (the same
+    object) are weighed together first."""
+    if isinstance(outcomes, list):
+        return _average([value_of(r) for r in outcomes])
+    merged: dict[int, list] = {}
+    for r, p in outcomes.items():
+        d = value_of(r)
+        hit = merged.get(id(d))
+        if hit is None:
+            merged[id(d)] = [d, p]
+        else:
+            hit[1] += p
+    out: dict[str, float] = {}
+    for d, p in merged.values():
+        for k, v in d.items():
+            out[k] = out.get(k, 0.0) + v * p
+    total = sum(outcomes.values()) or 1.0
+    return Estimate({k: v / total for k, v in out.items()})
 
 
 def _fast(alts: tuple[Ops, ...], timing: str | None) -> tuple[tuple[str, int], ...] | None:
@@ -184,8 +218,14 @@ class TrackTable:
         if self.owned:  # an owned space pays every turn: worth several turns of its bonus
             self.expect = [{k: v * OWNED_WORTH for k, v in d.items()} for d in self.expect]
         self.expect = [Estimate(d) for d in self.expect]
-        faces = _faces(rules.die_count, rules.die_sides)
-        self.move_expect = [_average([self.expect[self.advance(i, r)] for r in faces])
+        faces = _outcomes(rules.die_count, rules.die_sides)
+        if isinstance(faces, dict):  # only the steps mod n (a loop) or up to n matter
+            steps: dict[int, float] = {}
+            for r, p in faces.items():
+                k = r % self.n if self.loop else min(r, self.n)
+                steps[k] = steps.get(k, 0.0) + p
+            faces = steps
+        self.move_expect = [_expected(faces, lambda r, i=i: self.expect[self.advance(i, r)])
                             for i in range(self.n)]
         self.alt_expect = [[Estimate(rules.estimate((a,), None)) for a in alts]
                            for alts in self.effects]
@@ -250,7 +290,7 @@ class ChartTable:
         self.why = f"chart {chart.id}"
         self.reroll_event = f"{chart.id}-reroll"
         self.row_expect = {v: Estimate(mean_delta(ops)) for v, (_, ops, _) in self.rows.items()}
-        self.mean = _average([self.row_expect[v] for v in _faces(self.count, self.sides)])
+        self.mean = _expected(_outcomes(self.count, self.sides), self.row_expect.__getitem__)
 
 
 class PhasePlan:
@@ -413,9 +453,13 @@ class Rules:
         self.war_steals = constant_deltas(single(war.get("winner_steals")))
         self.war_aggressor_steals = constant_deltas(single(war.get("aggressor_win_steals")))
         self.war_stat = next((op[1] for op in self.war_loss if op[0] == DELTA), "")
-        faces = _faces(self.war_count, self.war_sides)
+        faces = _outcomes(self.war_count, self.war_sides)
         self.war_odds = {}  # aggressor's roll bonus -> (P(aggressor wins), P(defender wins))
         for bonus in {-self.war_bonus, 0, self.war_bonus}:
+            if isinstance(faces, dict):
+                wins, losses, _ = compare({a + bonus: p for a, p in faces.items()}, faces)
+                self.war_odds[bonus] = (wins, losses)
+                continue
             diffs = [a - b + bonus for a in faces for b in faces]
             self.war_odds[bonus] = (sum(d > 0 for d in diffs) / len(diffs),
                                     sum(d < 0 for d in diffs) / len(diffs))
@@ -521,14 +565,25 @@ class Rules:
                     other.update(a for a in op[2] if a in self.bounds)
         return frozenset(s for s, n in paid.items() if n == 1 and s not in other)
 
-    def _loss_faces(self, ops: Ops, stat: str) -> list[int]:
-        """Every equally likely total change of `stat` that ops bring (the war loss)."""
+    def _loss_faces(self, ops: Ops, stat: str) -> Outcomes:
+        """Every equally likely total change of `stat` that ops bring (the war loss); past
+        dice.ENUMERATED combinations, the distribution of the total."""
+        mine = [op for op in ops if op[0] == DELTA and op[1] == stat]
+        combinations = 1
+        for op in mine:
+            combinations *= op[4] ** abs(op[3]) if op[3] else 1
+        if combinations > ENUMERATED:
+            dist = {0: 1.0}
+            for op in mine:
+                dist = {t + op[2]: p for t, p in dist.items()}
+                if op[3]:
+                    dist = add_dice(dist, abs(op[3]), op[4], -1 if op[3] < 0 else 1)
+            return dist
         totals = [0]
-        for op in ops:
-            if op[0] == DELTA and op[1] == stat:
-                sign = -1 if op[3] < 0 else 1
-                faces = _faces(abs(op[3]), op[4]) if op[3] else [0]
-                totals = [t + op[2] + sign * f for t in totals for f in faces]
+        for op in mine:
+            sign = -1 if op[3] < 0 else 1
+            faces = _faces(abs(op[3]), op[4]) if op[3] else [0]
+            totals = [t + op[2] + sign * f for t in totals for f in faces]
         return totals
 
     def war_odds_at(self, mine: int, theirs: int) -> tuple[float, float]:
@@ -547,6 +602,20 @@ class Rules:
             def after(v: int) -> int:
                 return max(lo, v) if hi is None else min(hi, max(lo, v))
             faces = self.war_loss_faces
+            if isinstance(faces, dict):  # large loss dice: the two scores' distributions
+                mine_after: dict[int, float] = {}
+                theirs_after: dict[int, float] = {}
+                for la, p in faces.items():
+                    a, d = after(mine + la), after(theirs + la)
+                    mine_after[a] = mine_after.get(a, 0.0) + p
+                    theirs_after[d] = theirs_after.get(d, 0.0) + p
+                ahead, behind, level = compare(mine_after, theirs_after)
+                total = ahead + behind + level or 1.0
+                odds = tuple((ahead * self.war_odds[bonus][k] + behind * self.war_odds[-bonus][k]
+                              + level * self.war_odds[0][k]) / total for k in (0, 1))
+                if len(self._war_odds) < 4096:
+                    self._war_odds[key] = odds
+                return odds
             pw = pl = 0.0
             for la in faces:
                 a = after(mine + la)
@@ -766,6 +835,58 @@ def _set_owned(game: GameDef, state: State, seat: int, refs: list, keyed: Keyed)
 
 def _set_leader(game: GameDef, state: State, seat: int, value: Any, keyed: Keyed) -> None:
     state.players[seat].vars["leader"] = str(value)
+
+
+def _space_key(game: GameDef, ref: Any, tracks: Any) -> str | None:
+    """'track/space' for a scenario's 'space' or 'track/space' (id or name), or None."""
+    ref = str(ref).lower()
+    if "/" in ref:
+        name, _, ref = ref.partition("/")
+        tracks = [t.id for t in game.tracks.values()
+                  if name in (t.id, t.name.lower(), *(a.lower() for a in t.aliases))]
+    for tid in tracks:
+        for s in game.tracks[tid].spaces:
+            if ref in (s.id, s.name.lower()):
+                return f"{tid}/{s.id}"
+    return None
+
+
+def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProblem]:
+    """A scenario's values before play: no vars (powers, owned spaces and the leader have their
+    own keys); `powers` name spaces granting a power for the turn, `owned` spaces on a track
+    with markers, owned by one seat, `leader` a space of the Leader track."""
+    r = rules_for(game)
+    hint = "set powers, owned and leader with their own keys"
+    out = vars_problems(spec.get("vars"), {}, ("vars",), hint)
+    owners: dict[str, int] = {}
+    for j, ps in enumerate(spec.get("players") or []):
+        out += vars_problems(ps.get("vars"), {}, ("players", j, "vars"), hint)
+        for k, ref in enumerate(ps.get("powers") or []):
+            key = _space_key(game, ref, game.tracks)
+            if key is None or key not in r.powers:
+                out.append(ScenarioProblem(("players", j, "powers", k), f"'{ref}' grants no "
+                                           "power that lasts the turn",
+                                           "powers: " + ", ".join(sorted(r.powers))))
+        for k, ref in enumerate(ps.get("owned") or []):
+            key = _space_key(game, ref, r.owned_tracks)
+            path = ("players", j, "owned", k)
+            if key is None:
+                out.append(ScenarioProblem(path, f"no space '{ref}' to own on the tracks "
+                                           f"{', '.join(r.owned_tracks) or '(none)'}",
+                                           "name a wonder (or another space with a marker)"))
+            elif key in owners:
+                out.append(ScenarioProblem(path, f"{key} is owned by one player only",
+                                           "give it to one seat"))
+            else:
+                owners[key] = j
+        if "leader" in ps:
+            leaders = ([s.id for s in game.tracks[r.leader_track].spaces]
+                       if r.leader_track in game.tracks else [])
+            if str(ps["leader"]) not in ("", *leaders):
+                out.append(ScenarioProblem(("players", j, "leader"), f"no leader "
+                                           f"'{ps['leader']}'", "leaders: "
+                                           + (", ".join(leaders) or "none in this game")))
+    return out
 
 
 def scenario_fields() -> dict[str, tuple[Callable, Callable]]:
@@ -1136,8 +1257,8 @@ class ACGame(EffectRunner):
                 key = (judge, count, sides)
                 average = rerolls.get(key)
                 if average is None:
-                    average = rerolls[key] = _average(
-                        [judge(v) or {} for v in _faces(count, sides)])
+                    average = rerolls[key] = _expected(_outcomes(count, sides),
+                                                       lambda v: judge(v) or {})
                 return average
             return judge(total + (0 if o == KEEP else int(o))) or {}
         return OptionTable(options, [outcome(o) for o in options])

@@ -10,6 +10,7 @@ options (what logs and scenarios write), each with a greedy estimate.
 
 from __future__ import annotations
 
+from collections import Counter
 from itertools import combinations
 from typing import Any
 
@@ -17,6 +18,7 @@ from pnp.data.model import GameDef
 from pnp.engine.api import fill_result
 from pnp.engine.components import counter_bounds, initial_state, supplies, zone_visibility
 from pnp.engine.core import MAIN, OVER, PREGAME, Context, Estimate, GameMeta, State
+from pnp.engine.module import ScenarioProblem, vars_problems
 from pnp.engine.result import COMPLETED, TIMEOUT
 
 ENGINE = "the-ancient-world"
@@ -182,6 +184,56 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     if state.stage != PREGAME and state.counters.get("round", 0) not in (state.turn,
                                                                            state.turn - 1):
         out.append("the round marker is not on the current round")
+    return out
+
+
+def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProblem]:
+    """A scenario's values before play: no vars (citizens, armies and damaged cards have their
+    own keys); `citizens` of skills 1 to setup.citizen_skills, each once, ready, new, starving
+    or on a board action the starting state has (`space:learn`); `armies` of military cards
+    the game holds, their coins from the supply; `damaged` empire cards."""
+    r = rules_for(game)
+    hint = "set citizens, armies and damaged with their own keys"
+    out = vars_problems(spec.get("vars"), {}, ("vars",), hint)
+    skills = int(game.rule("setup", "citizen_skills"))
+    places = ["ready", "new", "starving", *(f"space:{s}" for s in state.vars.get("spaces", {}))]
+    copies = Counter(c.card for _, _, cs in state.all_zones() for c in cs)
+    coins = state.supply.get("coins", 0)
+    wanted: Counter = Counter()
+    for j, ps in enumerate(spec.get("players") or []):
+        out += vars_problems(ps.get("vars"), {}, ("players", j, "vars"), hint)
+        held: set[int] = set()
+        for k, text in enumerate(ps.get("citizens") or []):
+            skill, _, where = str(text).partition(" ")
+            path = ("players", j, "citizens", k)
+            if not 1 <= int(skill) <= skills or int(skill) in held:
+                out.append(ScenarioProblem(path, f"citizen {skill}: each player holds skills 1 "
+                                           f"to {skills}, each once",
+                                           "give each citizen its own skill"))
+            if where not in places:
+                out.append(ScenarioProblem(path, f"a citizen cannot be '{where}' here",
+                                           "places: " + ", ".join(places)))
+            held.add(int(skill))
+        for k, text in enumerate(ps.get("armies") or []):
+            cid, _, numbers = str(text).partition(" ")
+            path = ("players", j, "armies", k)
+            wanted[cid] += 1
+            if r.deck_of.get(cid) not in ("military", "starting-military"):
+                out.append(ScenarioProblem(path, f"'{cid}' is not a military card",
+                                           "armies hold cards of the military decks"))
+            elif wanted[cid] > copies[cid]:
+                out.append(ScenarioProblem(path, f"the game holds {copies[cid]} {cid}",
+                                           "use another military card"))
+            coins -= sum(int(v) for v in numbers.split()[1:3])
+            if coins < 0:
+                out.append(ScenarioProblem(path, "more coins on armies than the supply holds",
+                                           f"the supply holds {state.supply.get('coins', 0)}"))
+                coins = 10 ** 9  # said once
+        for k, cid in enumerate(ps.get("damaged") or []):
+            if r.deck_of.get(cid) not in EMPIRE_DECKS:
+                out.append(ScenarioProblem(("players", j, "damaged", k),
+                                           f"'{cid}' is not an empire card",
+                                           "damaged cards are empire cards"))
     return out
 
 
