@@ -300,7 +300,7 @@ class DaskCluster:
         except (TimeoutError, OSError):
             self.client.close()
             raise ExecutorError(f"the Dask scheduler at {address} has no workers: start some "
-                                f"with `dask worker {address} --nthreads 1`") from None
+                                f"with `{worker_command(address)}`") from None
         info = self.client.scheduler_info(n_workers=-1) if _takes_n_workers(self.client) \
             else self.client.scheduler_info()
         self.workers = max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
@@ -334,6 +334,21 @@ class DaskCluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def worker_command(address: str) -> str:
+    """The `dask worker` line to suggest: one thread, the dashboard on loopback (Dask opens one
+    on every interface by default), and the worker's port on loopback too when the scheduler
+    is on this machine's loopback; otherwise on the address the scheduler reaches it by."""
+    from urllib.parse import urlsplit
+
+    try:
+        local = urlsplit(address).hostname in ("127.0.0.1", "localhost", "::1")
+    except ValueError:
+        local = False
+    host = "127.0.0.1" if local else "PRIVATE_IP"
+    return (f"dask worker {address} --nthreads 1 --host {host} "
+            f"--dashboard-address 127.0.0.1:0")
 
 
 def _play_shipped(jobs: Sequence[Job], job_index: int, start: int, stop: int,
