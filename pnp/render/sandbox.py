@@ -5,7 +5,8 @@ jinja2's sandbox stops templates from reaching Python internals, but not from lo
 (`{{ 'x' * 10**9 }}`). Here every render gets a budget: at most MAX_ITERATIONS loop steps over
 ranges, strings and lists no longer than MAX_OUTPUT characters (items), and MAX_SECONDS of wall
 time (checked by a timer signal where one is available). Exceeding any of them raises
-TemplateLimit, which the layout code reports as PNP-R014 at the layout line.
+TemplateLimit, which the layout code reports as PNP-R014 at the layout line, and the rulesheet
+code as PNP-R089 at the source line. Both render through `render_limited`.
 """
 
 from __future__ import annotations
@@ -187,15 +188,17 @@ def budget() -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def render_limited(template: jinja2.Template, ctx: Any) -> str:
-    """template.render(ctx), streamed so output past MAX_OUTPUT stops the render early."""
+def render_limited(template: jinja2.Template, ctx: Any, max_output: int = MAX_OUTPUT) -> str:
+    """template.render(ctx) within one budget, streamed so output past `max_output` characters
+    stops the render early (a card face writes at most MAX_OUTPUT; a rulesheet source, whose
+    own text may be larger, passes its own cap)."""
     out: list[str] = []
     size = 0
     with budget():
         for chunk in template.generate(ctx):
             size += len(chunk)
-            if size > MAX_OUTPUT:
-                raise TemplateLimit(f"the template writes more than {MAX_OUTPUT:,} characters")
+            if size > max_output:
+                raise TemplateLimit(f"the template writes more than {max_output:,} characters")
             out.append(chunk)
     return "".join(out)
 
