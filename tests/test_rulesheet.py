@@ -374,3 +374,11 @@ def test_a_source_past_the_loop_budget_is_an_error_at_its_line(tmp_path, ac):
                     "{% endfor %}{% endfor %}\n")
     d = only(check_rulesheet(ac, folder), "PNP-R089")
     assert d.line == 4 and "100,000" in d.message
+
+
+def test_a_source_that_writes_too_much_is_an_error_at_the_line_writing_it(tmp_path, ac):
+    folder = broken(tmp_path, "# Rules\n\n| n | text |\n|---|---|\n{% for i in range(5000) %}\n"
+                    "| {{ i }} | a row of a table far longer than any rulesheet needs |\n"
+                    "{% endfor %}\n")
+    d = only(check_rulesheet(ac, folder), "PNP-R089")
+    assert "writes more than 100,000 characters" in d.message and d.line == 6

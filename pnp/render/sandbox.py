@@ -188,17 +188,20 @@ def budget() -> Iterator[None]:
         signal.signal(signal.SIGALRM, previous)
 
 
-def render_limited(template: jinja2.Template, ctx: Any, max_output: int = MAX_OUTPUT) -> str:
-    """template.render(ctx) within one budget, streamed so output past `max_output` characters
-    stops the render early (a card face writes at most MAX_OUTPUT; a rulesheet source, whose
-    own text may be larger, passes its own cap)."""
+def render_limited(template: jinja2.Template, ctx: Any) -> str:
+    """template.render(ctx) within one budget, streamed so output past MAX_OUTPUT stops the
+    render early (a card face, or one rulesheet source: about 25 pages, which lay out in
+    seconds; platypus takes minutes over a table of 20,000 rows)."""
     out: list[str] = []
     size = 0
     with budget():
-        for chunk in template.generate(ctx):
+        chunks = template.generate(ctx)
+        for chunk in chunks:
             size += len(chunk)
-            if size > max_output:
-                raise TemplateLimit(f"the template writes more than {max_output:,} characters")
+            if size > MAX_OUTPUT:
+                over = TemplateLimit(f"the template writes more than {MAX_OUTPUT:,} characters")
+                chunks.throw(over)  # raised where the template writes: its line is traced
+                raise over
             out.append(chunk)
     return "".join(out)
 

@@ -189,10 +189,8 @@ def render_sources(game: GameDef, folder: Path | None = None,
     rendered, diags = [], []
     for path in top:
         try:
-            # the card layouts' budget (loop steps, value sizes, time); the output may be
-            # as long as a source may be
-            text = render_limited(env.get_template(path.name), {},
-                                  max_output=MAX_SOURCE_BYTES)
+            # the card layouts' budget: loop steps, sizes, output and time, per source
+            text = render_limited(env.get_template(path.name), {})
         except Exception as exc:  # a user template may raise anything; report, never crash
             diags.append(template_diagnostic(exc, path.resolve(), files))
             continue
@@ -212,9 +210,10 @@ def template_diagnostic(exc: BaseException, path: Path, files: list[Path]) -> Di
     file, line = _template_frame(exc, {str(p) for p in files}, path)
     if isinstance(exc, TemplateLimit):
         return Diagnostic(ERROR, R_LIMIT, f"the source passed the sandbox's limits: {exc}", file,
-                          line, 1, f"a rulesheet source may loop {MAX_ITERATIONS:,} times, make "
-                          f"values of {MAX_OUTPUT:,} characters and run {MAX_SECONDS:g} s; "
-                          "loop over the game data, not over made-up ranges or strings")
+                          line, 1, f"a rulesheet source may loop {MAX_ITERATIONS:,} times, "
+                          f"write {MAX_OUTPUT:,} characters and run {MAX_SECONDS:g} s: loop over "
+                          "the game data, not over made-up ranges or strings, and split a long "
+                          "source into several files")
     if isinstance(exc, SecurityError):
         return Diagnostic(ERROR, R_SANDBOX, f"not allowed in a rulesheet: {exc}", file, line, 1,
                           "templates may only read the game data (game, rule(), helpers)")
