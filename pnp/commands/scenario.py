@@ -38,14 +38,14 @@ def command(paths: tuple[str, ...], fmt: str, log_dir: str | None) -> None:
                            "expectations": r.checked, "rolls": r.rolls,
                            "decisions": r.decisions,
                            "failures": [{"message": f.message, "file": f.file, "line": f.line,
-                                         "column": f.column, "code": f.code or None,
-                                         "hint": f.hint or None} for f in r.failures]}
+                                         "column": f.column, "code": f.code, "hint": f.hint}
+                                        for f in r.failures]}
                           for r in reports]}, indent=2))
     else:
         for r in reports:
             click.echo(f"{'PASS' if r.ok else 'FAIL'}  {r.path}  {r.name}")
             for f in r.failures:
-                click.echo(f"    {f.format()}" + (f"\n        hint: {f.hint}" if f.hint else ""))
+                click.echo(f"    {f.format()}")
         click.echo(f"{len(reports) - len(failed)} passed, {len(failed)} failed", err=True)
     if log_dir:  # after the results, so an unwritable folder does not hide them
         for r in reports:  # never onto a game's own files or folder

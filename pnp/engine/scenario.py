@@ -50,22 +50,25 @@ class Failure:
     file: str = ""
     line: int = 0
     column: int = 0
-    code: str = ""  # set where the failure is a diagnostic of its own (the engine raised)
+    code: str = ""  # a failure that is a diagnostic of its own has a code and a hint
     hint: str = ""
 
     @classmethod
-    def at(cls, pos: Position | None, message: str) -> Failure:
+    def at(cls, pos: Position | None, message: str, code: str = "", hint: str = "") -> Failure:
         if pos is None:
-            return cls(message)
-        return cls(message, pos.file, pos.line, pos.column)
+            return cls(message, code=code, hint=hint)
+        return cls(message, pos.file, pos.line, pos.column, code, hint)
 
     def format(self) -> str:
         where = display_path(self.file, None) if self.file else "<scenario>"
         if self.line:
             where += f":{self.line}"
-        if self.code:
-            return f"{where}:{self.column or 1}: error {self.code}: {self.message}"
-        return f"{where}: {self.message}"
+        if not self.code:
+            return f"{where}: {self.message}"
+        if self.line:
+            where += f":{self.column or 1}"
+        text = f"{where}: error {self.code}: {self.message}"
+        return text + (f"\n        hint: {self.hint}" if self.hint else "")
 
 
 @dataclass
@@ -466,12 +469,11 @@ class _Run:
         mine = [f for f in frames if f.filename == self.rules_file]
         where = Position(mine[-1].filename, mine[-1].lineno or 1, 1) if mine else self.pos("game")
         text = str(exc) if len(str(exc)) <= 300 else str(exc)[:300] + "..."
-        failure = Failure.at(where, f"engine raised {type(exc).__name__}: {text}{last}")
-        failure.code = S_ENGINE_RAISED
-        failure.hint = ("the rules module failed while this scenario played it; `pnp simulate` "
-                        "reports the same error as PNP-B001 (docs/engine.md: what play, finish "
-                        "and metadata must do)")
-        return failure
+        return Failure.at(where, f"engine raised {type(exc).__name__}: {text}{last}",
+                          S_ENGINE_RAISED,
+                          "the rules module failed while this scenario played it; `pnp "
+                          "simulate` reports the same error as PNP-B001 (docs/engine.md: what "
+                          "play, finish and metadata must do)")
 
     def keyed_at(self, path: tuple) -> Any:
         """A space resolver for a module's scenario key, failing at that key's line."""
