@@ -21,6 +21,10 @@ import pnp
 #: the repository this pnp comes from: workers must import the same code as the client
 REPO = Path(pnp.__file__).resolve().parents[1]
 START_TIMEOUT = 60.0
+#: every listener on loopback: `--host` places the scheduler's and workers' own ports, but
+#: distributed 2026.8 opens a dashboard (scheduler 0.0.0.0:8787, each worker a random port on
+#: 0.0.0.0) even with `--no-dashboard`; `--dashboard-address` keeps it on 127.0.0.1 too
+LOOPBACK = ["--host", "127.0.0.1", "--no-dashboard", "--dashboard-address", "127.0.0.1:0"]
 
 
 def dask_command() -> list[str] | None:
@@ -52,6 +56,14 @@ def _kill_group(proc: subprocess.Popen) -> None:
 @contextmanager
 def local_cluster(tmp: Path, workers: int = 2):
     """Yield the address of a scheduler with `workers` single-threaded worker processes."""
+    with local_cluster_processes(tmp, workers) as (address, _pids):
+        yield address
+
+
+@contextmanager
+def local_cluster_processes(tmp: Path, workers: int = 2):
+    """Yield the scheduler's address and the pids of the `dask` processes started (the
+    scheduler, then each worker's nanny; their children are the worker processes)."""
     dask = dask_command()
     if dask is None:
         raise RuntimeError("Dask's distributed package is not installed")
@@ -71,8 +83,8 @@ def local_cluster(tmp: Path, workers: int = 2):
                                       start_new_session=True))
 
     try:
-        start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
-               "--scheduler-file", str(info)], "scheduler")
+        start(["scheduler", *LOOPBACK, "--port", "0", "--scheduler-file", str(info)],
+              "scheduler")
         deadline = time.monotonic() + START_TIMEOUT
         while not info.exists() or not info.read_text().strip():
             if time.monotonic() > deadline or procs[0].poll() is not None:
@@ -82,13 +94,13 @@ def local_cluster(tmp: Path, workers: int = 2):
         time.sleep(0.2)  # the file is written whole, but give the JSON a moment
         address = json.loads(info.read_text())["address"]
         for i in range(workers):
-            start(["worker", address, "--nthreads", "1", "--nworkers", "1", "--host",
-                   "127.0.0.1", "--no-dashboard", "--death-timeout", "30"], f"worker{i}")
+            start(["worker", address, "--nthreads", "1", "--nworkers", "1", *LOOPBACK,
+                   "--death-timeout", "30"], f"worker{i}")
         from distributed import Client
 
         with Client(address, timeout=START_TIMEOUT, set_as_default=False) as client:
             client.wait_for_workers(workers, timeout=START_TIMEOUT)
-        yield address
+        yield address, [proc.pid for proc in procs]
     finally:
         for proc in reversed(procs):
             _kill_group(proc)

@@ -200,3 +200,120 @@ def test_the_pdf_report_of_a_new_game_shows_its_cards(demo, tmp_path):
         text = "\n".join(page.extract_text() or "" for page in pdf.pages)
     assert "How often each card and action space was used" in text
     assert "Tax Collector" in text and "Caravanserai" in text
+
+
+# --------------------------------------------------------------------------- a rules module that raises
+
+PLAY = "    st, fx = ctx.state, Effects(game, ctx)\n"
+FINISH = "def finish(game, ctx) -> None:\n"
+METADATA = "    return GameMeta("
+BREAKS = {  # where the rules module goes wrong: (the line replaced, what comes before it, words)
+    "raise in play": (PLAY, "    raise KeyError('no-such-space')\n", "KeyError: 'no-such-space'"),
+    "raise in finish": (FINISH, FINISH + "    raise ValueError('no winner')\n",
+                        "ValueError: no winner"),
+    "raise in metadata": (METADATA, "    raise RuntimeError('no meta')\n" + METADATA,
+                          "RuntimeError: no meta"),
+    "endless recursion": (PLAY, "    return play(game, ctx, max_turns)\n",
+                          "RecursionError: maximum recursion depth exceeded"),
+    "a counter holding a string": (PLAY, "    ctx.state.players[0].counters['gold'] = 'lots'\n"
+                                   + PLAY, "TypeError: '<' not supported"),
+    "sys.exit(0)": (PLAY, "    raise SystemExit(0)\n", "SystemExit: 0"),
+}
+
+
+def break_rules(demo: Path, how: str) -> int:
+    """Break the demo's rules.py as BREAKS[how] says; the 1-based line of the broken code."""
+    old, new, _ = BREAKS[how]
+    rules = demo / "rules.py"
+    text = rules.read_text()
+    at = text.index(old)
+    rules.write_text(text[:at] + new + text[at + len(old):])
+    first = text[:at].count("\n") + 1
+    return first + (1 if how == "raise in finish" else 0)
+
+
+@pytest.mark.parametrize("how", list(BREAKS))
+def test_a_scenario_reports_the_rules_modules_own_error_at_its_line(demo, tmp_path, how):
+    line = break_rules(demo, how)
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"# yaml-language-server: $schema={schema}\nname: n\ngame: demo\n"
+                        "players: 2\nbots: first\nexpect:\n  - players:\n"
+                        "      - counters: {G: 5}\n")
+    result = run("scenario", str(scenario))
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    if how != "a counter holding a string":  # that one raises in pnp's check of the state:
+        # it is placed at the rules module's line that led there, which is not the edit
+        assert f"rules.py:{line}:1: error PNP-S013: engine raised " in result.output
+    assert "error PNP-S013: engine raised " + BREAKS[how][2] in result.output
+    assert "hint: the rules module failed" in result.output
+    as_json = json.loads(run("scenario", str(scenario), "--format", "json").stdout)
+    [failure] = as_json["scenarios"][0]["failures"]
+    assert failure["code"] == "PNP-S013" and failure["file"].endswith("rules.py")
+
+
+def test_a_rules_module_calling_sys_exit_is_a_broken_game_not_a_clean_run(demo):
+    break_rules(demo, "sys.exit(0)")
+    for workers in ("1", "2"):
+        result = run("simulate", str(demo), "--games", "6", "--workers", workers)
+        assert result.exit_code == 1, result.output
+        assert "PNP-B001" in result.output and "engine raised SystemExit: 0" in result.output
+
+
+# --------------------------------------------------------------------------- rules from elsewhere
+
+def outside_rules(demo: Path, tmp_path: Path, form: str) -> tuple[Path, str]:
+    """Point the demo's `engine:` at a rules file outside its folder, as `form` says; the
+    outside file leaves a marker when imported. Returns the marker and the `engine:` value."""
+    marker = tmp_path / "imported"
+    elsewhere = tmp_path / "elsewhere.py"
+    elsewhere.write_text(f"from pathlib import Path\nPath({str(marker)!r}).touch()\n"
+                         + (demo / "rules.py").read_text())
+    game = demo / "game.yaml"
+    engine = {"parent": "../elsewhere.py", "absolute": str(elsewhere),
+              "link": "rules.py"}[form]
+    game.write_text(game.read_text().replace("engine: rules.py", f"engine: {engine}"))
+    if form == "link":
+        (demo / "rules.py").unlink()
+        (demo / "rules.py").symlink_to(elsewhere)
+    return marker, engine
+
+
+@pytest.mark.parametrize("form", ["parent", "absolute", "link"])
+def test_an_engine_outside_the_game_folder_is_an_error_at_its_line(demo, tmp_path, form):
+    marker, _ = outside_rules(demo, tmp_path, form)
+    line = line_of(demo / "game.yaml", "engine:")
+    at = re.compile(rf"game\.yaml:{line}:\d+: error PNP-L040: engine: .* (leads out of|is an "
+                    r"absolute path|links to a file outside)")
+    result = run("validate", str(demo))
+    assert result.exit_code == 1 and at.search(result.output), result.output
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
+    scenario = tmp_path / "s.yaml"
+    scenario.write_text(f"# yaml-language-server: $schema={schema}\nname: n\ngame: {demo}\n"
+                        "players: 2\nexpect:\n  - {turn: 1}\n")
+    for command in (["simulate", str(demo), "--games", "2"],
+                    ["compare", str(demo), "--variant", "x", "--games", "2"],
+                    ["scenario", str(scenario)]):
+        result = run(*command)
+        assert result.exit_code == 1, result.output
+        assert "the rules module must be a file in" in result.output  # scenario: no code
+    assert not marker.exists()  # the code outside was never imported
+
+
+@pytest.mark.parametrize("form", ["parent", "absolute", "link"])
+def test_the_rules_loader_itself_refuses_a_file_outside_the_game_folder(demo, tmp_path, form):
+    import dataclasses
+
+    from pnp.data.game import load_game
+    from pnp.engine.games import NoEngine, engine_diagnostic, module_for
+
+    game = load_game(demo).game
+    marker, engine = outside_rules(demo, tmp_path, form)
+    unchecked = dataclasses.replace(game, engine=engine)  # as if no lint had run
+    with pytest.raises(NoEngine) as caught:
+        module_for(unchecked)
+    assert caught.value.code == "PNP-L040"
+    d = engine_diagnostic(unchecked, caught.value)
+    assert d.file.endswith("game.yaml") and d.line == line_of(demo / "game.yaml", "engine:")
+    assert not marker.exists()

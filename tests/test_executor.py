@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from dask_cluster import dask_command, local_cluster
 from test_selfplay_fakes import broken_play, fair_play, fake_game, tied_play, unbalanced_play
 
 from pnp.cli import main
@@ -251,3 +252,80 @@ def test_ctrl_c_during_a_local_run_sets_a_flag_instead_of_raising_mid_wait():
         time.sleep(0.05)  # no KeyboardInterrupt here
         assert interrupted.is_set()
     assert sig.getsignal(sig.SIGINT) is sig.default_int_handler
+
+
+# --------------------------------------------------------------------------- a worker that dies
+
+def killing_play(game, players, seed, bots, *, invariants="sample", log=None, max_turns=None):
+    """fair_play, except that game 13 of seed 3 kills the process playing it."""
+    from pnp.engine.selfplay import game_seed
+
+    if seed == game_seed(3, 13):
+        os.kill(os.getpid(), signal.SIGKILL)
+    return fair_play(game, players, seed, bots, invariants=invariants, log=log)
+
+
+@linux_only
+def test_a_worker_killed_mid_run_names_the_game_it_was_playing_and_the_games_lost():
+    from pnp.engine.selfplay import game_seed
+
+    config = SimConfig(games=120, players=3, seed=3)
+    with pytest.raises(ex.WorkerLost) as caught, ex.LocalProcesses(2) as pool:
+        run_simulation(fake_game(), config, play=killing_play, executor=pool)
+    lost = caught.value
+    assert lost.dead == [(0, 13)]
+    assert "was killed by SIGKILL while playing game 13 " in str(lost)
+    assert f"(seed {game_seed(3, 13)})" in str(lost)
+    lost_games = [i for start, stop in lost.lost[0] for i in range(start, stop)]
+    assert 13 in lost_games and len(lost_games) == len(set(lost_games)) <= 120
+    assert list(lost.lost) == [0]  # one job
+
+
+def test_lost_games_are_written_as_ranges():
+    assert ex._ranges([(25, 50), (0, 5), (5, 10), (99, 100)]) == "games 0-9, 25-49, 99"
+    assert ex._ranges([(7, 8)]) == "game 7"
+
+
+OS_EXIT = '''
+def play(game, ctx, max_turns: int) -> None:
+    import os
+
+    from pnp.engine.selfplay import game_seed
+
+    if ctx.result.seed == game_seed(1, 7):
+        os._exit(3)  # a rules module ending the worker process mid-game
+    _play(game, ctx, max_turns)
+'''
+
+
+@linux_only
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "--variant", "base"],
+                                     ["sweep", "--players", "2"]], ids=lambda c: c[0])
+def test_a_rules_module_calling_os_exit_is_a_diagnostic_naming_the_lost_game(tmp_path, command):
+    from broken_games import starter
+
+    from pnp.engine.selfplay import game_seed
+
+    game = starter(tmp_path, "exits")
+    rules = game / "rules.py"
+    rules.write_text(rules.read_text().replace("def play(game, ctx", "def _play(game, ctx")
+                     + OS_EXIT)
+    result = CliRunner().invoke(main, [command[0], str(game), *command[1:], "--games", "60",
+                                       "--workers", "2", "--seed", "1"])
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert "error PNP-B021: a worker process exited with code 3 while playing game 7 " \
+           f"(seed {game_seed(1, 7)}): " in result.output
+    assert "lost (games " in result.output and "Traceback" not in result.output
+    assert "os._exit" in result.output  # the hint says what a rules module must not do
+
+
+@pytest.mark.skipif(dask_command() is None, reason="needs pnp[cluster] (Dask's distributed)")
+def test_a_batch_that_kills_its_dask_workers_is_reported_as_lost_games(tmp_path):
+    config = SimConfig(games=60, players=3, seed=3)
+    with local_cluster(tmp_path, workers=2) as address, ex.DaskCluster(address) as cluster, \
+            pytest.raises(ex.WorkerLost) as caught:
+        run_simulation(fake_game(), config, play=killing_play, executor=cluster)
+    assert f"a worker process on the Dask cluster at {address} died" in str(caught.value)
+    lost_games = [i for start, stop in caught.value.lost[0] for i in range(start, stop)]
+    assert 13 in lost_games

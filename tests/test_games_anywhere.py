@@ -97,6 +97,7 @@ UNWRITABLE = [
     ("simulate", "ancient-civilizations", "--games", "2", "--report", "{blocker}/r.pdf"),
     ("simulate", "ancient-civilizations", "--games", "2", "--log", "{blocker}/r.jsonl"),
     ("scenario", str(Path(__file__).parent / "scenarios"), "--log", "{blocker}/logs"),
+    ("sweep", "ancient-civilizations", "--games", "2", "--report", "{blocker}/r.pdf"),
 ]
 
 
@@ -163,3 +164,19 @@ def test_pnp_schemas_replaces_files_whole_keeping_their_mode(tmp_path):
     assert other_name.read_bytes() == old  # the rename gave stats.yaml a new inode
     assert stats.read_bytes() != old and stats.stat().st_mode & 0o777 == 0o640
     assert not [p for p in moved.rglob("*.tmp")]
+
+
+@pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux's /proc")
+@pytest.mark.parametrize("args", [
+    ("sweep", "ancient-civilizations", "--games", "2", "--report", "/proc/x.pdf"),
+    ("simulate", "ancient-civilizations", "--games", "2", "--report", "/proc/x.pdf"),
+    ("simulate", "ancient-civilizations", "--games", "2", "--log", "/proc/x.jsonl"),
+    ("scenario", str(Path(__file__).parent / "scenarios" / "ancient-civilizations"), "--log",
+     "/proc/x"),
+], ids=lambda a: " ".join(a[:1] + a[-2:]))
+def test_an_output_in_a_folder_nobody_may_write_is_a_diagnostic(args):
+    result = run(*args)
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    assert f"{args[-1]}: error PNP-R050: cannot write {args[-1]}" in result.output
+    assert "--" + args[-2].lstrip("-") in result.output  # the hint names the option

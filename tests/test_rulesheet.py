@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 import shutil
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pdfplumber
@@ -326,3 +328,57 @@ def test_render_rulesheet_command_with_variant(tmp_path):
     assert result.exit_code == 0, result.output
     assert "Every check is made at the end of every phase" in pdf_text(
         tmp_path / "rulesheet-checks-every-phase.pdf")
+
+
+# ------------------------------------------------------------------ the sandbox's budget
+
+ENDLESS = ("# Rules\n\nA line.\n\n{% for a in 'x' * 99999 %}{% for b in 'y' * 99999 %}"
+           "{% endfor %}{% endfor %}\n")
+
+
+@pytest.mark.parametrize("command", ["validate", "build"])
+def test_a_source_that_loops_for_hours_is_an_error_at_its_line_within_seconds(tmp_path, command):
+    # 99,999 × 99,999 steps over strings: about three hours of jinja2 without the time budget
+    game = tmp_path / "hours"
+    assert CliRunner().invoke(main, ["new", str(game)]).exit_code == 0
+    (game / "rulesheet").mkdir()
+    (game / "rulesheet" / "01-rules.md").write_text(ENDLESS, encoding="utf-8")
+    out = tmp_path / "out"
+    started = time.monotonic()
+    result = subprocess.run([sys.executable, "-m", "pnp", command, str(game),
+                             *(["--out", str(out)] if command == "build" else [])],
+                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert time.monotonic() - started < 30
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert re.search(r"01-rules\.md:5:1: error PNP-R089: .*longer than 2 s",
+                     result.stdout + result.stderr)
+    assert "Traceback" not in result.stderr and not out.exists()
+
+
+def test_a_source_that_builds_a_huge_string_is_an_error_at_its_line(tmp_path, ac):
+    folder = broken(tmp_path, "# Rules\n\n{% set s = 'x' * 10**6 %}{{ s }}\n")
+    assert "1,000,000" in only(check_rulesheet(ac, folder), "PNP-R089").message
+
+
+def test_every_source_has_a_budget_of_its_own(tmp_path, ac):
+    # 60,000 range() steps each: fine alone, past the 100,000-step budget only if shared
+    loops = "{% for a in range(60) %}{% for b in range(1000) %}{% endfor %}{% endfor %}\n"
+    folder = broken(tmp_path, "# One\n\n" + loops)
+    (folder / "02-more.md").write_text("# Two\n\n" + loops, encoding="utf-8")
+    assert check_rulesheet(ac, folder) == []
+    assert check_rulesheet(ac, folder) == []  # and every check has its own
+
+
+def test_a_source_past_the_loop_budget_is_an_error_at_its_line(tmp_path, ac):
+    folder = broken(tmp_path, "# Rules\n\n\n{% for a in range(1000) %}{% for b in range(1000) %}"
+                    "{% endfor %}{% endfor %}\n")
+    d = only(check_rulesheet(ac, folder), "PNP-R089")
+    assert d.line == 4 and "100,000" in d.message
+
+
+def test_a_source_that_writes_too_much_is_an_error_at_the_line_writing_it(tmp_path, ac):
+    folder = broken(tmp_path, "# Rules\n\n| n | text |\n|---|---|\n{% for i in range(5000) %}\n"
+                    "| {{ i }} | a row of a table far longer than any rulesheet needs |\n"
+                    "{% endfor %}\n")
+    d = only(check_rulesheet(ac, folder), "PNP-R089")
+    assert "writes more than 100,000 characters" in d.message and d.line == 6

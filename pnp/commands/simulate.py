@@ -11,12 +11,14 @@ import click
 from pnp.commands.common import (
     EXIT_ERRORS,
     EXIT_OK,
+    echo_diagnostics,
     load_or_exit,
     refuse_game_files,
     rules_or_exit,
     write_or_exit,
 )
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
+from pnp.diagnostics import ERROR, Diagnostic
 from pnp.engine import selfplay
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
 
@@ -81,18 +83,35 @@ def progress_bar(total: int, label: str):
 @contextmanager
 def open_executor(workers: int, scheduler: str | None):
     """The executor the options ask for, closed (workers stopped) however the command ends;
-    an unusable cluster is a usage error (exit 2) with the reason."""
-    from pnp.engine.executor import ExecutorError, make_executor
+    an unusable cluster is a usage error (exit 2) with the reason, a worker that died in the
+    run a PNP-B021 diagnostic naming the games lost (exit 1)."""
+    from pnp.engine.executor import ExecutorError, WorkerLost, make_executor
 
     try:
         executor = make_executor(workers, scheduler)
     except ExecutorError as exc:
         raise click.UsageError(str(exc)) from None
+    lost = None
     with executor:
         try:
             yield executor
         except ExecutorError as exc:
             raise click.UsageError(str(exc)) from None
+        except WorkerLost as exc:
+            lost = exc
+    if lost is not None:  # said once the other workers are stopped
+        echo_diagnostics([worker_lost(lost)])
+        sys.exit(EXIT_ERRORS)
+
+
+WORKER_LOST = "PNP-B021"  # a worker process died mid-run: games lost, no report
+
+
+def worker_lost(exc) -> Diagnostic:
+    return Diagnostic(ERROR, WORKER_LOST, str(exc),
+                      hint="a rules module must return from every game, never end its process "
+                           "(os._exit, a crash in native code); if something else ended it (out "
+                           "of memory, a kill), run again, with fewer --workers")
 
 
 def executor_options(f):

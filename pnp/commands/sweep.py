@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files, write_or_exit
 from pnp.commands.simulate import (
     check_players,
     executor_options,
@@ -81,6 +81,6 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
     if report_path:
         from pnp.report.sweep_pdf import write_sweep_pdf
 
-        write_sweep_pdf(report_path, doc)
+        write_or_exit(report_path, lambda: write_sweep_pdf(report_path, doc), "--report")
         click.echo(f"wrote {report_path}", err=True)
     sys.exit(EXIT_ERRORS if sweep.broken(doc) else EXIT_OK)

@@ -24,7 +24,47 @@ from pnp.paths import TEMPLATES
 def lint_game(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
     """Every warning and error about the game as a whole."""
     return [*_counts(game), *_unused(game), *_variants(game, docs), *_deck_layouts(game),
-            *_players(game, docs), *_stat_bounds(game), *_winner(game, docs), *_empty_decks(game)]
+            *_players(game, docs), *_stat_bounds(game), *_winner(game, docs), *_empty_decks(game),
+            *_engine_file(game, docs)]
+
+
+ENGINE_OUTSIDE = "PNP-L040"  # `engine:` names a rules file outside the game folder
+ENGINE_OUTSIDE_HINT = ("a game is one folder: put the rules module in it and name it from "
+                       "there (`engine: rules.py`)")
+
+
+def engine_outside(folder: Path | str, engine: str) -> str | None:
+    """Why a rules file named by `engine:` is not a file in the game folder (None when it is):
+    an absolute path or a `..` would import code from elsewhere, and break when the folder
+    moves; a link out of the folder would too."""
+    path = Path(engine)
+    if path.is_absolute() or engine.startswith("~"):
+        return f"engine: {engine!r} is an absolute path; the rules module must be a file in the " \
+               "game folder"
+    if ".." in path.parts:
+        return f"engine: {engine!r} leads out of the game folder; the rules module must be a " \
+               "file in it"
+    try:
+        inside = (Path(folder) / path).resolve().is_relative_to(Path(folder).resolve())
+    except (OSError, RuntimeError):
+        return None  # a link loop: importing it reports that it cannot be read
+    if not inside:
+        return f"engine: {engine!r} links to a file outside the game folder; the rules module " \
+               "must be a file in it"
+    return None
+
+
+def _engine_file(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
+    """`engine:` naming a .py file: that file lies in the game folder (checked without
+    importing it: validate never runs game code)."""
+    engine = game.engine
+    if not isinstance(engine, str) or not engine.endswith(".py"):
+        return []
+    problem = engine_outside(game.folder, engine)
+    if problem is None:
+        return []
+    return [Diagnostic.at(_game_pos(docs, ("engine",)), ERROR, ENGINE_OUTSIDE, problem,
+                          ENGINE_OUTSIDE_HINT)]
 
 
 def _game_pos(docs: list[Document], *paths: tuple):

@@ -17,8 +17,9 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, CancelledError, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import islice
@@ -51,6 +52,65 @@ ProgressFn = Callable[[int], None]
 class ExecutorError(Exception):
     """An executor that cannot be used (no Dask, no scheduler, a mismatched worker): its
     message says what to do, and commands print it as a usage error."""
+
+
+class WorkerLost(Exception):
+    """A worker process died in the middle of a run (killed, out of memory, a rules module
+    calling os._exit): the games it and the run still owed are lost, and the run cannot give
+    the same results as any other executor. Commands print it as PNP-B021 and exit 1.
+
+    `dead` holds (job, index) of each game a dead worker was playing, where known; `lost` maps
+    each job to the index ranges (start, stop) never played or never returned.
+    """
+
+    def __init__(self, how: str, jobs: Sequence[Job], dead: list[tuple[int, int]],
+                 lost: dict[int, list[tuple[int, int]]]):
+        self.how, self.dead, self.lost = how, dead, lost
+        self.labels = {j: _job_label(job) for j, job in enumerate(jobs)} if len(jobs) > 1 else {}
+        self.seeds = {(j, i): _seed(jobs[j], i) for j, i in dead}
+        super().__init__(self.describe())
+
+    def describe(self) -> str:
+        where = "; ".join(f"game {i}{self._of(j)} (seed {self.seeds[j, i]})"
+                          for j, i in self.dead)
+        count = sum(stop - start for ranges in self.lost.values() for start, stop in ranges)
+        games = "; ".join(f"{_ranges(ranges)}{self._of(j)}" for j, ranges in self.lost.items())
+        return (f"a worker process {self.how}"
+                + (f" while playing {where}" if where else "")
+                + f": {count} game{'s' if count != 1 else ''} lost ({games}); no report")
+
+    def _of(self, job: int) -> str:
+        return f" of {self.labels[job]}" if job in self.labels else ""
+
+
+def _job_label(job: Job) -> str:
+    config = job.config
+    return (f"{config.players}p {config.variant or 'base'} {','.join(config.bots)}")
+
+
+def _seed(job: Job, index: int) -> int:
+    from pnp.engine.selfplay import game_seed
+
+    return game_seed(job.config.seed, index)
+
+
+def _by_job(tasks: Iterable[tuple[int, int, int]]) -> dict[int, list[tuple[int, int]]]:
+    by_job: dict[int, list[tuple[int, int]]] = {}
+    for job, start, stop in sorted(tasks):
+        by_job.setdefault(job, []).append((start, stop))
+    return by_job
+
+
+def _ranges(ranges: list[tuple[int, int]]) -> str:
+    """'games 0-24, 50-74, 99' from index ranges (merged where they touch)."""
+    merged: list[list[int]] = []
+    for start, stop in sorted(ranges):
+        if merged and merged[-1][1] == start:
+            merged[-1][1] = stop
+        else:
+            merged.append([start, stop])
+    text = ", ".join(str(a) if b - a == 1 else f"{a}-{b - 1}" for a, b in merged)
+    return ("game " if len(merged) == 1 and merged[0][1] - merged[0][0] == 1 else "games ") + text
 
 
 @dataclass(frozen=True)
@@ -91,8 +151,10 @@ def batch_ranges(games: int, workers: int) -> list[tuple[int, int]]:
 
 
 def play_batch(job: Job, job_index: int, start: int, stop: int,
-               version: str | None = None) -> Batch:
-    """Play games start..stop-1 of `job` and fold them: the unit of work on every executor."""
+               version: str | None = None,
+               playing: Callable[[int, int], None] | None = None) -> Batch:
+    """Play games start..stop-1 of `job` and fold them: the unit of work on every executor.
+    `playing(job_index, index)` is told of each game before it starts."""
     if version is not None and version != __version__:
         raise ExecutorError(f"this worker runs pnp {__version__}, the client pnp {version}: "
                             f"install the same pnp on every worker")
@@ -100,6 +162,8 @@ def play_batch(job: Job, job_index: int, start: int, stop: int,
     agg = Aggregate(players=job.config.players)
     logs = []
     for index in range(start, stop):
+        if playing is not None:
+            playing(job_index, index)
         played = play_one(job.game, job.config, index, job.play)
         agg.add(index, played.result)
         if played.log is not None:
@@ -141,13 +205,25 @@ class InProcess:
 # --------------------------------------------------------------------------- local processes
 
 _jobs: Sequence[Job] = ()
+#: (pid, job, index) per worker, in memory the parent shares: which game each worker is
+#: playing, so a worker that dies is reported with the game that was on it
+_playing: Any = None
+_slot = -1
 
 
-def _init_local_worker(jobs: Sequence[Job], parent: int, own_session: bool = False) -> None:
-    """Runs once in each worker process: keep the jobs, leave Ctrl-C to the parent, and die
-    with the parent even if it is killed (Linux)."""
-    global _jobs
+def _init_local_worker(jobs: Sequence[Job], parent: int, own_session: bool = False,
+                       playing: Any = None) -> None:
+    """Runs once in each worker process: keep the jobs, take a slot in `playing`, leave Ctrl-C
+    to the parent, and die with the parent even if it is killed (Linux)."""
+    global _jobs, _playing, _slot
     _jobs = jobs
+    if playing is not None:
+        with playing.get_lock():
+            raw = playing.get_obj()
+            free = [i for i in range(0, len(raw), 3) if raw[i] == 0]
+            if free:
+                _playing, _slot = raw, free[0]
+                raw[_slot], raw[_slot + 1], raw[_slot + 2] = os.getpid(), -1, -1
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if own_session:
         os.setsid()
@@ -164,7 +240,25 @@ def _init_local_worker(jobs: Sequence[Job], parent: int, own_session: bool = Fal
 
 
 def _play_local(job_index: int, start: int, stop: int) -> Batch:
-    return play_batch(_jobs[job_index], job_index, start, stop)
+    if _playing is None:
+        return play_batch(_jobs[job_index], job_index, start, stop)
+    batch = play_batch(_jobs[job_index], job_index, start, stop, playing=_note_playing)
+    _playing[_slot + 2] = -1  # between batches: no game on this worker
+    return batch
+
+
+def _note_playing(job_index: int, index: int) -> None:
+    # no lock: each worker writes only its own slot, and the parent reads a dead worker's
+    _playing[_slot + 1], _playing[_slot + 2] = job_index, index
+
+
+def _exit_words(code: int) -> str:
+    if code < 0:
+        try:
+            return f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"was killed by signal {-code}"
+    return f"exited with code {code}"
 
 
 @contextmanager
@@ -212,10 +306,12 @@ class LocalProcesses:
     def run(self, jobs: Sequence[Job], tasks: Sequence[tuple[int, int, int]]) -> Iterator[Batch]:
         self.close()
         ctx = multiprocessing.get_context(_start_method())
-        self._pool = ProcessPoolExecutor(max(1, min(self.workers, len(tasks))), mp_context=ctx,
+        size = max(1, min(self.workers, len(tasks)))
+        playing = ctx.Array("q", 3 * size)
+        self._pool = ProcessPoolExecutor(size, mp_context=ctx,
                                          initializer=_init_local_worker,
                                          initargs=(tuple(jobs), os.getpid(),
-                                                   self.own_session))
+                                                   self.own_session, playing))
         # A few batches in flight per worker, the next submitted as one finishes, so a wait
         # looks at a handful of futures rather than every batch of the run. Ctrl-C only sets
         # a flag while the pool is busy and is raised here between waits: raised inside
@@ -223,20 +319,57 @@ class LocalProcesses:
         # needs that lock to cancel the future, would then hang close() for good.
         queue = iter(tasks)
         pool = self._pool
-        pending = {pool.submit(_play_local, *task)
-                   for task in islice(queue, IN_FLIGHT * self.workers)}
+        submitted: dict[Any, tuple[int, int, int]] = {}  # future -> task, until it returns
+        processes: dict[int, Any] = {}  # every worker seen, kept to read how a dead one ended
+
+        def lost(task: tuple[int, int, int]) -> WorkerLost:
+            processes.update(getattr(pool, "_processes", None) or {})
+            return self._lost(jobs, [task, *submitted.values(), *queue], processes, playing)
+
+        def submit(task: tuple[int, int, int]) -> Any:
+            try:
+                future = pool.submit(_play_local, *task)
+            except BrokenProcessPool:  # a worker died since the last wait
+                raise lost(task) from None
+            submitted[future] = task
+            return future
+
+        pending = {submit(task) for task in islice(queue, IN_FLIGHT * self.workers)}
         with _interrupt_flag() as interrupted:
             while pending:
+                processes.update(getattr(pool, "_processes", None) or {})
                 done, pending = wait(pending, timeout=POLL, return_when=FIRST_COMPLETED)
                 if interrupted.is_set():
                     raise KeyboardInterrupt
                 for future in done:
+                    task = submitted.pop(future)
+                    try:
+                        batch = future.result()
+                    except BrokenProcessPool:
+                        raise lost(task) from None
                     task = next(queue, None)
                     if task is not None:
-                        pending.add(pool.submit(_play_local, *task))
-                    yield future.result()
+                        pending.add(submit(task))
+                    yield batch
         self._pool.shutdown(wait=True)
         self._pool = None
+
+    @staticmethod
+    def _lost(jobs: Sequence[Job], unfinished: list[tuple[int, int, int]],
+              processes: dict[int, Any], playing: Any) -> WorkerLost:
+        """What a broken pool cost: the workers that died on their own (the pool terminates
+        the others with SIGTERM), the game each was playing, every batch not returned."""
+        deadline = time.monotonic() + TERMINATE_GRACE
+        while any(p.exitcode is None for p in processes.values()) and \
+                time.monotonic() < deadline:
+            time.sleep(0.01)
+        ended = {pid: p.exitcode for pid, p in processes.items() if p.exitcode not in (None, 0)}
+        dead = {pid: code for pid, code in ended.items() if code != -signal.SIGTERM} or ended
+        raw = playing.get_obj()
+        slots = {raw[i]: (raw[i + 1], raw[i + 2]) for i in range(0, len(raw), 3)}
+        on_dead = [slots[pid] for pid in sorted(dead) if slots.get(pid, (-1, -1))[1] >= 0]
+        how = " and ".join(sorted({_exit_words(code) for code in dead.values()})) or "died"
+        return WorkerLost(how, jobs, sorted(set(on_dead)), _by_job(unfinished))
 
     def worker_pids(self) -> list[int]:
         processes = getattr(self._pool, "_processes", None) or {}
@@ -300,7 +433,7 @@ class DaskCluster:
         except (TimeoutError, OSError):
             self.client.close()
             raise ExecutorError(f"the Dask scheduler at {address} has no workers: start some "
-                                f"with `dask worker {address} --nthreads 1`") from None
+                                f"with `{worker_command(address)}`") from None
         info = self.client.scheduler_info(n_workers=-1) if _takes_n_workers(self.client) \
             else self.client.scheduler_info()
         self.workers = max(1, sum(w.get("nthreads", 1) for w in info["workers"].values()))
@@ -313,14 +446,22 @@ class DaskCluster:
         self._futures = [self.client.submit(_play_shipped, shipped, j, start, stop, __version__,
                                             pure=False)
                          for j, start, stop in tasks]
+        task_of = {future.key: task for future, task in zip(self._futures, tasks, strict=True)}
         for future in distributed.as_completed(self._futures, loop=self.client.loop):
             try:
-                yield future.result()
+                batch = future.result()
             except ExecutorError:
                 raise
             except ImportError as exc:
                 raise ExecutorError(f"a Dask worker at {self.address} cannot import pnp "
                                     f"({exc}): install pnp on every worker") from None
+            except (distributed.KilledWorker, CancelledError):
+                # a batch that killed its worker (Dask retries it on others, then gives up),
+                # or one the cluster dropped when the workers holding the game had died
+                raise WorkerLost(f"on the Dask cluster at {self.address} died", jobs, [],
+                                 _by_job(task_of.values())) from None
+            del task_of[future.key]
+            yield batch
         self._futures = []
 
     def close(self) -> None:
@@ -334,6 +475,21 @@ class DaskCluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def worker_command(address: str) -> str:
+    """The `dask worker` line to suggest: one thread, the dashboard on loopback (Dask opens one
+    on every interface by default), and the worker's port on loopback too when the scheduler
+    is on this machine's loopback; otherwise on the address the scheduler reaches it by."""
+    from urllib.parse import urlsplit
+
+    try:
+        local = urlsplit(address).hostname in ("127.0.0.1", "localhost", "::1")
+    except ValueError:
+        local = False
+    host = "127.0.0.1" if local else "PRIVATE_IP"
+    return (f"dask worker {address} --nthreads 1 --host {host} "
+            f"--dashboard-address 127.0.0.1:0")
 
 
 def _play_shipped(jobs: Sequence[Job], job_index: int, start: int, stop: int,

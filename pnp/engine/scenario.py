@@ -8,6 +8,7 @@ problem and every failed expectation points at a line of the scenario file.
 
 from __future__ import annotations
 
+import traceback
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -37,6 +38,8 @@ from pnp.engine.play import step_checker
 from pnp.engine.result import GameResult
 
 KIND = "scenario"
+#: the rules module raised (or left a state no check can read) while the scenario played it
+S_ENGINE_RAISED = "PNP-S013"
 
 #: scenario values checked before play (docs/engine.md, "Writing a scenario")
 START_PAST_END = "PNP-S008"  # start: {turn} after the game's last round
@@ -52,7 +55,7 @@ class Failure:
     file: str = ""
     line: int = 0
     column: int = 0
-    code: str = ""  # a value checked before play has a diagnostic code and a hint
+    code: str = ""  # a failure that is a diagnostic of its own has a code and a hint
     hint: str = ""
 
     @classmethod
@@ -309,10 +312,15 @@ def run_scenario(path: str | Path) -> ScenarioReport:
     if doc is None:
         return report
     report.name = str(doc.data.get("name", ""))
+    run = _Run(doc, report)
     try:
-        _Run(doc, report).run()
+        run.run()
     except _Fail as exc:
         report.failures.append(Failure.at(exc.pos, str(exc)))
+    except (Exception, SystemExit) as exc:
+        if run.rules_file is None:  # not the rules module's: a bug of pnp's own
+            raise
+        report.failures.append(run.engine_raised(exc))
     return report
 
 
@@ -338,6 +346,8 @@ class _Run:
         self.doc = doc
         self.data = doc.data
         self.report = report
+        #: the rules module's file once it is loaded: from then on, what raises is the engine's
+        self.rules_file: str | None = None
 
     def pos(self, *path: Any) -> Position:
         return self.doc.pos(path)
@@ -354,10 +364,12 @@ class _Run:
         game = _game(self.doc, str(data["game"]), data.get("variant"))
         self.report.game = game
         try:
-            module = rules_of(module_for(game))
+            loaded = module_for(game)
+            module = rules_of(loaded)
         except NoEngine as exc:  # at the rules file's failing line, else at `game:`
             where = Position(exc.file, exc.line, 1) if exc.file else self.pos("game")
             raise _Fail(where, str(exc)) from None
+        self.rules_file = str(getattr(loaded, "__file__", "") or "")
         self.game, self.module = game, module
         self.names = names = _Names(game)
         meta = module.metadata(game)
@@ -497,6 +509,21 @@ class _Run:
             state.supply[name] = int(value)
         self.set_zones(state, -1, spec.get("zones"), ("state", "zones"))
         state.vars.update(spec.get("vars") or {})
+
+    def engine_raised(self, exc: BaseException) -> Failure:
+        """The rules module's own exception (in metadata, play, finish, a hook, or a check of
+        the state it left), worded as `pnp simulate` words it, at the rules module's line that
+        raised (else at the scenario's `game:`)."""
+        frames = traceback.extract_tb(exc.__traceback__)
+        last = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+        mine = [f for f in frames if f.filename == self.rules_file]
+        where = Position(mine[-1].filename, mine[-1].lineno or 1, 1) if mine else self.pos("game")
+        text = str(exc) if len(str(exc)) <= 300 else str(exc)[:300] + "..."
+        return Failure.at(where, f"engine raised {type(exc).__name__}: {text}{last}",
+                          S_ENGINE_RAISED,
+                          "the rules module failed while this scenario played it; `pnp "
+                          "simulate` reports the same error as PNP-B001 (docs/engine.md: what "
+                          "play, finish and metadata must do)")
 
     def keyed_at(self, path: tuple) -> Any:
         """A space resolver for a module's scenario key, failing at that key's line."""

@@ -85,7 +85,8 @@ def play_one(game: GameDef, config: SimConfig, index: int, play: PlayFn) -> Play
     try:
         result = play(game, config.players, seed, bots, invariants=config.invariants, log=log,
                       max_turns=config.max_turns)
-    except Exception as exc:  # a rules bug must be reported with its seed, not abort the run
+    except (Exception, SystemExit) as exc:  # a rules bug must be reported with its seed, not
+        # abort the run (sys.exit in a rules module would otherwise end pnp with exit 0)
         where = traceback.extract_tb(exc.__traceback__)[-1]
         result = GameResult(
             game=getattr(game, "id", "?"), seed=seed, players=config.players, bots=bots,

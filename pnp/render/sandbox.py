@@ -5,7 +5,8 @@ jinja2's sandbox stops templates from reaching Python internals, but not from lo
 (`{{ 'x' * 10**9 }}`). Here every render gets a budget: at most MAX_ITERATIONS loop steps over
 ranges, strings and lists no longer than MAX_OUTPUT characters (items), and MAX_SECONDS of wall
 time (checked by a timer signal where one is available). Exceeding any of them raises
-TemplateLimit, which the layout code reports as PNP-R014 at the layout line.
+TemplateLimit, which the layout code reports as PNP-R014 at the layout line, and the rulesheet
+code as PNP-R089 at the source line. Both render through `render_limited`.
 """
 
 from __future__ import annotations
@@ -188,14 +189,19 @@ def budget() -> Iterator[None]:
 
 
 def render_limited(template: jinja2.Template, ctx: Any) -> str:
-    """template.render(ctx), streamed so output past MAX_OUTPUT stops the render early."""
+    """template.render(ctx) within one budget, streamed so output past MAX_OUTPUT stops the
+    render early (a card face, or one rulesheet source: about 25 pages, which lay out in
+    seconds; platypus takes minutes over a table of 20,000 rows)."""
     out: list[str] = []
     size = 0
     with budget():
-        for chunk in template.generate(ctx):
+        chunks = template.generate(ctx)
+        for chunk in chunks:
             size += len(chunk)
             if size > MAX_OUTPUT:
-                raise TemplateLimit(f"the template writes more than {MAX_OUTPUT:,} characters")
+                over = TemplateLimit(f"the template writes more than {MAX_OUTPUT:,} characters")
+                chunks.throw(over)  # raised where the template writes: its line is traced
+                raise over
             out.append(chunk)
     return "".join(out)
 

@@ -21,7 +21,14 @@ from jinja2.sandbox import SecurityError
 from pnp import paths
 from pnp.data.model import GameDef
 from pnp.diagnostics import ERROR, Diagnostic, Position
-from pnp.render.sandbox import sandboxed_environment
+from pnp.render.sandbox import (
+    MAX_ITERATIONS,
+    MAX_OUTPUT,
+    MAX_SECONDS,
+    TemplateLimit,
+    render_limited,
+    sandboxed_environment,
+)
 from pnp.rulesheet.context import template_context, template_filters
 
 # Diagnostic codes (docs/rulesheet.md lists them).
@@ -30,6 +37,7 @@ R_UNDEFINED = "PNP-R081"  # a source reads a field or rule parameter the data do
 R_SANDBOX = "PNP-R082"  # a source tries something the sandbox forbids
 R_TEMPLATE = "PNP-R083"  # a source failed while rendering (include not found, 1/0, ...)
 R_SOURCE = "PNP-R087"  # a source that cannot be read, or a rulesheet folder without sources
+R_LIMIT = "PNP-R089"  # a source loops, runs or writes past the sandbox's limits
 
 SUFFIX = ".md"
 MAX_SOURCE_BYTES = 1_000_000
@@ -181,7 +189,8 @@ def render_sources(game: GameDef, folder: Path | None = None,
     rendered, diags = [], []
     for path in top:
         try:
-            text = env.get_template(path.name).render()
+            # the card layouts' budget: loop steps, sizes, output and time, per source
+            text = render_limited(env.get_template(path.name), {})
         except Exception as exc:  # a user template may raise anything; report, never crash
             diags.append(template_diagnostic(exc, path.resolve(), files))
             continue
@@ -199,6 +208,12 @@ def template_diagnostic(exc: BaseException, path: Path, files: list[Path]) -> Di
         return Diagnostic(ERROR, R_SYNTAX, f"template syntax: {exc.message}", str(where),
                           exc.lineno or 1, 1, "check the {{ }} and {% %} pairs on this line")
     file, line = _template_frame(exc, {str(p) for p in files}, path)
+    if isinstance(exc, TemplateLimit):
+        return Diagnostic(ERROR, R_LIMIT, f"the source passed the sandbox's limits: {exc}", file,
+                          line, 1, f"a rulesheet source may loop {MAX_ITERATIONS:,} times, "
+                          f"write {MAX_OUTPUT:,} characters and run {MAX_SECONDS:g} s: loop over "
+                          "the game data, not over made-up ranges or strings, and split a long "
+                          "source into several files")
     if isinstance(exc, SecurityError):
         return Diagnostic(ERROR, R_SANDBOX, f"not allowed in a rulesheet: {exc}", file, line, 1,
                           "templates may only read the game data (game, rule(), helpers)")

@@ -65,7 +65,13 @@ def module_for(game: Any) -> ModuleType:
     if engine in ENGINES:
         return importlib.import_module(ENGINES[engine])
     if str(engine).endswith(".py"):
-        return _load_file(game, Path(getattr(game, "folder", ".")) / str(engine))
+        from pnp.data.lint import ENGINE_OUTSIDE, engine_outside
+
+        folder = Path(getattr(game, "folder", "."))
+        outside = engine_outside(folder, str(engine))
+        if outside is not None:  # reported at game.yaml's `engine:`, like validate does
+            raise NoEngine(f"game '{gid}': {outside}", ENGINE_OUTSIDE)
+        return _load_file(game, folder / str(engine))
     raise NoEngine(f"game '{gid}' names engine {engine!r}, which is neither a bundled engine nor "
                    f"a .py file. {_needs(game)}")
 
