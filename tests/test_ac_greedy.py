@@ -6,8 +6,8 @@ from __future__ import annotations
 from pnp.data.game import load_game
 from pnp.engine.bots import GreedyBot
 from pnp.engine.core import Context, ScriptedDice
-from pnp.engine.games import ancient_civilizations as ac_rules
 from pnp.engine.result import GameResult
+from pnp.games import ancient_civilizations as ac_rules
 from pnp.paths import CARDS
 
 

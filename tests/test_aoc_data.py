@@ -7,10 +7,10 @@ import pytest
 from pnp.data.game import load_game
 from pnp.engine.bots import FirstBot
 from pnp.engine.core import Context, SeededDice
-from pnp.engine.games import age_of_civilization as aoc
 from pnp.engine.play import play_game
 from pnp.engine.result import GameResult
 from pnp.engine.state import observe
+from pnp.games import age_of_civilization as aoc
 from pnp.paths import CARDS
 
 GAME = load_game(CARDS / "age-of-civilization").game

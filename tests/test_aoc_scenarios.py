@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pnp.data.game import load_game
-from pnp.engine.games import age_of_civilization as aoc
 from pnp.engine.scenario import run_scenario
+from pnp.games import age_of_civilization as aoc
 from pnp.paths import CARDS
 from tests.scenario_breaks import copy_with, run_on_copy
 

@@ -306,7 +306,7 @@ def test_the_rules_loader_itself_refuses_a_file_outside_the_game_folder(demo, tm
     import dataclasses
 
     from pnp.data.game import load_game
-    from pnp.engine.games import NoEngine, engine_diagnostic, module_for
+    from pnp.engine.registry import NoEngine, engine_diagnostic, module_for
 
     game = load_game(demo).game
     marker, engine = outside_rules(demo, tmp_path, form)

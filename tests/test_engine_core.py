@@ -9,10 +9,10 @@ import pytest
 
 from pnp.engine.bots import BOTS, FirstBot, GreedyBot, RandomBot
 from pnp.engine.core import MAIN, ReplayMismatch, ScriptedDice, ScriptExhausted, State
-from pnp.engine.games import NoEngine, module_for
 from pnp.engine.invariants import check_copy, check_roundtrip, check_state
 from pnp.engine.log import jsonl_bytes, narrate, read_jsonl, write_jsonl
 from pnp.engine.play import metadata, play_game, replay_log
+from pnp.engine.registry import NoEngine, module_for
 
 
 def _midgame(ac) -> State:

@@ -8,8 +8,8 @@ from collections import Counter
 import pytest
 
 from pnp.data.game import bundled_games, load_game
-from pnp.engine.games import ENGINES
 from pnp.engine.play import metadata, play_game
+from pnp.engine.registry import ENGINES
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT
 
 

@@ -6,8 +6,8 @@ from dataclasses import replace
 from typing import Any
 
 from pnp.engine.core import Context, ScriptedDice, State, StopRun
-from pnp.engine.games import ancient_civilizations as ac_rules
 from pnp.engine.result import GameResult
+from pnp.games import ancient_civilizations as ac_rules
 
 
 class Script:

@@ -7,9 +7,9 @@ import pytest
 
 from pnp.data.game import load_game
 from pnp.engine.core import CardInstance, State
-from pnp.engine.games import age_of_civilization as aoc
-from pnp.engine.games import the_ancient_world as taw
 from pnp.engine.play import play_game
+from pnp.games import age_of_civilization as aoc
+from pnp.games import the_ancient_world as taw
 from pnp.paths import CARDS
 
 

@@ -11,9 +11,9 @@ import pytest
 
 from pnp.engine import invariants as inv
 from pnp.engine.core import OVER, CardInstance, Context, GameMeta, PlayerState, SeededDice, State
-from pnp.engine.games import ancient_civilizations as acm
 from pnp.engine.play import check_replay, play_game
 from pnp.engine.result import GameResult
+from pnp.games import ancient_civilizations as acm
 
 META = GameMeta(game="t", players_min=2, players_max=2, max_turns=5,
                 counter_bounds={"coins": (0, 10), "heat": (-3, None)},

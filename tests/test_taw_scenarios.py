@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from pnp.data.game import load_game
-from pnp.engine.games import the_ancient_world as taw
 from pnp.engine.scenario import run_scenario
+from pnp.games import the_ancient_world as taw
 from pnp.paths import CARDS
 from tests.scenario_breaks import copy_with, run_on_copy
 

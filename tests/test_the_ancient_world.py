@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pnp.data.game import load_game
-from pnp.engine.games import the_ancient_world as taw
+from pnp.games import the_ancient_world as taw
 from pnp.paths import CARDS
 
 FOLDER = CARDS / "the-ancient-world"

@@ -43,7 +43,7 @@ def rules_or_exit(game) -> None:
     or when it fails to load, print one diagnostic saying what is needed and exit 1.
 
     Only the commands that play import game code; validate and build never call this."""
-    from pnp.engine.games import NoEngine, engine_diagnostic, module_for
+    from pnp.engine.registry import NoEngine, engine_diagnostic, module_for
 
     try:
         module_for(game)

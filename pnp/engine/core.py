@@ -576,7 +576,7 @@ class Context(ZoneOps):
 
 
 class GameModule(Protocol):
-    """What a rules module offers the driver (pnp/engine/games/<game>.py or a game's own file).
+    """What a rules module offers the driver (pnp/games/<game>.py or a game's own file).
 
     Required: metadata, new_state, play, finish. Optional, with defaults in pnp.engine.module:
     main_state (scenarios start there), player_counters (derived counters included),

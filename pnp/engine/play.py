@@ -19,9 +19,9 @@ from pnp.engine.core import (
     State,
     trace_from_log,
 )
-from pnp.engine.games import module_for
 from pnp.engine.invariants import REPLAY_EVERY, StepChecker
 from pnp.engine.module import Rules, rules_of
+from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
 
 #: GameResult.ended when a decision had no legal option or a bot broke the rules (the same

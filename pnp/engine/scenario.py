@@ -32,9 +32,9 @@ from pnp.engine.core import (
     State,
     StopRun,
 )
-from pnp.engine.games import NoEngine, module_for
 from pnp.engine.module import rules_of
 from pnp.engine.play import step_checker
+from pnp.engine.registry import NoEngine, module_for
 from pnp.engine.result import GameResult
 
 KIND = "scenario"

@@ -33,8 +33,8 @@ from math import floor as _floor
 from typing import Any
 
 from pnp.engine.core import Context, GameMeta, IllegalChoice, RunawayGame, State, redeterminize
-from pnp.engine.games import module_for
 from pnp.engine.module import Rules, rules_of
+from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
 
 #: playouts per option of the plain `search` bot

@@ -332,8 +332,8 @@ def coverage_keys(game: Any, play: PlayFn | None = None) -> dict[str, list[str]]
     from pnp.engine.module import default_coverage_keys
 
     if play is None:
-        from pnp.engine.games import NoEngine
         from pnp.engine.play import rules
+        from pnp.engine.registry import NoEngine
 
         try:
             return rules(game).coverage_keys(game)

@@ -1,6 +1,9 @@
-"""Rules modules by engine: GameDef.engine names a bundled engine or a Python file of the game.
+"""Which rules module plays a game: GameDef.engine names a bundled engine or a Python file of
+the game.
 
-Bundled engines live in this package. A designer's game may carry its own rules module: with
+Bundled engines are the modules of the `pnp.games` package, found there by name (a game
+registers itself by being there; no list to keep). A designer's game may carry its own rules
+module: with
 `engine: rules.py` in game.yaml, the file `rules.py` in the game folder is imported. Only the
 commands that play (simulate, scenario, compare) import game code; validate and build never do.
 """
@@ -10,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import importlib
 import importlib.util
+import pkgutil
 import sys
 import traceback
 from pathlib import Path
@@ -18,12 +22,21 @@ from typing import Any
 
 from pnp.diagnostics import ERROR, Diagnostic
 
+#: where the bundled games' rules modules live
+GAMES_PACKAGE = "pnp.games"
+
+
+def bundled_engines() -> dict[str, str]:
+    """Engine id -> module name of every bundled game, found without importing one: the module
+    `pnp.games.the_ancient_world` is the engine `the-ancient-world`."""
+    package = importlib.import_module(GAMES_PACKAGE)
+    return {info.name.replace("_", "-"): f"{GAMES_PACKAGE}.{info.name}"
+            for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name)
+            if not info.name.startswith("_")}
+
+
 #: GameDef.engine -> module implementing the GameModule protocol (pnp.engine.core)
-ENGINES = {
-    "age-of-civilization": "pnp.engine.games.age_of_civilization",
-    "ancient-civilizations": "pnp.engine.games.ancient_civilizations",
-    "the-ancient-world": "pnp.engine.games.the_ancient_world",
-}
+ENGINES = bundled_engines()
 
 #: what a rules module must define (the rest of the protocol has defaults: pnp.engine.module)
 REQUIRED = ("metadata", "new_state", "play", "finish")
@@ -63,7 +76,12 @@ def module_for(game: Any) -> ModuleType:
         raise NoEngine(f"game '{gid}' has no rules module, so it cannot be played: "
                        f"{_needs(game)}")
     if engine in ENGINES:
-        return importlib.import_module(ENGINES[engine])
+        module = importlib.import_module(ENGINES[engine])
+        if getattr(module, "ENGINE", engine) != engine:
+            raise NoEngine(f"{ENGINES[engine]} declares ENGINE = {module.ENGINE!r}, not "
+                           f"{engine!r}: a bundled game's module is named for its engine",
+                           BAD_MODULE)
+        return module
     if str(engine).endswith(".py"):
         from pnp.data.lint import ENGINE_OUTSIDE, engine_outside
 

@@ -28,6 +28,9 @@ from pnp.engine.module import ScenarioProblem, json_type, per_definition, vars_p
 from pnp.engine.result import COMPLETED, TIMEOUT
 from pnp.engine.state import CardInstance, PlayerState
 
+#: the engine this module plays (game.yaml `engine: age-of-civilization`)
+ENGINE = "age-of-civilization"
+
 #: greedy bot: the worth of one unit of each counter; 'power' is a bot-only estimate of a card
 #: or technology's lasting value
 BOT_VALUES = {"points": 1.0, "coins": 0.3, "workers": 0.6, "power": 1.0}
