@@ -15,7 +15,10 @@ is here is stable:
   `card_data`, `start_space`, `advance`, `leaders`, `fill_result`, `per_definition` (tables
   compiled once per GameDef), `play_turns` with `Phase` (the turn and phase driver that owns
   step bookkeeping and the turn cap), and `Effects`, which applies effect text ('G+2', 'F-1D6',
-  'G+1 | F+1') to a player's counters through the context.
+  'G+1 | F+1') to a player's counters through the context;
+- for modules that need them: effects compiled once (`compile_effect`, `StatBook`, ...), dice
+  sums as distributions (`distribution`, `compare`), and the scenario value checks
+  (`ScenarioProblem`, `vars_problems`) a module's `check_scenario` returns.
 
 docs/engine.md explains the protocol and walks through the rules module `pnp new` writes.
 """
@@ -25,8 +28,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pnp.data.effects import Effect, Names, format_item, parse_effect
-from pnp.data.model import Card, GameDef, Track
+from pnp.data.effects import (
+    PER_TURN,
+    THIS_TURN,
+    Effect,
+    Names,
+    format_effect,
+    format_item,
+    parse_effect,
+)
+from pnp.data.model import Card, Condition, GameDef, Track
 from pnp.engine.components import counter_bounds as _bounds
 from pnp.engine.components import deal_cards, initial_state, supplies, zone_visibility
 from pnp.engine.core import (
@@ -45,13 +56,32 @@ from pnp.engine.core import (
     PlayerState,
     State,
 )
-from pnp.engine.effects_runtime import EffectRunner, StatBook, compile_effect, mean_delta
-from pnp.engine.module import per_definition
+from pnp.engine.dice import ENUMERATED, add_dice, compare, distribution, enumerable
+from pnp.engine.effects_runtime import (
+    ABILITY,
+    DELTA,
+    EffectRunner,
+    Ops,
+    StatBook,
+    compile_effect,
+    constant_deltas,
+    mean_delta,
+    single,
+)
+from pnp.engine.module import ScenarioProblem, json_type, per_definition, vars_problems
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResult
 from pnp.engine.turns import Phase, play_turns
 from pnp.engine.zones import ZoneRef
 
 __all__ = [
+    # effects compiled once, for modules that apply them on a hot path (Ancient Civilizations)
+    "ABILITY", "DELTA", "EffectRunner", "Ops", "StatBook", "compile_effect", "constant_deltas",
+    "mean_delta", "single", "PER_TURN", "THIS_TURN", "format_effect", "Condition",
+    # dice sums as distributions (a bot's odds without enumerating every roll)
+    "ENUMERATED", "add_dice", "compare", "distribution", "enumerable",
+    # scenario values a module checks before play (check_scenario)
+    "ScenarioProblem", "json_type", "vars_problems",
+    # the state, the context and the harness's view
     "ALL", "ALL_OUT", "COMPLETED", "HIDDEN", "MAIN", "NOBODY", "OVER", "OWNER", "PREGAME",
     "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
     "GameDef", "GameMeta", "GameResult", "OptionTable", "Phase", "PlayerState", "State", "ZoneRef",
