@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import importlib
+import importlib.util
+from pathlib import Path
 
 import click
 
@@ -26,10 +29,30 @@ COMMANDS = {
 
 
 class LazyGroup(click.Group):
-    """Imports a command's module only when that command runs (or help lists it)."""
+    """Imports a command's module only when that command runs.
+
+    `pnp --help` lists every command with the first sentence of its docstring; that is read
+    from the module's source (a parse, not an import), so listing the commands does not load
+    jsonschema, reportlab and the engine the commands need.
+    """
 
     def list_commands(self, ctx: click.Context) -> list[str]:
-        return [name for name in COMMANDS if self._load(name) is not None]
+        return [name for name in COMMANDS if _source(COMMANDS[name]) is not None]
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            text = _docstring(COMMANDS[name])
+            if text is None:  # not a plain `def command` with a docstring: ask click
+                cmd = self._load(name)
+                text = "" if cmd is None else cmd.get_short_help_str(formatter.width)
+            else:  # click's own shortening, on a bare command holding the same help
+                text = click.Command(name, help=text).get_short_help_str(
+                    formatter.width - 6 - max(len(n) for n in COMMANDS))
+            rows.append((name, text))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
         return self._load(name)
@@ -45,6 +68,25 @@ class LazyGroup(click.Group):
             if exc.name == f"pnp.commands.{module}":
                 return None  # not built yet
             raise
+
+
+def _source(module: str) -> str | None:
+    """The source of pnp/commands/<module>.py, or None when there is no such command."""
+    spec = importlib.util.find_spec(f"pnp.commands.{module}")
+    if spec is None or spec.origin is None:
+        return None
+    return Path(spec.origin).read_text(encoding="utf-8")
+
+
+def _docstring(module: str) -> str | None:
+    """The docstring of the module's `command` function: the help click would show."""
+    source = _source(module)
+    if source is None:
+        return None
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.FunctionDef) and node.name == "command":
+            return ast.get_docstring(node)
+    return None
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -1,0 +1,33 @@
+"""`pnp --help` lists every command with its own help, without importing what the commands need
+(jsonschema, reportlab, the engine): the list a user reads first comes back at once."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import click
+import pytest
+
+from pnp.cli import COMMANDS, main
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_help_lists_every_command_as_click_would_from_the_imported_commands(width):
+    """The listing read from source equals click's own, which imports every command."""
+    ctx = click.Context(main, terminal_width=width)
+    ours, clicks = ctx.make_formatter(), ctx.make_formatter()
+    main.format_commands(ctx, ours)
+    click.Group.format_commands(main, ctx, clicks)
+    assert ours.getvalue() == clicks.getvalue()
+    assert all(f"  {name} " in ours.getvalue() for name in COMMANDS)
+
+
+def test_help_imports_neither_the_schema_checker_nor_the_pdf_library():
+    probe = ("import sys; from pnp.cli import main\n"
+             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+             "print(sorted(m for m in ('jsonschema', 'reportlab', 'pnp.engine.selfplay',"
+             " 'pnp.data.game') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
