@@ -66,18 +66,17 @@ class ZoneOps:
         """Move this card from `src` to the bottom of `dst` (its top with `top=True`)."""
         cards = _zone(self.state, src)
         del cards[_index_of(cards, card)]
-        target = _zone(self.state, dst)
-        if top:
-            target.insert(0, card)
-        else:
-            target.append(card)
-        self._moved((card,), src, dst, why, seat)
-        return card
+        return self._put(card, src, dst, why, seat, top)
 
     def take(self, src: ZoneRef, index: int, dst: ZoneRef, why: str, seat: int = -1,
              top: bool = False) -> Any:
         """Move the card at position `index` of `src` (0 is the top) to `dst`."""
         card = _zone(self.state, src).pop(index)
+        return self._put(card, src, dst, why, seat, top)
+
+    def _put(self, card: Any, src: ZoneRef, dst: ZoneRef, why: str, seat: int,
+             top: bool) -> Any:
+        """Place a card just taken from `src` on `dst` (bottom, or top) and log the move."""
         target = _zone(self.state, dst)
         if top:
             target.insert(0, card)
