@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, output_folder, resolve_games
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, output_folder, paper_option, resolve_games
 from pnp.data.game import load_game
 from pnp.diagnostics import has_errors, render_text
 from pnp.paths import default_output
@@ -19,7 +19,7 @@ from pnp.paths import default_output
               callback=output_folder,
               help="Output folder (default: ./output under the current folder). Each game gets a "
               "sub-folder.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@paper_option("The home paper the kit is laid out on.")
 def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
     """Validate and render every bundled game (or the games named)."""
     out_dir = out_dir or default_output()

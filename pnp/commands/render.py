@@ -7,7 +7,14 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_exit, output_folder
+from pnp.commands.common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    echo_diagnostics,
+    load_or_exit,
+    output_folder,
+    paper_option,
+)
 from pnp.diagnostics import has_errors
 from pnp.paths import default_output
 from pnp.render.kit_folder import kit_folder_problems
@@ -36,22 +43,10 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
         return (parts[0], parts[1])  # lengths with units: the renderer checks them
 
 
-def _paper(value: str) -> str:
-    """A usage error (exit 2, once) for a paper the renderers cannot use, as `pnp build` does."""
-    from pnp.render.geometry import GeometryError, parse_paper
-
-    try:
-        parse_paper(value)
-    except GeometryError as exc:
-        raise click.BadParameter(str(exc), param_hint="--paper") from None
-    return value
-
-
 @click.command("render")
 @click.argument("kind", type=click.Choice(KINDS), metavar="cards|board|record|tokens|rulesheet")
 @click.argument("game", metavar="GAME")
-@click.option("--paper", default="a4", show_default=True, callback=lambda _c, _p, v: _paper(v),
-              help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
+@paper_option("The home paper the files are laid out on.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               callback=output_folder,
               help="Output folder (default: ./output/GAME under the current folder).")

@@ -17,6 +17,7 @@ import io
 from typing import Any
 
 from pnp.diagnostics import ERROR, Diagnostic
+from pnp.paper import CUSTOM_EXAMPLE, names_text
 from pnp.render.geometry import GeometryError, card_size, impose_grid, parse_paper
 from pnp.render.layout import (
     R_SANDBOX,
@@ -42,7 +43,7 @@ def preflight(game: Any, paper: str = "a4") -> list[Diagnostic]:
         paper_size = parse_paper(paper)
     except GeometryError as exc:
         return [Diagnostic(ERROR, R_PAPER, f"--paper {paper!r}: {exc}",
-                           hint="use a4, letter, a3, tabloid or WIDTHxHEIGHT like 210mmx297mm")]
+                           hint=f"use {names_text()} or {CUSTOM_EXAMPLE}")]
     out: list[Diagnostic] = []
     for part in (_records, _boards, _tokens, _cards):
         for d in part(game, paper_size):

@@ -17,6 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
+from pnp.paper import file_part
 from pnp.render import fonts
 from pnp.render.geometry import (
     DUPLEX_MODES,
@@ -563,7 +564,5 @@ def render_calibration(out_dir: str | os.PathLike = "output", paper: str = "a4",
     data, _ = pdf_bytes(lambda c: draw_calibration(c, paper_size, duplex), paper_size,
                         "pnp duplex calibration")
     diags: list[Diagnostic] = []
-    name = paper.lower().replace(" ", "") if paper.lower() in ("a4", "a3", "a2", "letter",
-                                                               "tabloid") else "custom"
-    p = _write(Path(out_dir) / f"calibration-{name}-{duplex}.pdf", data, diags)
+    p = _write(Path(out_dir) / f"calibration-{file_part(paper)}-{duplex}.pdf", data, diags)
     return ([p] if p else []), diags
