@@ -33,15 +33,6 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
             failed = True
             continue
         game = result.game
-        from pnp.rulesheet.check import check_rulesheet
-
-        sheet_diags = check_rulesheet(game)  # before any PDF is written
-        if sheet_diags:
-            click.echo(render_text(sheet_diags), err=True)
-        if has_errors(sheet_diags):
-            click.echo(f"{folder.name}: not built (fix the rulesheet errors above)", err=True)
-            failed = True
-            continue
         click.echo(
             f"{game.id}: valid ({len(result.files)} files: {len(game.stats)} stats, "
             f"{len(game.tracks)} tracks, {len(game.charts)} charts, {len(game.phases)} phases, "
@@ -57,6 +48,7 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):
+            click.echo(f"{game.id}: not built (fix the errors above)", err=True)
             failed = True
         for path in paths:
             click.echo(str(path))

@@ -32,10 +32,8 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
         if game is not None and result.ok and docs is not None:
             found.extend(variant_problems(folder, result, docs))  # every --variant loads too
             from pnp.render.preflight import preflight  # the renderer loads only when needed
-            from pnp.rulesheet.check import check_rulesheet
 
-            found.extend(preflight(game, paper))
-            found.extend(check_rulesheet(game))  # rendered to Markdown and parsed, no PDF
+            found.extend(preflight(game, paper))  # every kind's checks, the rulesheet's too
         diags.extend(found)
         errors = sum(d.severity == ERROR for d in found)
         warnings = sum(d.severity == WARNING for d in found)
