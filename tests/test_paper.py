@@ -96,3 +96,16 @@ def test_a_sweep_report_on_letter_has_letter_pages(tmp_path):
     write_sweep_pdf(tmp_path / "s.pdf", doc, "letter")
     for page in PdfReader(tmp_path / "s.pdf").pages:
         assert (round(float(page.mediabox.width)), round(float(page.mediabox.height))) == LETTER
+
+
+def test_the_paper_table_imports_nothing_any_layer_may_not():
+    """The engine, the reports and the commands may all read it: no reportlab, no pnp module."""
+    import ast
+
+    import pnp.paper
+
+    tree = ast.parse(open(pnp.paper.__file__, encoding="utf-8").read())
+    imported = {node.module if isinstance(node, ast.ImportFrom) else alias.name
+                for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+                for alias in node.names}
+    assert imported <= {"__future__", "dataclasses"}
