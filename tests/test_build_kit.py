@@ -30,6 +30,18 @@ def kit(tmp_path_factory, ac) -> Path:
     return folder
 
 
+def promised(game, paper: str) -> set[str]:
+    """The files every registered kind the game has says it writes."""
+    from pnp.render.kinds import renderers
+
+    return {n for kind in renderers() if kind.applies(game) for n in kind.output_names(game, paper)}
+
+
+def test_the_kinds_name_the_files_the_build_writes(ac):
+    assert promised(ac, "a4") == KIT
+    assert promised(ac, "letter") == KIT - {"board-a4-tiled.pdf"} | {"board-letter-tiled.pdf"}
+
+
 def test_the_kit_folder_holds_exactly_the_kit(kit):
     # no temporary files left behind; the marker says pnp wrote the folder (kit_folder.py)
     assert {p.name for p in kit.iterdir()} == KIT | {".pnp-kit"}
@@ -88,6 +100,7 @@ def test_a_failed_build_leaves_the_previous_kit(ac, tmp_path, monkeypatch):
 
 def test_letter_kit_tiles_the_board_on_letter(ac, tmp_path):
     paths, diags = build_game(ac, tmp_path, "letter")
+    assert {p.name for p in paths} == promised(ac, "letter")
     assert "board-letter-tiled.pdf" in {p.name for p in paths}
     page = PdfReader(tmp_path / "record-page.pdf").pages[0]
     assert {round(float(page.mediabox.width)), round(float(page.mediabox.height))} == {612, 792}
@@ -123,11 +136,12 @@ def test_render_command_refuses_an_unknown_paper_as_a_usage_error(tmp_path):
 
 
 def test_card_exports_keep_the_kit_names(ac, tmp_path):
-    """A deck's PNG folder is renamed like its PDF: cards-<deck>-png/<deck>/<card>.png."""
+    """A deck's PNG folder is named like its PDF: cards-<deck>-png/<deck>/<card>.png, and
+    nothing else is left in the folder."""
     pytest.importorskip("pypdfium2", reason="PNG export needs pypdfium2")
-    from pnp.render.build import render_cards
+    from pnp.render.kinds import renderer
 
-    paths, diags = render_cards(ac, tmp_path, "a4", png=True)
+    paths, diags = renderer("cards").render(ac, tmp_path, "a4", png=True)
     assert not [d for d in diags if d.is_error]
     assert all(p.exists() for p in paths)
     pngs = sorted(p.name for p in (tmp_path / "cards-chart-cards-png" / "chart-cards").iterdir())

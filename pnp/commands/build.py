@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, output_folder, resolve_games
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, output_folder, paper_option, resolve_games
 from pnp.data.game import load_game
 from pnp.diagnostics import has_errors, render_text
 from pnp.paths import default_output
@@ -19,7 +19,7 @@ from pnp.paths import default_output
               callback=output_folder,
               help="Output folder (default: ./output under the current folder). Each game gets a "
               "sub-folder.")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True)
+@paper_option("The home paper the kit is laid out on.")
 def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
     """Validate and render every bundled game (or the games named)."""
     out_dir = out_dir or default_output()
@@ -33,15 +33,6 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
             failed = True
             continue
         game = result.game
-        from pnp.rulesheet.check import check_rulesheet
-
-        sheet_diags = check_rulesheet(game)  # before any PDF is written
-        if sheet_diags:
-            click.echo(render_text(sheet_diags), err=True)
-        if has_errors(sheet_diags):
-            click.echo(f"{folder.name}: not built (fix the rulesheet errors above)", err=True)
-            failed = True
-            continue
         click.echo(
             f"{game.id}: valid ({len(result.files)} files: {len(game.stats)} stats, "
             f"{len(game.tracks)} tracks, {len(game.charts)} charts, {len(game.phases)} phases, "
@@ -57,6 +48,7 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):
+            click.echo(f"{game.id}: not built (fix the errors above)", err=True)
             failed = True
         for path in paths:
             click.echo(str(path))

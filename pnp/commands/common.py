@@ -62,6 +62,39 @@ def output_folder(_ctx: click.Context, param: click.Parameter, value: str | None
     return Path(value)
 
 
+class PaperType(click.ParamType):
+    """A paper from pnp/paper.py (any case) or WIDTHxHEIGHT; anything else is a usage error
+    (exit 2) that lists the names. A name comes back as the table spells it (`A4` -> `a4`)."""
+
+    name = "paper"
+
+    def __init__(self, smallest: tuple[float, float] | None = None):
+        self.smallest = smallest  # (width, height) in points a WIDTHxHEIGHT must reach
+
+    def convert(self, value, param, ctx):
+        from pnp.paper import known_name, too_small
+        from pnp.render.geometry import GeometryError, parse_paper  # pure arithmetic, no reportlab
+
+        try:
+            size = parse_paper(value)
+        except GeometryError as exc:
+            self.fail(str(exc), param, ctx)
+        problem = self.smallest and too_small(size, self.smallest)
+        if problem:
+            self.fail(f"{value!r}: {problem}", param, ctx)
+        return known_name(value) or value
+
+
+def paper_option(help: str = "The paper to print on.",
+                 smallest: tuple[float, float] | None = None) -> Callable:
+    """`--paper`: the same names, default and error on every command that prints; `smallest`
+    refuses a WIDTHxHEIGHT too small for what the command draws (every name is large enough)."""
+    from pnp.paper import CUSTOM_EXAMPLE, DEFAULT_PAPER, names_text
+
+    return click.option("--paper", type=PaperType(smallest), default=DEFAULT_PAPER,
+                        show_default=True, help=f"{help} {names_text()}, or {CUSTOM_EXAMPLE}.")
+
+
 def echo_diagnostics(diags: list[Diagnostic]) -> None:
     if diags:
         click.echo(render_text(diags), err=True)

@@ -1,4 +1,8 @@
-"""`pnp render KIND GAME`: one kind of component (cards, board, record sheets, tokens, rulesheet)."""
+"""`pnp render KIND GAME`: one kind of component (cards, board, record sheets, tokens, rulesheet).
+
+The kinds and what renders them come from pnp/render/kinds.py; this command adds only the
+options each kind takes.
+"""
 
 from __future__ import annotations
 
@@ -7,13 +11,21 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, echo_diagnostics, load_or_exit, output_folder
+from pnp.commands.common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    echo_diagnostics,
+    load_or_exit,
+    output_folder,
+    paper_option,
+)
 from pnp.diagnostics import has_errors
 from pnp.paths import default_output
+from pnp.render.kinds import kind_names, renderer
 from pnp.render.kit_folder import kit_folder_problems
 from pnp.render.staging import move_into, staged, write_error
 
-KINDS = ("cards", "board", "record", "tokens", "rulesheet")
+KINDS = tuple(kind_names())
 
 #: option -> the kinds it applies to (used only to reject options that would be ignored)
 _ONLY_FOR = {
@@ -36,22 +48,10 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
         return (parts[0], parts[1])  # lengths with units: the renderer checks them
 
 
-def _paper(value: str) -> str:
-    """A usage error (exit 2, once) for a paper the renderers cannot use, as `pnp build` does."""
-    from pnp.render.geometry import GeometryError, parse_paper
-
-    try:
-        parse_paper(value)
-    except GeometryError as exc:
-        raise click.BadParameter(str(exc), param_hint="--paper") from None
-    return value
-
-
 @click.command("render")
-@click.argument("kind", type=click.Choice(KINDS), metavar="cards|board|record|tokens|rulesheet")
+@click.argument("kind", type=click.Choice(KINDS), metavar="|".join(KINDS))
 @click.argument("game", metavar="GAME")
-@click.option("--paper", default="a4", show_default=True, callback=lambda _c, _p, v: _paper(v),
-              help="Home paper: a4, letter (or a3, tabloid, WIDTHxHEIGHT like 210mmx297mm).")
+@paper_option("The home paper the files are laid out on.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False), default=None,
               callback=output_folder,
               help="Output folder (default: ./output/GAME under the current folder).")
@@ -110,7 +110,7 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
 
 
 def _only_decks(game, deck_ids):
-    """The game with only the named decks, so render_cards sees just those."""
+    """The game with only the named decks, so the card renderer sees just those."""
     from dataclasses import replace
 
     return replace(game, decks={k: v for k, v in game.decks.items() if k in deck_ids})
@@ -118,36 +118,20 @@ def _only_decks(game, deck_ids):
 
 def _render(kind: str, gd, out: Path, paper: str, opts: dict, diags: list) -> list[Path]:
     """Render one kind of component into the folder `out`; diagnostics go to `diags`."""
-    if kind == "cards":
-        from pnp.render.build import render_cards
-
-        paths, d = render_cards(gd, out, paper, duplex=opts["duplex"],
-                                offset=_offset(opts["offset"]), print_shop=opts["print_shop"],
-                                png=opts["png"], tts=opts["tts"])
-        diags.extend(d)
-        if opts["calibration"]:
-            from pnp.render.sheets import render_calibration
-
-            cal_paths, cal_diags = render_calibration(out, paper, opts["duplex"] or "long")
-            paths, _ = [*paths, *cal_paths], diags.extend(cal_diags)
-        return paths
-    if kind == "board":
-        from pnp.render.boards import render_board
-
-        paths, d = render_board(gd, out, paper, board_id=opts["board"],
-                                tiled=not opts["no_tiled"], whole=not opts["no_whole"])
-    elif kind == "record":
-        from pnp.render.records import render_record_sheets
-
-        paths, d = render_record_sheets(gd, out, paper, sheet_id=opts["sheet"],
-                                        fillable=not opts["no_fillable"])
-    elif kind == "rulesheet":
-        from pnp.render.rulesheet import render_rulesheet
-
-        paths, d = render_rulesheet(gd, out, paper)
-    else:
-        from pnp.render.build import render_pawns
-
-        paths, d = render_pawns(gd, out, paper)
+    paths, d = renderer(kind).render(gd, out, paper, **_kind_options(kind, opts))
     diags.extend(d)
     return paths
+
+
+def _kind_options(kind: str, opts: dict) -> dict:
+    """The command's options as the keyword arguments of `kind`'s renderer."""
+    if kind == "cards":
+        return {"duplex": opts["duplex"], "offset": _offset(opts["offset"]),
+                "print_shop": opts["print_shop"], "png": opts["png"], "tts": opts["tts"],
+                "calibration": opts["calibration"]}
+    if kind == "board":
+        return {"board_id": opts["board"], "tiled": not opts["no_tiled"],
+                "whole": not opts["no_whole"]}
+    if kind == "record":
+        return {"sheet_id": opts["sheet"], "fillable": not opts["no_fillable"]}
+    return {}

@@ -13,6 +13,7 @@ from pnp.commands.common import (
     EXIT_OK,
     echo_diagnostics,
     load_or_exit,
+    paper_option,
     refuse_game_files,
     rules_or_exit,
     write_or_exit,
@@ -21,6 +22,7 @@ from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.engine import selfplay
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
+from pnp.paper import REPORT_MIN_SIZE
 
 
 def parse_bots(value: str | None) -> tuple[str, ...]:
@@ -171,14 +173,15 @@ def game_options(f):
 @click.option("--variant", default=None, help="A rule variant from the game's data ('base' = none).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write a PDF report with charts.")
+@paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the event log of the first game(s) as JSON lines.")
 @click.option("--log-games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
               help="How many games --log records.")
 def command(game: str, games: int, players: int | None, seed: int, workers: int,
             scheduler: str | None, bots: str | None, invariants: str, max_turns: int | None,
-            fmt: str, variant: str | None, report_path: Path | None, log_path: Path | None,
-            log_games: int) -> None:
+            fmt: str, variant: str | None, report_path: Path | None, paper: str,
+            log_path: Path | None, log_games: int) -> None:
     """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
     gamedef, variant = load_variant(game, variant)
     refuse_game_files(gamedef, (report_path, "--report", "report.pdf"),
@@ -197,7 +200,7 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
     if report_path:
         from pnp.report.pdf import write_report_pdf
 
-        write_or_exit(report_path, lambda: write_report_pdf(report_path, doc, gamedef),
+        write_or_exit(report_path, lambda: write_report_pdf(report_path, doc, gamedef, paper),
                       "--report")
         click.echo(f"wrote {report_path}", err=True)
     if log_path:

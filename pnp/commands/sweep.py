@@ -7,7 +7,13 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files, write_or_exit
+from pnp.commands.common import (
+    EXIT_ERRORS,
+    EXIT_OK,
+    paper_option,
+    refuse_game_files,
+    write_or_exit,
+)
 from pnp.commands.simulate import (
     check_players,
     executor_options,
@@ -19,6 +25,7 @@ from pnp.commands.simulate import (
     progress_bar,
 )
 from pnp.engine.selfplay import INVARIANT_MODES
+from pnp.paper import REPORT_MIN_SIZE
 
 
 def split_list(values: tuple[str, ...]) -> list[str]:
@@ -56,10 +63,11 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
               show_default=True)
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write a PDF with one chart per measure across the cells.")
+@paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
 def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
             bot_mixes: tuple[str, ...], games: int, seed: int, workers: int,
             scheduler: str | None, invariants: str, max_turns: int | None, fmt: str,
-            report_path: Path | None) -> None:
+            report_path: Path | None, paper: str) -> None:
     """Play GAME in every cell of --players × --variant × --bots and tabulate the measures
     (exit 1 if an invariant broke in any cell)."""
     from pnp.engine import sweep
@@ -81,6 +89,6 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
     if report_path:
         from pnp.report.sweep_pdf import write_sweep_pdf
 
-        write_or_exit(report_path, lambda: write_sweep_pdf(report_path, doc), "--report")
+        write_or_exit(report_path, lambda: write_sweep_pdf(report_path, doc, paper), "--report")
         click.echo(f"wrote {report_path}", err=True)
     sys.exit(EXIT_ERRORS if sweep.broken(doc) else EXIT_OK)

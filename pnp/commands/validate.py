@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, resolve_games
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, paper_option, resolve_games
 from pnp.data.game import load_game_and_documents, variant_problems
 from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 
@@ -15,8 +15,7 @@ from pnp.diagnostics import ERROR, WARNING, has_errors, render_json, render_text
 @click.argument("games", nargs=-1, metavar="[GAME]...")
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @click.option("--strict", is_flag=True, help="Treat warnings as errors (exit 1).")
-@click.option("--paper", type=click.Choice(["a4", "letter"]), default="a4", show_default=True,
-              help="The paper `pnp build` will use: card and sheet sizes are checked against it.")
+@paper_option("The paper `pnp build` will use: card and sheet sizes are checked against it.")
 def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
     """Check games against their schemas and cross-references (all bundled games when none named).
 
@@ -33,10 +32,8 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
         if game is not None and result.ok and docs is not None:
             found.extend(variant_problems(folder, result, docs))  # every --variant loads too
             from pnp.render.preflight import preflight  # the renderer loads only when needed
-            from pnp.rulesheet.check import check_rulesheet
 
-            found.extend(preflight(game, paper))
-            found.extend(check_rulesheet(game))  # rendered to Markdown and parsed, no PDF
+            found.extend(preflight(game, paper))  # every kind's checks, the rulesheet's too
         diags.extend(found)
         errors = sum(d.severity == ERROR for d in found)
         warnings = sum(d.severity == WARNING for d in found)

@@ -17,6 +17,7 @@ from pathlib import Path
 from pnp.data.effects import format_effect
 from pnp.data.model import Board, Chart, GameDef, Space, Table, Track
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, has_errors
+from pnp.paper import LARGE_PAPERS, file_part
 from pnp.render import fonts, tiling
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
@@ -801,8 +802,9 @@ def check_board(game: GameDef, board: Board, home: tuple[float, float]) -> tuple
             board.paper_origin if board.paper_origin.file else board.origin, ERROR, R_BOARD,
             f"board '{board.id}' does not fit its whole_paper {large_name.upper()}: it would "
             f"print at {max(fit, 0):.0%} of its size, below the {MIN_WHOLE_SCALE:.0%} it can "
-            "be read at", "name a larger whole_paper (a3, a2, or WIDTHxHEIGHT) or split the "
-                          "board; without whole_paper the board is laid out for A3")]
+            "be read at", f"name a larger whole_paper ({', '.join(LARGE_PAPERS)}, or "
+                          "WIDTHxHEIGHT) or split the board; without whole_paper the board is "
+                          "laid out for A3")]
     if scale < 1.0:
         diags.append(Diagnostic.at(board.origin, WARNING, R_BOARD_SCALED,
                                    f"board '{board.id}' is larger than {large_name.upper()}; "
@@ -838,8 +840,7 @@ def render_board(game: GameDef, out_dir: str | os.PathLike = "output", paper: st
                                    hint=f"boards: {known}")]
     outputs: list[tuple[Path, bytes]] = []
     out = Path(out_dir)
-    paper_name = paper.lower() if paper.lower() in ("a4", "a3", "a2", "letter", "tabloid") \
-        else "custom"
+    paper_name = file_part(paper)
     for board in boards:
         plan, problems = check_board(game, board, home)
         diags.extend(problems)

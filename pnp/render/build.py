@@ -1,16 +1,15 @@
 """Render every component a game defines: the one place `pnp build` calls into the renderer.
 
-Each kind of component has its own renderer (record sheets, boards, tokens, card sheets); this
-module decides what the game needs from its data, names the files, and collects diagnostics.
-A build writes into a staging folder and swaps it in only when every renderer succeeded, so a
-failed or killed build leaves the previous kit complete and byte-identical.
+Each kind of component has its own registered renderer (pnp/render/kinds.py: record sheets,
+boards, tokens, card sheets, rulesheet); a build renders every kind the game has and collects
+diagnostics. It writes into a staging folder and swaps it in only when every renderer
+succeeded, so a failed or killed build leaves the previous kit complete and byte-identical.
+This module also makes the pawns (`tokens.pdf`) from the game's per-player pawn component.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,61 +80,19 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     return paths, diags + d
 
 
-def render_cards(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
-                 **options) -> tuple[list[Path], list[Diagnostic]]:
-    """`cards-<deck>.pdf` for every deck with cards to print, through the card-sheet renderer.
-
-    Each deck is rendered into a private folder next to the output, then its files are moved
-    into place with os.replace (atomic) under the kit's names.
-    """
-    from pnp.render.sheets import render_deck_sheets
-
-    out = Path(out_dir)
-    written: list[Path] = []
-    diags: list[Diagnostic] = []
-    for deck in game.decks.values():
-        if not deck.printed:
-            continue  # data only: its cards are printed on other cards
-        out.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(dir=out, prefix=".cards-"))
-        try:
-            paths, d = render_deck_sheets(game, [deck.id], paper, tmp, **options)
-            diags.extend(d)
-            prefix = f"{game.id}-{deck.id}"
-            moved: dict[str, Path] = {}  # a PDF, or a folder of PNGs, moves once
-            for p in paths:
-                rel = p.relative_to(tmp)
-                head = rel.parts[0]
-                if head not in moved:
-                    name = (f"cards-{deck.id}{head[len(prefix):]}" if head.startswith(prefix)
-                            else head)
-                    target = out / name
-                    if target.is_dir():
-                        shutil.rmtree(target)
-                    os.replace(tmp / head, target)
-                    moved[head] = target
-                written.append(moved[head].joinpath(*rel.parts[1:]))
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    return written, diags
-
-
 def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
                progress: Progress | None = None) -> tuple[list[Path], list[Diagnostic]]:
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
 
-    Record sheets (printable and fillable), each board tiled on `paper` and whole on its large
-    paper, pawn tokens for every player colour, every deck's card sheets, and the rulesheet
-    when the game has rulesheet sources. Every file goes to a staging folder first
-    (pnp/render/staging.py); out_dir is replaced by it only when no renderer reported an
-    error, so a failed or killed build leaves the previous kit as it was. An out_dir pnp did
+    Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
+    fillable), each board tiled on `paper` and whole on its large paper, pawn tokens for every
+    player colour, every deck's card sheets, and the rulesheet. Every file goes to a staging
+    folder first (pnp/render/staging.py); out_dir is replaced by it only when no renderer
+    reported an error, so a failed or killed build leaves the previous kit as it was. An out_dir pnp did
     not write (pnp/render/kit_folder.py) is refused before anything is written.
     """
-    from pnp.render.boards import render_board
+    from pnp.render.kinds import renderers
     from pnp.render.preflight import preflight
-    from pnp.render.records import render_record_sheets
-    from pnp.render.rulesheet import render_rulesheet
-    from pnp.rulesheet.sources import rulesheet_folder
 
     target = Path(out_dir)
     refused = kit_folder_problems(target, game.folder)  # a folder pnp did not write stays
@@ -148,19 +105,9 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     with staged(target, diags) as stage:
         if stage is None:
             return [], diags
-        steps: list[tuple[str, Callable[[], tuple[list[Path], list[Diagnostic]]]]] = []
-        if game.record_sheets:
-            steps.append(("record sheets", lambda: render_record_sheets(game, stage, paper)))
-        if game.boards:
-            steps.append(("boards", lambda: render_board(game, stage, paper)))
-        if pawn_component(game) is not None:
-            steps.append(("tokens", lambda: render_pawns(game, stage, paper)))
-        if game.decks:
-            steps.append(("cards", lambda: render_cards(game, stage, paper)))
-        if rulesheet_folder(game) is not None:
-            steps.append(("rulesheet", lambda: render_rulesheet(game, stage, paper)))
-        for i, (_what, step) in enumerate(steps):
-            p, d = step()
+        steps = [kind for kind in renderers() if kind.applies(game)]
+        for i, kind in enumerate(steps):
+            p, d = kind.render(game, stage, paper)
             paths.extend(p)
             diags.extend(d)
             if progress is not None:

@@ -11,6 +11,8 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from pnp import paper as paper_table
+
 PT_PER_UNIT = {"pt": 1.0, "in": 72.0, "mm": 72.0 / 25.4, "cm": 720.0 / 25.4}
 MM = PT_PER_UNIT["mm"]
 
@@ -46,14 +48,8 @@ def to_mm(points: float) -> float:
     return points / MM
 
 
-#: paper name -> (width, height) in points, portrait
-PAPERS: dict[str, tuple[float, float]] = {
-    "a4": (mm(210), mm(297)),
-    "a3": (mm(297), mm(420)),
-    "a2": (mm(420), mm(594)),
-    "letter": (8.5 * 72, 11 * 72),
-    "tabloid": (11 * 72, 17 * 72),
-}
+#: paper name -> (width, height) in points, portrait (the table is pnp/paper.py)
+PAPERS: dict[str, tuple[float, float]] = {name: p.size for name, p in paper_table.PAPERS.items()}
 
 #: card size name -> (width, height) in millimetres (DESIGN.md print conventions)
 CARD_SIZES_MM: dict[str, tuple[float, float]] = {
@@ -81,8 +77,8 @@ def parse_paper(spec: str) -> tuple[float, float]:
         w, h = parse_length(m.group(1)), parse_length(m.group(2))
         if w > 0 and h > 0:
             return (w, h)
-    names = ", ".join(sorted(PAPERS))
-    raise GeometryError(f"unknown paper {spec!r} (use {names} or WIDTHxHEIGHT like 210mmx297mm)")
+    raise GeometryError(f"unknown paper {spec!r} (use {paper_table.names_text()} or "
+                        f"{paper_table.CUSTOM_EXAMPLE})")
 
 
 def card_size(spec: str | Mapping[str, str]) -> tuple[float, float]:

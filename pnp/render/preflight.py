@@ -1,10 +1,12 @@
 """Preflight: every problem `pnp build` would hit, found without writing a file.
 
 `pnp validate` and `pnp build` both call `preflight`; build stops before writing anything when
-it finds an error, so the two commands cannot disagree about the game's data. It compiles every
-layout the decks use, draws every card face once on a scratch canvas (templates, colours,
-lengths, fonts, images, icons, text fit), checks card and token sizes against the paper, lays
-out boards (and draws them, for text fit) and record sheets.
+it finds an error, so the two commands cannot disagree about the game's data. It asks every
+registered kind of component (pnp/render/kinds.py) that the game has for its checks: the
+checks of record sheets, boards, pawns and cards live here (compile every layout the decks
+use, draw every card face once on a scratch canvas for templates, colours, lengths, fonts,
+images, icons and text fit, check card and token sizes against the paper, lay out boards and
+draw them for text fit, impose record sheets); the rulesheet's are pnp.rulesheet.check.
 
 A layout problem that is not one card's data (a template bug, a missing field, a bad constant)
 is reported once, at the layout line, naming the cards it breaks; a card's own bad value is
@@ -17,6 +19,7 @@ import io
 from typing import Any
 
 from pnp.diagnostics import ERROR, Diagnostic
+from pnp.paper import CUSTOM_EXAMPLE, names_text
 from pnp.render.geometry import GeometryError, card_size, impose_grid, parse_paper
 from pnp.render.layout import (
     R_SANDBOX,
@@ -42,10 +45,14 @@ def preflight(game: Any, paper: str = "a4") -> list[Diagnostic]:
         paper_size = parse_paper(paper)
     except GeometryError as exc:
         return [Diagnostic(ERROR, R_PAPER, f"--paper {paper!r}: {exc}",
-                           hint="use a4, letter, a3, tabloid or WIDTHxHEIGHT like 210mmx297mm")]
+                           hint=f"use {names_text()} or {CUSTOM_EXAMPLE}")]
+    from pnp.render.kinds import renderers
+
     out: list[Diagnostic] = []
-    for part in (_records, _boards, _tokens, _cards):
-        for d in part(game, paper_size):
+    for kind in renderers():
+        if not kind.applies(game):
+            continue
+        for d in kind.preflight(game, paper_size):
             if d not in out:
                 out.append(d)
     return out
@@ -62,7 +69,7 @@ def _scratch_canvas(paper_size: tuple[float, float]):
 # record sheets, boards, tokens
 
 
-def _records(game: Any, paper_size) -> list[Diagnostic]:
+def check_records(game: Any, paper_size) -> list[Diagnostic]:
     from pnp.render.records import check_sheet
 
     out: list[Diagnostic] = []
@@ -71,7 +78,7 @@ def _records(game: Any, paper_size) -> list[Diagnostic]:
     return out
 
 
-def _boards(game: Any, paper_size) -> list[Diagnostic]:
+def check_boards(game: Any, paper_size) -> list[Diagnostic]:
     from pnp.render.boards import Diags, check_board, draw_board
 
     out: list[Diagnostic] = []
@@ -87,7 +94,7 @@ def _boards(game: Any, paper_size) -> list[Diagnostic]:
     return out
 
 
-def _tokens(game: Any, paper_size) -> list[Diagnostic]:
+def check_pawns(game: Any, paper_size) -> list[Diagnostic]:
     from pnp.render.build import pawn_groups
     from pnp.render.tokens import check_groups
 
@@ -99,7 +106,7 @@ def _tokens(game: Any, paper_size) -> list[Diagnostic]:
 # cards
 
 
-def _cards(game: Any, paper_size) -> list[Diagnostic]:
+def check_cards(game: Any, paper_size) -> list[Diagnostic]:
     from pnp.render.sheets import HOME_BLEED, HOME_MARGIN, _layout, card_context
 
     decks = [d for d in game.decks.values() if d.printed]

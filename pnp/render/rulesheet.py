@@ -42,6 +42,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from pnp import __version__
 from pnp.data.model import GameDef
 from pnp.diagnostics import ERROR, Diagnostic
+from pnp.paper import names_text
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_paper
 from pnp.render.pdfwrite import write_outputs
@@ -595,7 +596,7 @@ def render_rulesheet(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4
     try:
         data = rulesheet_pdf(game, prepared, paper)
     except GeometryError as exc:
-        return [], diags + [Diagnostic(ERROR, R_LAYOUT, str(exc), hint="use a4 or letter")]
+        return [], diags + [Diagnostic(ERROR, R_LAYOUT, str(exc), hint=f"use {names_text()}")]
     except LayoutError as exc:
         return [], diags + [Diagnostic(ERROR, R_LAYOUT, f"the rulesheet cannot be laid out: {exc}",
                                        str(prepared.folder),

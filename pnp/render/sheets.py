@@ -17,6 +17,7 @@ from reportlab.pdfbase import pdfmetrics
 
 from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
+from pnp.paper import file_part
 from pnp.render import fonts
 from pnp.render.geometry import (
     DUPLEX_MODES,
@@ -465,12 +466,13 @@ def render_deck_sheets(
     tts: bool = False,
     progress: Progress | None = None,
     library: LayoutLibrary | None = None,
+    stem: str | None = None,
 ) -> tuple[list[Path], list[Diagnostic]]:
     """Render the game's decks; returns the files written and every diagnostic.
 
     Writes `<game>-cards.pdf` (home sheets; with `duplex` a mirrored back page follows each
     front page), `<game>-cards-printshop.pdf` with `print_shop`, per-card PNGs with `png` and
-    Tabletop Simulator sheets with `tts`. When any error is found nothing is written, so the
+    Tabletop Simulator sheets with `tts`; `stem` replaces `<game>-cards` (a kit's names). When any error is found nothing is written, so the
     previous files stay as they were.
     """
     diags: list[Diagnostic] = []
@@ -498,7 +500,7 @@ def render_deck_sheets(
     if has_errors(diags):
         return [], diags
     out = Path(out_dir)
-    stem = f"{game.id}-cards" if not deck_ids else f"{game.id}-{'-'.join(deck_ids)}"
+    stem = stem or (f"{game.id}-cards" if not deck_ids else f"{game.id}-{'-'.join(deck_ids)}")
     sides = sum(1 + (cp.back is not None and duplex is not None) for cp in copies)
     total = sides
     if print_shop:
@@ -563,7 +565,5 @@ def render_calibration(out_dir: str | os.PathLike = "output", paper: str = "a4",
     data, _ = pdf_bytes(lambda c: draw_calibration(c, paper_size, duplex), paper_size,
                         "pnp duplex calibration")
     diags: list[Diagnostic] = []
-    name = paper.lower().replace(" ", "") if paper.lower() in ("a4", "a3", "a2", "letter",
-                                                               "tabloid") else "custom"
-    p = _write(Path(out_dir) / f"calibration-{name}-{duplex}.pdf", data, diags)
+    p = _write(Path(out_dir) / f"calibration-{file_part(paper)}-{duplex}.pdf", data, diags)
     return ([p] if p else []), diags

@@ -13,17 +13,16 @@ from pathlib import Path
 from typing import Any
 
 from reportlab.lib import colors
-from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.engine.findings import num, pct
+from pnp.paper import DEFAULT_PAPER, REPORT_MIN_SIZE, too_small
 from pnp.render.fonts import string_width
+from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
 from pnp.report.text import coverage_title
 
-PAGE_W, PAGE_H = A4
 MARGIN = 42.0
-BODY_W = PAGE_W - 2 * MARGIN
 FONT, BOLD = "Vera", "Vera-Bold"
 INK = colors.HexColor("#222222")
 GREY = colors.HexColor("#777777")
@@ -67,12 +66,25 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
-class Pages:
-    """A top-down cursor over A4 pages: callers ask for room and get a new page when needed."""
+def report_page(paper: str) -> tuple[float, float]:
+    """The page size of a report on `paper`; GeometryError when unknown or smaller than A5
+    (the fixed label columns would leave no room to wrap text into)."""
+    size = parse_paper(paper)
+    problem = too_small(size, REPORT_MIN_SIZE)
+    if problem:
+        raise GeometryError(f"paper {paper!r} is too small for a report: {problem}")
+    return size
 
-    def __init__(self, c: Canvas, title: str):
+
+class Pages:
+    """A top-down cursor over pages of one paper: callers ask for room and get a new page when
+    needed, and draw `body_w` wide from MARGIN."""
+
+    def __init__(self, c: Canvas, title: str, paper: str = DEFAULT_PAPER):
         self.c = c
         self.title = title
+        self.width, self.height = report_page(paper)
+        self.body_w = self.width - 2 * MARGIN
         self.page = 0
         self.y = 0.0
         self.new_page()
@@ -84,9 +96,9 @@ class Pages:
         self.c.setFont(FONT, 7.5)
         self.c.setFillColor(GREY)
         self.c.drawString(MARGIN, MARGIN / 2, self.title)
-        self.c.drawRightString(PAGE_W - MARGIN, MARGIN / 2, f"page {self.page}")
+        self.c.drawRightString(self.width - MARGIN, MARGIN / 2, f"page {self.page}")
         self.c.setFillColor(INK)
-        self.y = PAGE_H - MARGIN
+        self.y = self.height - MARGIN
 
     def need(self, height: float) -> float:
         """Make room for `height` points; returns the top y of the reserved block."""
@@ -107,7 +119,7 @@ class Pages:
 
     def paragraph(self, text: str, size: float = 9, font: str = FONT, indent: float = 0,
                   color=INK) -> None:
-        for line in wrap(text, font, size, BODY_W - indent):
+        for line in wrap(text, font, size, self.body_w - indent):
             top = self.need(size * 1.35)
             self.c.setFont(font, size)
             self.c.setFillColor(color)
@@ -230,7 +242,7 @@ def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str],
     row_h = 17.0
     label_w = 110.0
     left = MARGIN + label_w
-    pw = BODY_W - label_w - 120
+    pw = pages.body_w - label_w - 120
     c = pages.c
     for stat, s in doc["stats"].items():
         top = pages.need(row_h)
@@ -310,7 +322,7 @@ def columns(pages: Pages, blocks: Sequence[tuple[str, list[tuple[str, int, bool]
     """Lay frequency blocks out in columns, filling each row of blocks before the next; the
     heading and note stay on the page of the first row of blocks."""
     gap = 18.0
-    col_w = (BODY_W - gap * (ncols - 1)) / ncols
+    col_w = (pages.body_w - gap * (ncols - 1)) / ncols
     for i in range(0, len(blocks), ncols):
         group = blocks[i:i + ncols]
         height = max(16 + row_h * len(rows) + 10 for _, rows in group)
@@ -328,10 +340,13 @@ def _names(game: Any, attr: str) -> dict[str, str]:
     return {k: getattr(v, "name", k) for k, v in (getattr(game, attr, {}) or {}).items()}
 
 
-def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
+def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
+                paper: str = DEFAULT_PAPER) -> int:
     """Every page of the simulate report; returns the page count."""
     title = getattr(game, "name", None) or doc["game"]
-    pages = Pages(c, f"pnp simulate: {title}" + (f" ({doc['variant']})" if doc["variant"] else ""))
+    pages = Pages(c, f"pnp simulate: {title}" + (f" ({doc['variant']})" if doc["variant"] else ""),
+                  paper)
+    body_w = pages.body_w
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
     pages.heading(f"Self-play report: {title}", 16)
     pages.paragraph(
@@ -366,7 +381,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
             f"{f['faction']}: {pct(f['win_rate'])} ({pct(f['ci95'][0])}–{pct(f['ci95'][1])})"
             for f in doc["factions"])))
     for label, value in figures:
-        lines = wrap(value, FONT, 9, BODY_W - 110)
+        lines = wrap(value, FONT, 9, body_w - 110)
         top = pages.need(12 * len(lines) + 1)
         c.setFont(BOLD, 9)
         c.setFillColor(INK)
@@ -379,7 +394,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
     if not doc["findings"]:
         pages.paragraph("No findings: nothing crossed a threshold.")
     for f in doc["findings"]:
-        lines = wrap(f["message"], FONT, 9, BODY_W - 110)
+        lines = wrap(f["message"], FONT, 9, body_w - 110)
         top = pages.need(12 * len(lines) + 4)
         c.setFillColor(SEVERITY_COLOR.get(f["severity"], INK))
         c.roundRect(MARGIN, top - 11, 46, 11, 2, stroke=0, fill=1)
@@ -397,13 +412,13 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
     pages.new_page()
     pages.heading("Game length and margins")
     top = pages.need(190)
-    histogram(c, MARGIN, top - 180, BODY_W, 160, t["histogram"], "Turns per game", "turns")
+    histogram(c, MARGIN, top - 180, body_w, 160, t["histogram"], "Turns per game", "turns")
     top = pages.need(190)
-    histogram(c, MARGIN, top - 180, BODY_W, 160, m["histogram"],
+    histogram(c, MARGIN, top - 180, body_w, 160, m["histogram"],
               "Winning margin (winner's score minus the next best; 0 = tie)", "points")
     pages.heading("Who wins")
     top = pages.need(180)
-    half = (BODY_W - 24) / 2
+    half = (body_w - 24) / 2
     rate_bars(c, MARGIN, top - 168, half, 150,
               [(f"seat {s['seat']}", s["win_rate"], *s["ci95"]) for s in doc["seats"]],
               "Win rate by seat (95% CI)", doc["fair_share"])
@@ -466,7 +481,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None) -> int:
         pages.heading("Events: times a game, and games with at least one", 11)
         items = list(doc["events"].items())
         half = (len(items) + 1) // 2
-        col_w = BODY_W / 2
+        col_w = body_w / 2
         for i in range(half):
             top = pages.need(11)
             for j, (name, e) in enumerate(items[i::half][:2]):
@@ -488,8 +503,10 @@ def _coverage_label(game: Any, kind: str, key: str) -> str:
     return _key_name(game, kind, key)
 
 
-def write_report_pdf(path: str | os.PathLike, doc: Mapping[str, Any], game: Any = None) -> Path:
-    """Write the PDF report atomically (a failed render leaves any old file untouched)."""
+def write_report_pdf(path: str | os.PathLike, doc: Mapping[str, Any], game: Any = None,
+                     paper: str = DEFAULT_PAPER) -> Path:
+    """Write the PDF report on `paper` atomically (a failed render leaves any old file
+    untouched); GeometryError for an unknown paper."""
     title = f"pnp simulate {doc['game']}"
-    write_pdf(path, lambda c: draw_report(c, doc, game), A4, title)
+    write_pdf(path, lambda c: draw_report(c, doc, game, paper), report_page(paper), title)
     return Path(path)

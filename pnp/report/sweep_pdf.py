@@ -17,13 +17,12 @@ from typing import Any
 from reportlab.graphics import renderPDF
 from reportlab.graphics.charts.barcharts import HorizontalBarChart
 from reportlab.graphics.shapes import Drawing, Line, String
-from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.paper import DEFAULT_PAPER
 from pnp.render.pdfwrite import write_pdf
 from pnp.report.pdf import (
     BAR,
-    BODY_W,
     BOLD,
     FLAG,
     FONT,
@@ -31,10 +30,10 @@ from pnp.report.pdf import (
     INK,
     LIGHT,
     MARGIN,
-    PAGE_H,
     SEVERITY_COLOR,
     Pages,
     fit,
+    report_page,
 )
 from pnp.report.text import TOP_FINDINGS, table_rows
 
@@ -161,11 +160,11 @@ def _summary(pages: Pages, sweep: Mapping[str, Any]) -> None:
         c.setFillColor(INK)
         for text, share in zip(row, widths, strict=False):
             c.drawString(x, top - size, fit(text, BOLD if n == 0 else FONT, size,
-                                           BODY_W * share - 4))
-            x += BODY_W * share
+                                           pages.body_w * share - 4))
+            x += pages.body_w * share
         if n == 0:
             c.setStrokeColor(LIGHT)
-            c.line(MARGIN, top - size * 1.45, MARGIN + BODY_W, top - size * 1.45)
+            c.line(MARGIN, top - size * 1.45, MARGIN + pages.body_w, top - size * 1.45)
     pages.gap(4)
     pages.paragraph("pts: percentage points; *: the 95% interval excludes 0.", 7.5, color=GREY)
     pages.gap(12)
@@ -187,17 +186,17 @@ def _findings(pages: Pages, sweep: Mapping[str, Any]) -> None:
             pages.paragraph(f"… {more} more in the JSON document", 7.5, color=GREY, indent=10)
 
 
-def draw_sweep_report(c: Canvas, sweep: Mapping[str, Any]) -> int:
+def draw_sweep_report(c: Canvas, sweep: Mapping[str, Any], paper: str = DEFAULT_PAPER) -> int:
     """Summary table, one chart per measure, then the findings; returns the page count."""
-    pages = Pages(c, f"pnp sweep {sweep['game']}")
+    pages = Pages(c, f"pnp sweep {sweep['game']}", paper)
     _summary(pages, sweep)
     cells = sweep["cells"]
-    fits = max(1, int((PAGE_H - 2 * MARGIN - AXIS_H - 60) // ROW))  # rows on one page
+    fits = max(1, int((pages.height - 2 * MARGIN - AXIS_H - 60) // ROW))  # rows on one page
     per_chart = math.ceil(len(cells) / math.ceil(len(cells) / fits)) if cells else 1  # even parts
     parts = [cells[i:i + per_chart] for i in range(0, len(cells), per_chart)]
     for measure in MEASURES:
         for k, part in enumerate(parts):
-            drawing = bar_chart(part, measure, BODY_W)
+            drawing = bar_chart(part, measure, pages.body_w)
             title = measure.title if len(parts) == 1 else \
                 f"{measure.title} (cells {k * per_chart + 1}–{k * per_chart + len(part)})"
             pages.heading(title, keep=drawing.height + 30)
@@ -210,7 +209,10 @@ def draw_sweep_report(c: Canvas, sweep: Mapping[str, Any]) -> int:
     return pages.page
 
 
-def write_sweep_pdf(path: str | os.PathLike, sweep: Mapping[str, Any]) -> Path:
-    """Write the sweep report atomically (a failed render leaves any old file untouched)."""
-    write_pdf(path, lambda c: draw_sweep_report(c, sweep), A4, f"pnp sweep {sweep['game']}")
+def write_sweep_pdf(path: str | os.PathLike, sweep: Mapping[str, Any],
+                    paper: str = DEFAULT_PAPER) -> Path:
+    """Write the sweep report on `paper` atomically (a failed render leaves any old file
+    untouched); GeometryError for an unknown paper."""
+    write_pdf(path, lambda c: draw_sweep_report(c, sweep, paper), report_page(paper),
+              f"pnp sweep {sweep['game']}")
     return Path(path)
