@@ -16,8 +16,9 @@ from support import GAME, Card, Deck, GameDef  # noqa: E402
 from pnp import paths  # noqa: E402
 from pnp.diagnostics import Position  # noqa: E402
 from pnp.render.geometry import card_size  # noqa: E402
-from pnp.render.layout import fit_text, load_layout_file, load_library  # noqa: E402
+from pnp.render.layout import load_layout_file, load_library  # noqa: E402
 from pnp.render.sheets import render_deck_sheets  # noqa: E402
+from pnp.render.text import fit_text  # noqa: E402
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/layout.schema.json\n"
 CARD_LINE, FIELD_LINE = 12, 14

@@ -33,14 +33,8 @@ from pnp.render.geometry import (
     parse_paper,
     size_key,
 )
-from pnp.render.layout import (
-    R_SIZE,
-    R_UNKNOWN_LAYOUT,
-    CardLayout,
-    ElementError,
-    LayoutLibrary,
-    load_library,
-)
+from pnp.render.layout.codes import R_SIZE, R_UNKNOWN_LAYOUT, ElementError
+from pnp.render.layout.library import CardLayout, LayoutLibrary, load_library
 from pnp.render.pdfops import append_operators, place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
 
@@ -202,7 +196,7 @@ class FaceDrawer:
     def place(self, face: Face, x: float, y: float, clip: Rect, bleed: float) -> None:
         """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
         c = self.c
-        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout.py)
+        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout/elements.py)
         append_operators(c, f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
                             f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
         key = face.key + (round(bleed, 3),)

@@ -17,7 +17,8 @@ from pnp.data.limits import MAX_COMPONENT_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_length, parse_paper
-from pnp.render.layout import draw_shape, parse_color
+from pnp.render.layout.icons import draw_shape
+from pnp.render.layout.values import parse_color
 from pnp.render.pdfwrite import pdf_bytes
 
 R_TOKEN = "PNP-R060"  # a token group that cannot be drawn (colour, size, shape)
