@@ -18,7 +18,7 @@ from pnp.diagnostics import Position  # noqa: E402
 from pnp.render.geometry import card_size  # noqa: E402
 from pnp.render.layout import load_layout_file, load_library  # noqa: E402
 from pnp.render.sheets import render_deck_sheets  # noqa: E402
-from pnp.render.text import fit_text  # noqa: E402
+from pnp.render.text import fit  # noqa: E402
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/layout.schema.json\n"
 CARD_LINE, FIELD_LINE = 12, 14
@@ -141,13 +141,13 @@ def test_unknown_layout_in_a_deck(tmp_path):
 def test_text_shrinks_and_wraps_to_fit_width_and_height():
     text = "Gain two coins and draw a card, then discard a card of your choice."
     w, h = 40 * 72 / 25.4, 12 * 72 / 25.4
-    fit = fit_text(text, "Vera", 12.0, 6.0, w, h, 1.2, True)
-    assert fit.fits and 6.0 <= fit.size < 12.0
-    assert len(fit.lines) >= 2 and max(fit.widths) <= w + 0.01
-    assert len(fit.lines) * fit.size * 1.2 <= h + 0.01
-    words = " ".join("".join(v for _, v in line) for line in fit.lines).split()
-    assert words == text.split()
-    short = fit_text("Hi", "Vera", 12.0, 6.0, w, h, 1.2, True)
+    fitted = fit(text, "Vera", w, h, size=12.0, min_size=6.0)
+    assert fitted.fits
+    assert 6.0 <= fitted.size < 12.0
+    assert len(fitted.lines) >= 2 and max(fitted.widths) <= w + 0.01
+    assert len(fitted.lines) * fitted.size * 1.2 <= h + 0.01
+    assert " ".join(fitted.strings()).split() == text.split()
+    short = fit("Hi", "Vera", w, h, size=12.0, min_size=6.0)
     assert short.size == 12.0 and short.fits
 
 

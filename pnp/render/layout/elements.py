@@ -39,7 +39,7 @@ from pnp.render.layout.templates import ENV, Prop, compile_condition, fields_use
 from pnp.render.layout.values import as_length, as_text, parse_color
 from pnp.render.pdfops import place_form
 from pnp.render.sandbox import TemplateLimit
-from pnp.render.text import ICON_EM, fit_text
+from pnp.render.text import ICON_EM, fit, measure
 
 
 @dataclass
@@ -237,8 +237,9 @@ class TextElement(BoxElement):
     def _operators(self, c, dc, text, box, color):
         """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
         x, y, w, h = box
-        fit = fit_text(text, self.font, self.size, self.min_size, w, h, self.leading, self.wrap)
-        if not fit.fits:
+        fitted = fit(text, self.font, w, h, size=self.size, min_size=self.min_size,
+                     leading=self.leading, wrap=self.wrap, icons=True)
+        if fitted.overflow:
             field = self.text.fields[0] if self.text.fields else None
             raise ElementError(
                 R_OVERFLOW,
@@ -246,15 +247,16 @@ class TextElement(BoxElement):
                 f"{w / 2.8346:.1f}×{h / 2.8346:.1f} mm box even at {self.min_size:g} pt "
                 f"(“{text[:40]}{'…' if len(text) > 40 else ''}”)",
                 "shorten the text, enlarge the box, or lower min_size", field)
-        for line in fit.lines:
+        lines = fitted.pieces()
+        for line in lines:
             for kind, name in line:
                 if kind == "i" and name not in dc.icons:
                     raise ElementError(R_UNKNOWN_ICON, f"{self.what}: unknown icon {{{name}}}",
                                        f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
                                        self.text.fields[0] if self.text.fields else None)
-        s = fit.size
+        s = fitted.size
         step = s * self.leading
-        n = len(fit.lines)
+        n = len(lines)
         block = (n - 1) * step + s * (self.ascent - self.descent)
         if self.valign == "middle":
             top = y + h / 2 + block / 2
@@ -267,7 +269,7 @@ class TextElement(BoxElement):
         size_txt = f"{s:.2f}"
         current = None
         icons_to_draw = []
-        for line, lw in zip(fit.lines, fit.widths, strict=True):
+        for line, lw in zip(lines, fitted.widths, strict=True):
             if self.align == "center":
                 lx = x + (w - lw) / 2
             elif self.align == "right":
@@ -284,7 +286,7 @@ class TextElement(BoxElement):
                             current = subset
                         ops.append(f"({chunk}) Tj")
                     if len(line) > 1:
-                        cx += fonts.string_width(value, self.font, s)
+                        cx += measure(value, self.font, s)
                 else:
                     icons_to_draw.append((dc.icons[value], cx + s * (ICON_EM - 1) / 2,
                                           base - s * 0.14))

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.diagnostics import Position
-from pnp.render import fonts
 from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.images import image_size, print_image
+from pnp.render.text import fit_width, measure
 
 
 @dataclass(frozen=True)
@@ -38,11 +38,8 @@ class Icon:
         draw_shape(c, self.shape or "circle", x, y, size, size, self.fill, self.stroke)
         if self.label:
             font = ICON_LABEL_FONT
-            s = size * 0.62
-            w = fonts.string_width(self.label, font, s)
-            if w > size * 0.8:
-                s *= size * 0.8 / w
-                w = size * 0.8
+            s = fit_width(self.label, font, size * 0.62, size * 0.8)
+            w = measure(self.label, font, s)
             set_fill(c, self.label_color or (1, 1, 1))
             c.setFont(font, s)
             c.drawString(x + (size - w) / 2, y + size / 2 - s * 0.36, self.label)
