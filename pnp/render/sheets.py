@@ -13,8 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from reportlab.pdfbase import pdfmetrics
-
 from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.render import fonts
@@ -37,6 +35,7 @@ from pnp.render.layout.codes import R_SIZE, R_UNKNOWN_LAYOUT, ElementError
 from pnp.render.layout.library import CardLayout, LayoutLibrary, load_library
 from pnp.render.pdfops import append_operators, place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.text import ellipsise, fit_width
 
 R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
 
@@ -269,12 +268,8 @@ def _page_label(c, grid: Grid, text: str) -> None:
         span, horizontal = ch - mm(4), False
     else:
         return
-    size = LABEL_SIZE
-    width = pdfmetrics.stringWidth(text, fonts.DEFAULT_FONT, size)
-    if width > span:
-        size = max(LABEL_MIN_SIZE, size * span / width)
-        while text and pdfmetrics.stringWidth(text, fonts.DEFAULT_FONT, size) > span:
-            text = text[:-2] + "…"
+    size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
+    text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
     c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)
     c.setFont(fonts.DEFAULT_FONT, size)
