@@ -21,6 +21,7 @@ from reportlab.lib.pagesizes import A4
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.pdfwrite import write_pdf
+from pnp.render.text import ellipsise
 from pnp.report.pdf import (
     BAR,
     BODY_W,
@@ -34,7 +35,6 @@ from pnp.report.pdf import (
     PAGE_H,
     SEVERITY_COLOR,
     Pages,
-    fit,
 )
 from pnp.report.text import TOP_FINDINGS, table_rows
 
@@ -102,7 +102,7 @@ def bar_chart(cells: Sequence[Mapping[str, Any]], measure: Measure, width: float
     chart.x, chart.y = LABEL_W, AXIS_H - 10
     chart.width, chart.height = width - LABEL_W - 12, n * ROW
     chart.data = [[v if v is not None else 0 for v in values]]
-    chart.categoryAxis.categoryNames = [fit(c["label"], FONT, 7, LABEL_W - 8) for c in cells]
+    chart.categoryAxis.categoryNames = [ellipsise(c["label"], FONT, 7, LABEL_W - 8) for c in cells]
     chart.categoryAxis.reverseDirection = 1
     chart.categoryAxis.labels.fontName, chart.categoryAxis.labels.fontSize = FONT, 7
     chart.categoryAxis.labels.boxAnchor, chart.categoryAxis.labels.dx = "e", -4
@@ -160,7 +160,7 @@ def _summary(pages: Pages, sweep: Mapping[str, Any]) -> None:
         c.setFont(BOLD if n == 0 else FONT, size)
         c.setFillColor(INK)
         for text, share in zip(row, widths, strict=False):
-            c.drawString(x, top - size, fit(text, BOLD if n == 0 else FONT, size,
+            c.drawString(x, top - size, ellipsise(text, BOLD if n == 0 else FONT, size,
                                            BODY_W * share - 4))
             x += BODY_W * share
         if n == 0:
