@@ -88,6 +88,7 @@ def resolve_font(name: str | None) -> str:
 
 @lru_cache(maxsize=64)
 def _widths(font: str) -> tuple[dict[int, float], float]:
+    ensure_fonts()  # so Vera can be measured before anything is drawn
     face = pdfmetrics.getFont(font).face
     return face.charWidths, face.defaultWidth
 
