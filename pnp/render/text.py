@@ -72,8 +72,10 @@ class Word(NamedTuple):
     pieces: tuple[tuple[str, str], ...]  # what is drawn: ('t', text) and ('i', icon name)
 
 
+@lru_cache(maxsize=2048)
 def word(text: str, font: str, icons: bool = False) -> Word:
-    """`text` as one word; with `icons`, `{name}` marks are icons one ICON_EM wide."""
+    """`text` as one word; with `icons`, `{name}` marks are icons one ICON_EM wide (cached:
+    a deck repeats its words)."""
     if not (icons and "{" in text):
         return Word(text, font, fonts.text_width_1000(text, font), (("t", text),))
     pieces: list[tuple[str, str]] = []
@@ -94,13 +96,15 @@ def words(text: str, font: str, *, icons: bool = False,
           keep_amounts: bool = False) -> tuple[Word, ...]:
     """The words of `text` (split at any whitespace). With `keep_amounts` a signed amount stays
     with the word before it, so 'Culture +3' never breaks before '+3'."""
+    if not keep_amounts:
+        return tuple([word(w, font, icons) for w in str(text).split()])
     out: list[str] = []
     for w in str(text).split():
-        if keep_amounts and out and w[:1] in "+-\u2212" and len(w) > 1:
+        if out and w[:1] in "+-\u2212" and len(w) > 1:
             out[-1] = f"{out[-1]} {w}"
         else:
             out.append(w)
-    return tuple(word(w, font, icons) for w in out)
+    return tuple([word(w, font, icons) for w in out])
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,6 +143,9 @@ class FittedText:
         """Each line as what to draw: ('t', text) runs (spaces included) and ('i', icon)."""
         out = []
         for line in self.lines:
+            if all(len(w.pieces) == 1 and w.pieces[0][0] == "t" for w in line):  # no icons
+                out.append((("t", " ".join([w.pieces[0][1] for w in line])),) if line else ())
+                continue
             merged: list[tuple[str, str]] = []
             for i, w in enumerate(line):
                 for kind, value in ((("t", " "),) if i else ()) + w.pieces:
@@ -238,20 +245,23 @@ def _break(paras, space: float, limit: float, wrap: bool, split: bool):
         cur: list[Word] = []
         cur_w = 0.0
         for w in para:
-            if cur and wrap and cur_w + space + w.width > limit:
+            ww = w[2]  # its width
+            if cur and wrap and cur_w + space + ww > limit:
                 lines.append(tuple(cur))
                 widths.append(cur_w)
                 cur, cur_w = [], 0.0
-            if split and wrap and w.width > limit and len(w.pieces) == 1:
+            if split and wrap and ww > limit and len(w.pieces) == 1:
                 w = _split(w, limit, lines, widths)
                 if not w.text:
                     continue
+                ww = w.width
             if cur:
                 cur_w += space
             cur.append(w)
-            cur_w += w.width
-        lines.append(tuple(cur))
-        widths.append(cur_w)
+            cur_w += ww
+        if cur:
+            lines.append(tuple(cur))
+            widths.append(cur_w)
     return lines, widths
 
 
