@@ -415,7 +415,7 @@ def test_rules_keep_their_parsed_values():
 
 
 def test_a_card_layout_prints_typed_fields_as_written(tmp_path):
-    from pnp.render.layout import _compile, render_template
+    from pnp.render.layout.templates import _compile, render_template
     from pnp.render.sheets import card_context
 
     game = load_game(make(tmp_path)).game

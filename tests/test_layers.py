@@ -1,6 +1,7 @@
 """Each job has one home, checked on the source: reportlab's private internals only in
-pnp/render/pdfops.py, and an engine that imports nothing from the renderer, the reports or
-reportlab, directly or through another pnp module (the layers: docs/design-notes.md)."""
+pnp/render/pdfops.py, text measured only in pnp/render/text.py, and an engine that imports
+nothing from the renderer, the reports or reportlab, directly or through another pnp module
+(the layers: docs/design-notes.md)."""
 
 from __future__ import annotations
 
@@ -71,6 +72,75 @@ def draw(c):
     assert names.count("_code") == 2
     assert {"_doc", "_formsinuse", "_escape", "__dict__", "makeFont"} <= set(names)
     assert private_uses("def f(result):\n    return result.exit_code, vars(result)\n") == []
+
+
+# ---------------------------------------------------------------------------------------------
+# text is measured, wrapped, shrunk and ellipsised in pnp/render/text.py only
+
+#: what measures text: reportlab's widths and splitter (pdfmetrics, canvas and font methods
+#: alike), the glyph-width table, and the width helpers pnp had before text.py
+MEASURING_NAMES = frozenset({
+    "stringWidth", "simpleSplit", "instanceStringWidthTTF", "instanceStringWidthT1",
+    "charWidths", "text_width_1000", "string_width",
+})
+#: text.py measures; fonts.py holds the glyph-width table; pdfops.py writes it into the PDF
+MAY_MEASURE = {PNP / "render" / "text.py", PNP / "render" / "fonts.py", PDFOPS}
+
+
+def measuring_uses(source: str, filename: str = "<source>") -> list[str]:
+    """Every place `source` reaches for a text-measuring function: called or named as an
+    attribute (`pdfmetrics.stringWidth`, `c.stringWidth`), a name, an import, or a string given
+    to getattr and friends."""
+    found = []
+    for node in ast.walk(ast.parse(source, filename)):
+        name = None
+        if isinstance(node, ast.Attribute):
+            name = node.attr
+        elif isinstance(node, ast.Name):
+            name = node.id
+        elif isinstance(node, ast.alias):
+            name = node.name.rpartition(".")[2]
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ACCESSORS and len(node.args) > 1
+              and isinstance(node.args[1], ast.Constant)):
+            name = node.args[1].value
+        if name in MEASURING_NAMES:
+            found.append(f"{filename}:{getattr(node, 'lineno', '?')}: {name}")
+    return found
+
+
+def test_only_text_py_measures_text():
+    found = []
+    for path in sorted(PNP.rglob("*.py")):
+        if path not in MAY_MEASURE:
+            found += measuring_uses(path.read_text(encoding="utf-8"), str(path.relative_to(PNP)))
+    assert found == [], ("measure, wrap, shrink and ellipsise with pnp.render.text "
+                         "(measure, fit_width, ellipsise, fit, fit_words, wrap):\n"
+                         + "\n".join(found))
+
+
+def test_the_measuring_check_catches_each_way_of_measuring():
+    planted = '''
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.lib.utils import simpleSplit
+from reportlab.pdfbase import pdfmetrics
+from pnp.render.fonts import text_width_1000
+
+def label(c, text, width):
+    w = pdfmetrics.stringWidth(text, "Vera", 8)
+    w = c.stringWidth(text, "Vera", 8)
+    lines = simpleSplit(text, "Vera", 8, width)
+    w = getattr(pdfmetrics, "stringWidth")(text, "Vera", 8)
+    w = sum(pdfmetrics.getFont("Vera").face.charWidths.get(ord(ch), 0) for ch in text)
+    return text_width_1000(text, "Vera")
+'''
+    names = [u.rpartition(": ")[2] for u in measuring_uses(planted)]
+    assert names.count("stringWidth") == 4
+    assert names.count("simpleSplit") == 2
+    assert names.count("text_width_1000") == 2
+    assert "charWidths" in names
+    clean = "from pnp.render.text import measure\n\ndef f(t):\n    return measure(t, 'Vera', 8)\n"
+    assert measuring_uses(clean) == []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from support import GAME, Card, Deck, GameDef  # noqa: E402
 from pnp import paths  # noqa: E402
 from pnp.diagnostics import Position  # noqa: E402
 from pnp.render.geometry import card_size  # noqa: E402
-from pnp.render.layout import fit_text, load_layout_file, load_library  # noqa: E402
+from pnp.render.layout import load_layout_file, load_library  # noqa: E402
 from pnp.render.sheets import render_deck_sheets  # noqa: E402
 
 SCHEMA_LINE = "# yaml-language-server: $schema=../schemas/layout.schema.json\n"
@@ -135,19 +135,6 @@ def test_unknown_layout_in_a_deck(tmp_path):
     _, diags = render_deck_sheets(GameDef("t", "T", game.folder, {"heroes": bad},
                                           game.layout_documents), out_dir=tmp_path)
     assert [d.code for d in diags] == ["PNP-R002"] and diags[0].line == 3
-
-
-def test_text_shrinks_and_wraps_to_fit_width_and_height():
-    text = "Gain two coins and draw a card, then discard a card of your choice."
-    w, h = 40 * 72 / 25.4, 12 * 72 / 25.4
-    fit = fit_text(text, "Vera", 12.0, 6.0, w, h, 1.2, True)
-    assert fit.fits and 6.0 <= fit.size < 12.0
-    assert len(fit.lines) >= 2 and max(fit.widths) <= w + 0.01
-    assert len(fit.lines) * fit.size * 1.2 <= h + 0.01
-    words = " ".join("".join(v for _, v in line) for line in fit.lines).split()
-    assert words == text.split()
-    short = fit_text("Hi", "Vera", 12.0, 6.0, w, h, 1.2, True)
-    assert short.size == 12.0 and short.fits
 
 
 def test_extends_overrides_and_removes_elements_by_id(tmp_path):

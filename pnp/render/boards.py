@@ -21,6 +21,8 @@ from pnp.paper import LARGE_PAPERS, file_part
 from pnp.render import fonts, tiling
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.text import FittedText, Word, fit_together, fit_width, fit_words, measure
+from pnp.render.text import words as text_words
 
 R_BOARD = "PNP-R070"  # a board that cannot be drawn (unknown id, paper, nothing on it)
 R_BOARD_TEXT = "PNP-R071"  # warning: text that does not fit at the smallest legible size
@@ -72,76 +74,22 @@ def tint(rgb: tuple[float, float, float], k: float) -> tuple[float, float, float
 
 
 # ---------------------------------------------------------------------------------------------
-# text: greedy wrapping of (word, font) runs, shrinking to a floor size
+# text: fitted by pnp.render.text; boards set lines LEADING apart, spaces in the regular face
 
 
-Word = tuple[str, str]  # (text, font)
-Line = tuple[Word, ...]
+Block = FittedText  # wrapped text at one size
 
 
-def words(text: str, font: str = REGULAR) -> list[Word]:
+def words(text: str, font: str = REGULAR) -> tuple[Word, ...]:
     """Words to wrap; an amount stays with its stat ('Culture +3' never breaks before '+3')."""
-    out: list[Word] = []
-    for w in str(text).split():
-        if out and w[:1] in "+-\u2212" and len(w) > 1:
-            out[-1] = (f"{out[-1][0]} {w}", font)
-        else:
-            out.append((w, font))
-    return out
-
-
-def line_width(line: Line, size: float) -> float:
-    if not line:
-        return 0.0
-    space = fonts.string_width(" ", REGULAR, size)
-    return sum(fonts.string_width(w, f, size) for w, f in line) + space * (len(line) - 1)
-
-
-def wrap(ws: Sequence[Word], size: float, width: float) -> tuple[list[Line], bool]:
-    """Greedy lines no wider than `width`; False when a single word is wider on its own."""
-    lines: list[Line] = []
-    cur: list[Word] = []
-    ok = True
-    for w in ws:
-        if fonts.string_width(w[0], w[1], size) > width + 1e-6:
-            ok = False
-        if cur and line_width(tuple(cur + [w]), size) > width + 1e-6:
-            lines.append(tuple(cur))
-            cur = []
-        cur.append(w)
-    if cur:
-        lines.append(tuple(cur))
-    return lines, ok
-
-
-@dataclass(frozen=True)
-class Block:
-    """Wrapped text at one size."""
-
-    size: float
-    lines: tuple[Line, ...]
-    fits: bool = True
-
-    @property
-    def height(self) -> float:
-        return len(self.lines) * self.size * LEADING if self.lines else 0.0
-
-
-EMPTY = Block(0.0, (), True)
+    return text_words(text, font, keep_amounts=True)
 
 
 def fit_block(ws: Sequence[Word], size: float, min_size: float, width: float,
               height: float) -> Block:
     """The largest size (0.25 pt steps, not below `min_size`) whose lines fit width × height."""
-    if not ws:
-        return EMPTY
-    s = size
-    while True:
-        lines, ok = wrap(ws, s, width)
-        block = Block(s, tuple(lines), ok and len(lines) * s * LEADING <= height + 0.01)
-        if block.fits or s <= min_size + 1e-9:
-            return block
-        s = max(min_size, s - 0.25)
+    return fit_words(ws, width, height, size=size, min_size=min_size, space_font=REGULAR,
+                     leading=LEADING)
 
 
 def draw_block(c, block: Block, x: float, top: float, width: float, align: str = "centre",
@@ -152,35 +100,26 @@ def draw_block(c, block: Block, x: float, top: float, width: float, align: str =
     s = block.size
     c.setFillColorRGB(*colour)
     base = top - s * 0.80 - s * (LEADING - 1) / 2
-    space = fonts.string_width(" ", REGULAR, s)
-    for line in block.lines:
-        lw = line_width(line, s)
+    space = measure(" ", REGULAR, s)
+    for line, lw in zip(block.lines, block.widths, strict=True):
         lx = x + (width - lw) / 2 if align == "centre" else x + width - lw if align == "right" \
             else x
         for text, font in _runs(line):  # one string per font run: selectable, searchable text
             c.setFont(font, s)
             c.drawString(lx, base, text)
-            lx += fonts.string_width(text, font, s) + space
+            lx += measure(text, font, s) + space
         base -= s * LEADING
 
 
-def _runs(line: Line) -> list[Word]:
-    """Consecutive words of one font joined with spaces."""
-    out: list[Word] = []
-    for text, font in line:
-        if out and out[-1][1] == font:
-            out[-1] = (out[-1][0] + " " + text, font)
+def _runs(line: Sequence[Word]) -> list[tuple[str, str]]:
+    """Consecutive words of one font joined with spaces: (text, font)."""
+    out: list[tuple[str, str]] = []
+    for w in line:
+        if out and out[-1][1] == w.font:
+            out[-1] = (out[-1][0] + " " + w.text, w.font)
         else:
-            out.append((text, font))
+            out.append((w.text, w.font))
     return out
-
-
-def fit_one_line(text: str, font: str, size: float, min_size: float, width: float) -> float:
-    """The size at which `text` fits on one line, not below min_size."""
-    w = fonts.string_width(text, font, size)
-    if w <= width:
-        return size
-    return max(min_size, size * width / w)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -191,10 +130,7 @@ def fit_one_line(text: str, font: str, size: float, min_size: float, width: floa
 class SpaceText:
     name: Block
     note: Block
-
-    @property
-    def fits(self) -> bool:
-        return self.name.fits and self.note.fits
+    fits: bool = True
 
     @property
     def height(self) -> float:
@@ -204,23 +140,19 @@ class SpaceText:
 
 def fit_space(space: Space, width: float, height: float) -> SpaceText:
     """Name (bold) over note, shrunk together from 7.5/6.5 pt to no less than 7/6 pt."""
-    name_words = words(space.name, BOLD)
-    note_words = words(space.label)
-    result = SpaceText(EMPTY, EMPTY)
-    for step in range(SHRINK_STEPS):
-        ns, es = NAME_PT - 0.25 * step, NOTE_PT - 0.25 * step
-        result = SpaceText(fit_block(name_words, ns, ns, width, math.inf),
-                           fit_block(note_words, es, es, width, math.inf))
-        if result.fits and result.height <= height + 0.01:
-            return result
-    return SpaceText(Block(result.name.size, result.name.lines, False), result.note)
+    sizes = [(NAME_PT - 0.25 * step, NOTE_PT - 0.25 * step) for step in range(SHRINK_STEPS)]
+    (name, note), ok = fit_together(
+        (words(space.name, BOLD), words(space.label)), sizes, width, height,
+        space_font=REGULAR, leading=LEADING, stack_height=lambda f: SpaceText(*f).height)
+    return SpaceText(name, note, ok)
 
 
 def space_height(space: Space, width: float) -> float:
     """Box height the space needs at the preferred sizes."""
-    name, _ = wrap(words(space.name, BOLD), NAME_PT, width - 2 * BOX_PAD)
-    note, _ = wrap(words(space.label), NOTE_PT, width - 2 * BOX_PAD)
-    h = len(name) * NAME_PT * LEADING + (len(note) * NOTE_PT * LEADING + mm(0.5) if note else 0)
+    name = fit_block(words(space.name, BOLD), NAME_PT, NAME_PT, width - 2 * BOX_PAD, math.inf)
+    note = fit_block(words(space.label), NOTE_PT, NOTE_PT, width - 2 * BOX_PAD, math.inf)
+    h = len(name.lines) * NAME_PT * LEADING + (
+        len(note.lines) * NOTE_PT * LEADING + mm(0.5) if note.lines else 0)
     return h + 2 * BOX_PAD
 
 
@@ -262,7 +194,7 @@ def draw_space(c, space: Space, r: Rect, colour, diags: Diags, tab: str = "") ->
 def draw_tab(c, text: str, x: float, y: float, colour) -> None:
     """A small coloured label sitting on a box's top edge (START, END)."""
     size = 6.0
-    w = fonts.string_width(text, BOLD, size) + mm(2.4)
+    w = measure(text, BOLD, size) + mm(2.4)
     c.setFillColorRGB(*colour)
     c.roundRect(x, y - mm(0.4), w, TAB_H, mm(0.8), stroke=0, fill=1)
     c.setFillColorRGB(1, 1, 1)
@@ -401,24 +333,25 @@ class LoopItem(Item):
 def draw_track_notes(c, track: Track, r: Rect, colour, diags: Diags) -> None:
     """Title, other names, note and footnotes, centred in `r` and shrunk to fit."""
     title = fit_block(words(track.name, BOLD), 11, 8, r.width, r.height)
-    lines: list[list[Word]] = []
+    lines: list[tuple[Word, ...]] = []
     if track.aliases:
         lines.append(words("also called " + ", ".join(track.aliases), ITALIC))
     if track.note:
         lines.append(words(track.note))
     lines += [words(f) for f in track_footnotes(track)]
-    blocks: list[Block] = []
-    for size in (7.0, 6.5, 6.0):
-        blocks = [fit_block(ws, size, size, r.width, math.inf) for ws in lines]
-        total = title.height + sum(b.height + mm(0.8) for b in blocks)
-        if total <= r.height + 0.01 and all(b.fits for b in blocks):
-            break
-    else:
+
+    def stacked(blocks: Sequence[Block]) -> float:
+        return title.height + sum(b.height + mm(0.8) for b in blocks)
+
+    blocks, ok = fit_together(lines, [(size,) * len(lines) for size in (7.0, 6.5, 6.0)],
+                              r.width, r.height, space_font=REGULAR, leading=LEADING,
+                              stack_height=stacked)
+    if not ok:
         diags.add(Diagnostic.at(track.origin, WARNING, R_BOARD_TEXT,
                                 f"track '{track.id}': its name, note and footnotes do not fit "
                                 f"the middle of the loop at 6 pt",
                                 "shorten the track note or the footnotes"))
-    total = title.height + sum(b.height + mm(0.8) for b in blocks)
+    total = stacked(blocks)
     top = r.y + r.height / 2 + total / 2
     draw_block(c, title, r.x, top, r.width, colour=colour)
     top -= title.height + mm(0.8)
@@ -511,7 +444,7 @@ class ChartItem(Item):
         self.colour = colour
         self.what, self.origin = f"chart '{chart.id}', roll", chart.origin
 
-    def rows(self) -> list[tuple[str, list[Word]]]:
+    def rows(self) -> list[tuple[str, tuple[Word, ...]]]:
         out = []
         for row in self.chart.rows:
             body = row.text or (row.effect.source if row.effect is not None else "")
@@ -567,8 +500,8 @@ class ChartItem(Item):
         c.rect(r.x, top - mm(7), r.width, mm(2), stroke=0, fill=1)
         name, die = self.title()
         c.setFillColorRGB(1, 1, 1)
-        die_w = fonts.string_width(die, REGULAR, 8)
-        size = fit_one_line(name, BOLD, 10, 7, r.width - die_w - mm(8))
+        die_w = measure(die, REGULAR, 8)
+        size = fit_width(name, BOLD, 10, r.width - die_w - mm(8), min_size=7)
         c.setFont(BOLD, size)
         c.drawString(r.x + mm(2.5), top - mm(4.6), name)
         c.setFont(REGULAR, 8)
@@ -591,7 +524,7 @@ class ChartItem(Item):
             c.setLineWidth(0.3)
             c.line(r.x + self.ROLL_W, y, r.x + self.ROLL_W, y - rh)
             c.setFillColorRGB(*colour)
-            rs = fit_one_line(roll, BOLD, 9, 6.5, self.ROLL_W - mm(1))
+            rs = fit_width(roll, BOLD, 9, self.ROLL_W - mm(1), min_size=6.5)
             c.setFont(BOLD, rs)
             c.drawCentredString(r.x + self.ROLL_W / 2, y - rh / 2 - rs * 0.36, roll)
             if not block.fits:
@@ -618,7 +551,7 @@ class TableItem(ChartItem):
         self.stat_names = stat_names
         self.what, self.origin = f"table '{table.id}', cost", table.origin
 
-    def rows(self) -> list[tuple[str, list[Word]]]:
+    def rows(self) -> list[tuple[str, tuple[Word, ...]]]:
         out = []
         for row in self.table.rows:
             text = format_effect(row.buys, self.stat_names)
@@ -725,7 +658,7 @@ def draw_board(c, layout: BoardLayout, diags: Diags, subtitle: str = "") -> None
     c.setLineWidth(0.8)
     c.rect(0.4, 0.4, w - 0.8, h - 0.8, stroke=1, fill=1)
     c.setFillColorRGB(*INK)
-    size = fit_one_line(layout.title, BOLD, 18, 10, w * 0.7)
+    size = fit_width(layout.title, BOLD, 18, w * 0.7, min_size=10)
     c.setFont(BOLD, size)
     head_y = h - BOARD_PAD - HEADER_H / 2 - size * 0.3
     c.drawString(BOARD_PAD, head_y, layout.title)

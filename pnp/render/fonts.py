@@ -1,4 +1,4 @@
-"""Embedded TrueType fonts and fast width measurement.
+"""Embedded TrueType fonts and their glyph widths (pnp.render.text measures text with them).
 
 Only TTF fonts are used: the 14 standard PDF fonts are not embedded, so a print shop or another
 viewer may substitute them. reportlab ships Bitstream Vera, which is the default family.
@@ -88,13 +88,17 @@ def resolve_font(name: str | None) -> str:
 
 @lru_cache(maxsize=64)
 def _widths(font: str) -> tuple[dict[int, float], float]:
+    ensure_fonts()  # so Vera can be measured before anything is drawn
     face = pdfmetrics.getFont(font).face
     return face.charWidths, face.defaultWidth
 
 
 @lru_cache(maxsize=16384)
 def text_width_1000(text: str, font: str) -> float:
-    """Width of `text` at 1000 pt: cached per word, so each word is measured once per font."""
+    """Width of `text` at 1000 pt: cached per word, so each word is measured once per font.
+
+    Only pnp.render.text calls this: it measures and fits all text (text.measure for points).
+    """
     widths, default = _widths(font)
     get = widths.get
     return sum(get(ord(ch), default) for ch in text)
@@ -122,10 +126,6 @@ def _has_ascii(font: str) -> bool:
     ensure_fonts()
     widths, _ = _widths(font)
     return all(code in widths for code in range(0x21, 0x7F))
-
-
-def string_width(text: str, font: str, size: float) -> float:
-    return text_width_1000(text, font) * size / 1000.0
 
 
 def ascent_descent(font: str) -> tuple[float, float]:

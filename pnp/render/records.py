@@ -18,9 +18,10 @@ from pnp.data.limits import MAX_GRID_TURNS
 from pnp.data.model import GameDef, RecordSheet
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.render import fonts, pdfops
-from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, fit_one_line, words
+from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, words
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.text import fit_width, measure
 
 R_RECORD = "PNP-R075"  # a record sheet that cannot be laid out on the paper
 
@@ -194,7 +195,7 @@ def layout_sheet(game: GameDef, sheet: RecordSheet, slot: Rect) -> SheetLayout |
     lay.grid_stats = _grid_rows(game, sheet)
     turns = sheet.turn_grid_turns
     if turns and lay.grid_stats:
-        label_w = max(fonts.string_width(name, BOLD, LABEL_PT) for _, name in lay.grid_stats) \
+        label_w = max(measure(name, BOLD, LABEL_PT) for _, name in lay.grid_stats) \
             + mm(3)
         blocks = 1
         while (W - label_w) / math.ceil(turns / blocks) < MIN_CELL_W:
@@ -292,7 +293,7 @@ def draw_sheet(c, lay: SheetLayout, fillable: bool = False) -> None:
     c.drawRightString(inner.x1, inner.y1 - mm(5.5), lay.subtitle)
     c.setLineWidth(0.6)
     for f in lay.fields:
-        size = fit_one_line(f.label, BOLD, LABEL_PT, 7.0, f.box.width)
+        size = fit_width(f.label, BOLD, LABEL_PT, f.box.width, min_size=7.0)
         _label(c, f.label, *f.label_at, size)
         b = f.box
         c.setStrokeColorRGB(*RULE)

@@ -46,6 +46,7 @@ from pnp.paper import names_text
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_paper
 from pnp.render.pdfwrite import write_outputs
+from pnp.render.text import measure
 from pnp.rulesheet.check import Prepared, prepare
 from pnp.rulesheet.context import Helpers
 from pnp.rulesheet.markdown import ICON_MARK, markdown_parser
@@ -410,8 +411,8 @@ def column_widths(rows: Sequence[Sequence[str]], total: float) -> list[float]:
     for r, row in enumerate(rows):
         font = "Vera-Bold" if r == 0 else "Vera"
         for i, text in enumerate(row):
-            natural[i] = max(natural[i], fonts.string_width(text, font, CELL) + pad)
-            longest = max((fonts.string_width(w, font, CELL) for w in text.split()), default=0)
+            natural[i] = max(natural[i], measure(text, font, CELL) + pad)
+            longest = max((measure(w, font, CELL) for w in text.split()), default=0)
             minimum[i] = max(minimum[i], min(longest + pad, total / ncols))
     if sum(natural) <= total:
         spare = total - sum(natural)

@@ -13,8 +13,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from reportlab.pdfbase import pdfmetrics
-
 from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.paper import file_part
@@ -34,16 +32,11 @@ from pnp.render.geometry import (
     parse_paper,
     size_key,
 )
-from pnp.render.layout import (
-    R_SIZE,
-    R_UNKNOWN_LAYOUT,
-    CardLayout,
-    ElementError,
-    LayoutLibrary,
-    load_library,
-)
+from pnp.render.layout.codes import R_SIZE, R_UNKNOWN_LAYOUT, ElementError
+from pnp.render.layout.library import CardLayout, LayoutLibrary, load_library
 from pnp.render.pdfops import append_operators, place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.text import ellipsise, fit_width
 
 R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
 
@@ -203,7 +196,7 @@ class FaceDrawer:
     def place(self, face: Face, x: float, y: float, clip: Rect, bleed: float) -> None:
         """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
         c = self.c
-        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout.py)
+        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout/elements.py)
         append_operators(c, f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
                             f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
         key = face.key + (round(bleed, 3),)
@@ -276,12 +269,8 @@ def _page_label(c, grid: Grid, text: str) -> None:
         span, horizontal = ch - mm(4), False
     else:
         return
-    size = LABEL_SIZE
-    width = pdfmetrics.stringWidth(text, fonts.DEFAULT_FONT, size)
-    if width > span:
-        size = max(LABEL_MIN_SIZE, size * span / width)
-        while text and pdfmetrics.stringWidth(text, fonts.DEFAULT_FONT, size) > span:
-            text = text[:-2] + "…"
+    size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
+    text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
     c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)
     c.setFont(fonts.DEFAULT_FONT, size)

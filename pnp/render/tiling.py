@@ -11,8 +11,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from pnp.render import fonts
 from pnp.render.geometry import Rect, mm, to_mm
+from pnp.render.text import fit, fit_width, measure
 
 OVERLAP = mm(10)
 MARGIN = mm(10)  # clear of the unprintable edge of home printers, with room for the labels
@@ -213,26 +213,15 @@ def _edges(c, plan: TilePlan, tile: Tile) -> None:
 
 def _text(c, font: str, size: float, x: float, y: float, text: str, anchor: str = "left",
           max_width: float | None = None) -> None:
-    w = fonts.string_width(text, font, size)
-    if max_width is not None and w > max_width:
-        size *= max_width / w
-        w = max_width
+    if max_width is not None:
+        size = fit_width(text, font, size, max_width)
+    w = measure(text, font, size)
     c.setFont(font, size)
     if anchor == "centre":
         x -= w / 2
     elif anchor == "right":
         x -= w
     c.drawString(x, y, text)
-
-
-def _wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    lines: list[str] = []
-    for word in text.split():
-        if lines and fonts.string_width(lines[-1] + " " + word, font, size) <= width:
-            lines[-1] += " " + word
-        else:
-            lines.append(word)
-    return lines
 
 
 def assembly_note(plan: TilePlan, tile: Tile) -> list[str]:
@@ -271,7 +260,7 @@ def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
     c.setFillColorRGB(0, 0, 0)
     x0 = m + (mm(2) if plan.neighbour(tile, 0, -1) else 0)  # clear of the left cut line
     _text(c, BOLD, 12, x0, top_base, tile.name)
-    label_x = x0 + fonts.string_width(tile.name, BOLD, 12) + mm(3)
+    label_x = x0 + measure(tile.name, BOLD, 12) + mm(3)
     map_w = _mini_map(c, plan, tile)
     _text(c, REGULAR, 7, label_x, top_base + 1,
           f"{title} · tile {tile.name}: row {row_letter(tile.row)} of {plan.rows}, "
@@ -279,12 +268,11 @@ def _labels(c, plan: TilePlan, tile: Tile, title: str) -> None:
           max_width=pw - m - label_x - map_w - mm(4))
     c.setFillColorRGB(0.2, 0.2, 0.2)
     width = pw - 2 * m - mm(22)
-    size, lines = 6.5, []
-    for size in (6.5, 6.0):  # two lines fit between the drawing and the unprintable edge
-        lines = [part for sentence in assembly_note(plan, tile)
-                 for part in _wrap(sentence, REGULAR, size, width)]
-        if len(lines) <= 2:
-            break
+    # two lines fit between the drawing and the unprintable edge: each sentence starts a line,
+    # 6.5 pt or else 6 pt; what is still more goes on the second line, squeezed to the width
+    note = fit("\n".join(assembly_note(plan, tile)), REGULAR, width, size=6.5, min_size=6.0,
+               step=0.5, max_lines=2)
+    size, lines = note.size, note.strings()
     if len(lines) > 2:
         lines = [lines[0], " ".join(lines[1:])]
     for i, line in enumerate(lines):

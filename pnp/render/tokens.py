@@ -15,10 +15,11 @@ from pathlib import Path
 from pnp.atomic import atomic_write_bytes
 from pnp.data.limits import MAX_COMPONENT_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
-from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_length, parse_paper
-from pnp.render.layout import draw_shape, parse_color
+from pnp.render.layout.icons import draw_shape
+from pnp.render.layout.values import parse_color
 from pnp.render.pdfwrite import pdf_bytes
+from pnp.render.text import fit_width, measure
 
 R_TOKEN = "PNP-R060"  # a token group that cannot be drawn (colour, size, shape)
 
@@ -113,11 +114,8 @@ def _fit_label(c, text: str, cx: float, cy: float, width: float, size: float, in
     if not text:
         return
     font = "Vera-Bold"
-    s = size
-    w = fonts.string_width(text, font, s)
-    if w > width:
-        s = max(4.0, s * width / w)
-        w = fonts.string_width(text, font, s)
+    s = fit_width(text, font, size, width, min_size=4.0)
+    w = measure(text, font, s)
     c.setFillColorRGB(*ink)
     c.setFont(font, s)
     c.drawString(cx - w / 2, cy - s * 0.36, text)

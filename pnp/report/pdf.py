@@ -17,9 +17,10 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.engine.findings import num, pct
 from pnp.paper import DEFAULT_PAPER, REPORT_MIN_SIZE, too_small
-from pnp.render.fonts import string_width
 from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
+from pnp.render.text import ellipsise, measure
+from pnp.render.text import wrap as wrap_text
 from pnp.report.text import coverage_title
 
 MARGIN = 42.0
@@ -32,38 +33,6 @@ FLAG = colors.HexColor("#C0392B")
 SEVERITY_LABEL = {"error": "error", "warning": "warning", "info": "info"}
 SEVERITY_COLOR = {"error": FLAG, "warning": colors.HexColor("#D68910"),
                   "info": colors.HexColor("#2E86C1")}
-
-
-def wrap(text: str, font: str, size: float, width: float) -> list[str]:
-    """Greedy word wrap by measured width; a word longer than the line is split by characters."""
-    lines: list[str] = []
-    line = ""
-    for word in text.split():
-        trial = f"{line} {word}" if line else word
-        if string_width(trial, font, size) <= width:
-            line = trial
-            continue
-        if line:
-            lines.append(line)
-        while string_width(word, font, size) > width:
-            cut = len(word)
-            while cut > 1 and string_width(word[:cut], font, size) > width:
-                cut -= 1
-            lines.append(word[:cut])
-            word = word[cut:]
-        line = word
-    if line:
-        lines.append(line)
-    return lines or [""]
-
-
-def fit(text: str, font: str, size: float, width: float) -> str:
-    """`text` shortened with an ellipsis so it fits `width`."""
-    if string_width(text, font, size) <= width:
-        return text
-    while text and string_width(text + "…", font, size) > width:
-        text = text[:-1]
-    return text + "…"
 
 
 def report_page(paper: str) -> tuple[float, float]:
@@ -130,6 +99,12 @@ class Pages:
         self.y -= height
 
 
+def wrap(text: str, font: str, size: float, width: float) -> list[str]:
+    """Report text in lines no wider than `width`: a word longer than a line is split between
+    characters, a newline is a space, an empty text is one empty line."""
+    return wrap_text(text, font, size, width, split_long_words=True, paragraphs=False)
+
+
 def _axis_ticks(top: float, count: int = 4) -> list[float]:
     """Round tick values from 0 to at least `top`."""
     if top <= 0:
@@ -168,7 +143,7 @@ def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[s
     for k, n in hist.items():
         i = int(k) - lo
         c.rect(left + i * slot + slot * 0.08, bottom, slot * 0.84, n * scale, stroke=0, fill=1)
-    label_w = max(string_width(str(v), FONT, 7) for v in (lo, hi)) + 8
+    label_w = max(measure(str(v), FONT, 7) for v in (lo, hi)) + 8
     every = max(1, int(label_w // slot) + 1)
     c.setFillColor(GREY)
     for i in range(0, slots, every):
@@ -220,7 +195,7 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
         c.setFont(FONT, 7)
         c.drawCentredString(cx, bottom + hi * scale + 3, pct(rate))
         c.setFont(FONT, 8)
-        c.drawCentredString(cx, bottom - 11, fit(label, FONT, 8, slot - 2))
+        c.drawCentredString(cx, bottom - 11, ellipsise(label, FONT, 8, slot - 2))
     if fair is not None:
         c.setStrokeColor(FLAG)
         c.setDash(3, 2)
@@ -257,7 +232,7 @@ def stat_ranges(pages: Pages, doc: Mapping[str, Any], names: Mapping[str, str],
 
         c.setFont(FONT, 8.5)
         c.setFillColor(INK)
-        c.drawString(MARGIN, base + 1, fit(names.get(stat, stat), FONT, 8.5, label_w - 6))
+        c.drawString(MARGIN, base + 1, ellipsise(names.get(stat, stat), FONT, 8.5, label_w - 6))
         c.setStrokeColor(LIGHT)
         c.setLineWidth(3)
         c.line(left, base + 4, left + pw, base + 4)
@@ -291,7 +266,7 @@ def frequency_block(c: Canvas, x: float, top: float, w: float, title: str,
     Returns the block's height."""
     c.setFont(BOLD, 9)
     c.setFillColor(INK)
-    c.drawString(x, top - 10, fit(title, BOLD, 9, w))
+    c.drawString(x, top - 10, ellipsise(title, BOLD, 9, w))
     label_w = w * label_share
     bar_w = w - label_w - 36
     most = max((n for _, n, _ in rows), default=0) or 1
@@ -300,7 +275,7 @@ def frequency_block(c: Canvas, x: float, top: float, w: float, title: str,
         y -= row_h
         c.setFont(FONT, 7)
         c.setFillColor(FLAG if flagged else INK)
-        c.drawString(x, y + 2, fit(label, FONT, 7, label_w - 4))
+        c.drawString(x, y + 2, ellipsise(label, FONT, 7, label_w - 4))
         if n:
             c.setFillColor(BAR)
             c.rect(x + label_w, y + 1.5, max(0.8, n / most * bar_w), row_h - 4, stroke=0, fill=1)
@@ -488,7 +463,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
                 x = MARGIN + j * col_w
                 c.setFont(FONT, 8)
                 c.setFillColor(INK)
-                c.drawString(x, top - 8, fit(name, FONT, 8, col_w * 0.45))
+                c.drawString(x, top - 8, ellipsise(name, FONT, 8, col_w * 0.45))
                 c.setFillColor(GREY)
                 c.drawString(x + col_w * 0.47, top - 8,
                              f"{num(e['per_game'])} a game, {e['games']} of {doc['games']} games")

@@ -21,6 +21,7 @@ from reportlab.pdfgen.canvas import Canvas
 
 from pnp.paper import DEFAULT_PAPER
 from pnp.render.pdfwrite import write_pdf
+from pnp.render.text import ellipsise
 from pnp.report.pdf import (
     BAR,
     BOLD,
@@ -32,7 +33,6 @@ from pnp.report.pdf import (
     MARGIN,
     SEVERITY_COLOR,
     Pages,
-    fit,
     report_page,
 )
 from pnp.report.text import TOP_FINDINGS, table_rows
@@ -101,7 +101,7 @@ def bar_chart(cells: Sequence[Mapping[str, Any]], measure: Measure, width: float
     chart.x, chart.y = LABEL_W, AXIS_H - 10
     chart.width, chart.height = width - LABEL_W - 12, n * ROW
     chart.data = [[v if v is not None else 0 for v in values]]
-    chart.categoryAxis.categoryNames = [fit(c["label"], FONT, 7, LABEL_W - 8) for c in cells]
+    chart.categoryAxis.categoryNames = [ellipsise(c["label"], FONT, 7, LABEL_W - 8) for c in cells]
     chart.categoryAxis.reverseDirection = 1
     chart.categoryAxis.labels.fontName, chart.categoryAxis.labels.fontSize = FONT, 7
     chart.categoryAxis.labels.boxAnchor, chart.categoryAxis.labels.dx = "e", -4
@@ -159,8 +159,8 @@ def _summary(pages: Pages, sweep: Mapping[str, Any]) -> None:
         c.setFont(BOLD if n == 0 else FONT, size)
         c.setFillColor(INK)
         for text, share in zip(row, widths, strict=False):
-            c.drawString(x, top - size, fit(text, BOLD if n == 0 else FONT, size,
-                                           pages.body_w * share - 4))
+            c.drawString(x, top - size, ellipsise(text, BOLD if n == 0 else FONT, size,
+                                                 pages.body_w * share - 4))
             x += pages.body_w * share
         if n == 0:
             c.setStrokeColor(LIGHT)

@@ -1,0 +1,60 @@
+"""Images on cards and icons: paths kept inside the game folder, pixels downsampled to print.
+
+An image with more pixels than its box needs at 300 dpi is embedded downsampled, so a full-size
+photo does not make a PDF of tens of megabytes that prints no sharper.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from functools import lru_cache
+from pathlib import Path
+
+RASTER_EXTENSIONS = {".png", ".jpg", ".jpeg"}
+
+
+def safe_path(root: Path, relative: str) -> Path | None:
+    """`relative` resolved under `root`, or None when it escapes (.., absolute, symlink out)."""
+    if not relative or os.path.isabs(relative) or relative.startswith("~"):
+        return None
+    target = (root / relative).resolve()
+    try:
+        target.relative_to(root.resolve())
+    except ValueError:
+        return None
+    return target
+
+
+@lru_cache(maxsize=1024)
+def image_size(path: str) -> tuple[int, int]:
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(path).getSize()
+
+
+PRINT_DPI = 300  # what home printers and print shops resolve; more pixels only bloat the PDF
+
+
+@lru_cache(maxsize=16)
+def _downsampled(path: str, mtime_ns: int, size: tuple[int, int]):
+    """The image at `path` resampled to `size` pixels (cached; mtime makes an edit count)."""
+    from PIL import Image
+    from reportlab.lib.utils import ImageReader
+
+    with Image.open(path) as im:
+        im.load()
+        if im.mode not in ("RGB", "RGBA", "L", "LA"):
+            im = im.convert("RGBA" if "transparency" in im.info or im.mode == "PA" else "RGB")
+        return ImageReader(im.resize(size, Image.LANCZOS))
+
+
+def print_image(path: Path, iw: int, ih: int, w: float, h: float, dpi: int = PRINT_DPI):
+    """What to embed for an iw × ih pixel image drawn w × h points: the file itself when it has
+    no more pixels than `dpi` needs, else a copy downsampled to `dpi` (a 24-megapixel photo on
+    a card is 53 MB of PDF as it is, well under 1 MB at 300 dpi)."""
+    scale = max(w * dpi / 72 / iw, h * dpi / 72 / ih)
+    if scale >= 0.9:
+        return str(path)
+    size = (max(1, math.ceil(iw * scale)), max(1, math.ceil(ih * scale)))
+    return _downsampled(str(path), path.stat().st_mtime_ns, size)

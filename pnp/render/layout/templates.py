@@ -1,0 +1,235 @@
+"""Layout templates: every string is sandboxed jinja2, compiled once, rendered per card.
+
+The commonest templates (`{{ card.x }}`, `card.x is defined`) are answered without jinja2, and
+the others are remembered per value of the card fields they read: a deck of a thousand cards
+renders each distinct template output once. Every user error becomes an ElementError naming the
+card field, never a traceback.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Any
+
+import jinja2
+import jinja2.nodes as jnodes
+from jinja2.sandbox import SecurityError
+
+from pnp.diagnostics import ERROR, Diagnostic, Position
+from pnp.render.layout.codes import (
+    R_COLOR,
+    R_LENGTH,
+    R_SANDBOX,
+    R_TEMPLATE_ERROR,
+    R_TEMPLATE_LIMIT,
+    R_TEMPLATE_SYNTAX,
+    R_UNDEFINED,
+    ElementError,
+)
+from pnp.render.layout.values import parse_color
+from pnp.render.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
+
+_TEMPLATE_MARKS = ("{{", "{%", "{#")
+
+ENV = sandboxed_environment(keep_trailing_newline=False)
+
+
+def is_template(value: Any) -> bool:
+    return isinstance(value, str) and any(m in value for m in _TEMPLATE_MARKS)
+
+
+def fields_used(ast: jnodes.Template) -> tuple[str, ...]:
+    """Card fields a template reads (card.x, card['x']): named in overflow diagnostics."""
+    found: list[str] = []
+    for n in ast.find_all(jnodes.Getattr):
+        if isinstance(n.node, jnodes.Name) and n.node.name == "card" and n.attr not in found:
+            found.append(n.attr)
+    for n in ast.find_all(jnodes.Getitem):
+        if (isinstance(n.node, jnodes.Name) and n.node.name == "card"
+                and isinstance(n.arg, jnodes.Const) and str(n.arg.value) not in found):
+            found.append(str(n.arg.value))
+    return tuple(found)
+
+
+_LOOKUP = re.compile(
+    r"^\{\{\s*(card|deck|game)\.([A-Za-z_][A-Za-z0-9_]*)\s*"
+    r"(?:\|\s*default\(\s*(?:'([^'\\]*)'|\"([^\"\\]*)\")\s*\)\s*)?\}\}$")
+_DEFINED = re.compile(r"^\s*(card|deck|game)\.([A-Za-z_][A-Za-z0-9_]*)\s+is\s+(not\s+)?defined\s*$")
+
+
+class _Lookup:
+    """`{{ card.x }}` or `{{ card.x | default('y') }}` without a jinja2 context per render.
+
+    The commonest templates by far; same output and same UndefinedError as jinja2 itself.
+    """
+
+    __slots__ = ("scope", "key", "default")
+
+    def __init__(self, scope: str, key: str, default: str | None):
+        self.scope, self.key, self.default = scope, key, default
+
+    def render(self, ctx: Mapping[str, Any]) -> str:
+        value = ctx[self.scope].get(self.key, _MISSING)
+        if value is _MISSING:
+            if self.default is not None:
+                return self.default
+            raise jinja2.UndefinedError(f"'dict object' has no attribute '{self.key}'")
+        return value if isinstance(value, str) else str(value)
+
+
+_MISSING = object()
+_SCOPES = ("card", "deck", "game")
+
+
+def _scope_refs(ast: jnodes.Template) -> tuple[tuple[str, str], ...] | None:
+    """Every (scope, key) a template reads when it only reads `scope.key` / `scope['key']`;
+    None when it uses a scope as a whole (then its output cannot be memoised by those keys)."""
+    refs: list[tuple[str, str]] = []
+    covered = 0
+    for n in ast.find_all((jnodes.Getattr, jnodes.Getitem)):
+        if isinstance(n.node, jnodes.Name) and n.node.name in _SCOPES:
+            if isinstance(n, jnodes.Getattr):
+                key = n.attr
+            elif isinstance(n.arg, jnodes.Const) and isinstance(n.arg.value, str):
+                key = n.arg.value
+            else:
+                return None
+            covered += 1
+            if (n.node.name, key) not in refs:
+                refs.append((n.node.name, key))
+    names = sum(1 for n in ast.find_all(jnodes.Name) if n.name in _SCOPES)
+    return tuple(refs) if names == covered else None
+
+
+class _Memo:
+    """A jinja2 template whose output is remembered per value of the keys it reads."""
+
+    __slots__ = ("template", "refs", "cache")
+
+    def __init__(self, template: jinja2.Template, refs: tuple[tuple[str, str], ...]):
+        self.template, self.refs, self.cache = template, refs, {}
+
+    def render(self, ctx: Mapping[str, Any]) -> str:
+        key = tuple(ctx[scope].get(k, _MISSING) for scope, k in self.refs)
+        try:
+            out = self.cache.get(key)
+        except TypeError:  # a list or dict value: not hashable, render every time
+            return render_limited(self.template, ctx)
+        if out is None:
+            out = render_limited(self.template, ctx)
+            if len(self.cache) > 1024:
+                self.cache.clear()
+            self.cache[key] = out
+        return out
+
+
+@lru_cache(maxsize=4096)
+def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
+    """A template (or a fast lookup with identical behaviour) and the card fields it reads."""
+    ast = ENV.parse(source)
+    fields = fields_used(ast)
+    m = _LOOKUP.match(source.strip())
+    if m:
+        default = m.group(3) if m.group(3) is not None else m.group(4)
+        return _Lookup(m.group(1), m.group(2), default), fields
+    template = ENV.from_string(source)
+    refs = _scope_refs(ast)
+    return (_Memo(template, refs) if refs is not None else template), fields
+
+
+def compile_condition(source: str) -> Callable[..., Any]:
+    """A `when:` expression; `card.x is defined` is answered without jinja2."""
+    m = _DEFINED.match(source)
+    if m:
+        scope, key, negate = m.group(1), m.group(2), bool(m.group(3))
+        return lambda **ctx: (key in ctx[scope]) != negate
+    expression = ENV.compile_expression(source)
+
+    failed: list[str] = []
+
+    def limited(**ctx):
+        if failed:  # it hit a limit once: the next card would wait as long
+            raise TemplateLimit(failed[0])
+        try:
+            with budget():
+                return expression(**ctx)
+        except TemplateLimit as exc:
+            failed.append(str(exc))
+            raise
+
+    return limited
+
+
+#: templates that hit a sandbox limit (by id, with the template itself to keep the id taken)
+_OVER_LIMIT: dict[int, tuple[Any, str]] = {}
+
+
+def render_template(template: Any, ctx: Mapping[str, Any], what: str,
+                    fields: tuple[str, ...] = ()) -> str:
+    """Render one compiled template, turning every user error into an ElementError."""
+    first = fields[0] if fields else None
+    over = _OVER_LIMIT.get(id(template))
+    try:
+        if over is not None and over[0] is template:
+            raise TemplateLimit(over[1])  # it failed once: the next card would wait as long
+        if isinstance(template, jinja2.Template):
+            return render_limited(template, ctx)
+        return template.render(ctx)
+    except TemplateLimit as exc:
+        _OVER_LIMIT[id(template)] = (template, str(exc))
+        raise ElementError(R_TEMPLATE_LIMIT, f"{what}: {exc}",
+                           "a card template should read and format card values: keep loops "
+                           "short and values small", first) from None
+    except jinja2.UndefinedError as exc:
+        missing = re.search(r"has no attribute '([^']+)'", str(exc))
+        name = missing.group(1) if missing else first
+        raise ElementError(R_UNDEFINED, f"{what}: {exc.message}",
+                           "add the field to the card (or the deck's defaults), or guard it "
+                           "with {% if card.FIELD is defined %}", name) from None
+    except SecurityError as exc:
+        raise ElementError(R_SANDBOX, f"{what}: not allowed in a layout template: {exc}",
+                           "templates may only read card, deck and game values", first) from None
+    except jinja2.TemplateError as exc:
+        raise ElementError(R_TEMPLATE_ERROR, f"{what}: {exc}", "", first) from None
+    except Exception as exc:  # a user template may raise anything (1/0, int('x'), ...)
+        raise ElementError(R_TEMPLATE_ERROR, f"{what}: {type(exc).__name__}: {exc}", "",
+                           first) from None
+
+
+class Prop:
+    """A property that is either constant (parsed once) or a template (rendered per card)."""
+
+    __slots__ = ("const", "template", "parse", "fields", "name", "is_const")
+
+    def __init__(self, name: str, value: Any, parse: Callable[[Any], Any]):
+        self.name = name
+        self.parse = parse
+        self.template = None
+        self.fields: tuple[str, ...] = ()
+        if is_template(value):
+            self.template, self.fields = _compile(value)
+            self.const = None
+            self.is_const = False
+        else:
+            self.const = parse(value)  # may raise ValueError: reported at compile time
+            self.is_const = True
+
+    def get(self, ctx: Mapping[str, Any], what: str) -> Any:
+        if self.is_const:
+            return self.const
+        text = render_template(self.template, ctx, f"{what} {self.name}", self.fields)
+        try:
+            return self.parse(text)
+        except ValueError as exc:
+            code = R_COLOR if self.parse is parse_color else R_LENGTH
+            raise ElementError(code, f"{what} {self.name}: {exc}", "",
+                               self.fields[0] if self.fields else None) from None
+
+
+def syntax_diagnostic(pos: Position | None, what: str,
+                      exc: jinja2.TemplateSyntaxError) -> Diagnostic:
+    return Diagnostic.at(pos, ERROR, R_TEMPLATE_SYNTAX,
+                         f"{what}: template syntax error: {exc.message}",
+                         "jinja2 syntax: {{ card.field }}, {% if ... %}...{% endif %}")
