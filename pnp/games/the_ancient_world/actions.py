@@ -171,7 +171,7 @@ class Actions(Table):
                     deck = self.current_deck()
                     self.refill_deck_from_discard(deck)
                     if self.zone(deck):
-                        self.zone("stored", seat).append(self.zone(deck).pop(0))
+                        self.mover.take(deck, 0, ("stored", seat), "store a card", seat)
                 elif pick != NONE:
                     self.store_from(seat, "empire-row", int(pick[4:]))
 

@@ -9,7 +9,7 @@ from pnp.engine.api import Estimate
 
 from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
 from .rules import NONE
-from .table import Table
+from .table import Table, at
 
 
 class Board(Table):
@@ -118,8 +118,7 @@ class Board(Table):
                "coins": Estimate({"coins": -float(cost["coins"])})}
         pay = self.choose(seat, pays, "pay for Expand", est)
         self.gain(seat, pay, -cost[pay])
-        drawn = deck[:cost["draw"]]
-        del deck[:cost["draw"]]
+        drawn = deck[:cost["draw"]]  # looked at on the deck; the rest go back under it
         opts = [f"district:{c.uid}" for c in drawn]
         if len(drawn) > 1:
             opts = [NONE] + opts
@@ -130,10 +129,11 @@ class Board(Table):
         for c in drawn:
             c.face_up = None
             if pick == f"district:{c.uid}":
-                self.zone("lands", seat).append(c)
+                self.mover.move(c, "districts", ("lands", seat), "keep a district", seat)
                 self.cover("card", f"districts/{c.card}")
             else:
-                deck.append(c)
+                self.mover.move(c, "districts", "districts", "a district back under the deck",
+                                seat)
         self.flip_top("districts")
 
     def do_rebuild(self, seat: int) -> None:
@@ -189,7 +189,6 @@ class Board(Table):
         pick = self.choose(seat, opts, "recruit a military card", est)
         c, place = pairs[opts.index(pick)]
         self.gain(seat, "coins", -f(c.card, "cost_coins"))
-        self.zone("military-row").remove(c)
         armies = self.armies(seat)
         if place == "new":
             index = next(i for i in range(len(armies) + 1) if i not in armies)
@@ -203,14 +202,12 @@ class Board(Table):
                 set_flag(old, "retired")
                 self.event("retire", seat)
         c.tokens = {"army": index, "name": 0, "picture": 0}
-        self.zone("armies", seat).append(c)
+        self.mover.move(c, "military-row", ("armies", seat), "recruit", seat)
         self.cover("card", f"military/{c.card}")
 
     def store_from(self, seat: int, zone: str, uid: int) -> None:
-        src = self.zone(zone)
-        card = next(c for c in src if c.uid == uid)
-        src.remove(card)
-        self.zone("stored", seat).append(card)
+        card = next(c for c in self.zone(zone) if c.uid == uid)
+        self.mover.move(card, zone, ("stored", seat), "store a card", seat)
 
     def do_explore(self, seat: int) -> None:
         rule = self.rule
@@ -228,8 +225,7 @@ class Board(Table):
         deck = self.current_deck()
         self.refill_deck_from_discard(deck)
         n = rule("actions", "explore", "draw") + self.symbols(seat, "explore")
-        drawn = self.zone(deck)[:n]
-        del self.zone(deck)[:n]
+        drawn = self.zone(deck)[:n]  # looked at on the deck: one is stored, the rest discarded
         if not drawn:
             return
         opts = [f"keep:{c.uid}" for c in drawn]
@@ -237,8 +233,10 @@ class Board(Table):
             "victory-points"] / 4}) for c in drawn}
         pick = self.choose(seat, opts, "store one explored card", est)
         for c in drawn:
-            (self.zone("stored", seat) if pick == f"keep:{c.uid}"
-             else self.zone("empire-discard")).append(c)
+            if pick == f"keep:{c.uid}":
+                self.mover.move(c, deck, ("stored", seat), "store an explored card", seat)
+            else:
+                self.mover.move(c, deck, "empire-discard", "discard an explored card", seat)
 
     def do_grow(self, seat: int) -> None:
         cost = self.rule("actions", "grow", "coins")
@@ -285,8 +283,8 @@ class Board(Table):
         if free:
             pick = pick[6:]
             cr = crane[0]
-            self.zone("empire", seat).remove(cr)
-            self.zone("empire-discard").append(cr)
+            self.mover.move(cr, ("empire", seat), "empire-discard", "the Crane is discarded",
+                            seat)
             self.event("crane", seat)
         zone, uid = pick.split("/")
         self.build_card(seat, int(uid), zone, free)
@@ -300,9 +298,9 @@ class Board(Table):
         if not free:
             self.gain(seat, "coins", -f.get("cost_coins", 0))
             self.gain(seat, "knowledge", -f.get("cost_knowledge", 0))
-        src.remove(card)
+        self.mover.move(card, at(zone, seat if zone == "stored" else -1), ("empire", seat),
+                        "build", seat)
         card.face_up = None
-        self.zone("empire", seat).append(card)
         self.cover("card", f"{self.r.deck_of[card.card]}/{card.card}")
         self.event("build", seat)
         if f.get("citizen"):

@@ -96,11 +96,9 @@ class CardActions(Table):
                    for c in top}
             pick = self.choose(seat, opts, "Forest Hideout: the titan to put on top", est)
             chosen = top[opts.index(pick)]
-            cards = self.zone(pile)
             for c in top:
                 c.face_up = None
-            cards.remove(chosen)
-            cards.insert(0, chosen)
+            self.mover.move(chosen, pile, pile, "Forest Hideout: a titan on top", seat, top=True)
             self.flip_top(pile)
             self.event("titan-scout", seat)
             attacks = [(o, e) for o, e in self.attack_options(seat) if o.split(":")[1] == pile]

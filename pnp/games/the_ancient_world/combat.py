@@ -82,13 +82,13 @@ class Combat(Table):
             self.gain(seat, "ambrosia", -amb * self.rule("ambrosia", "sword"))
         if target.startswith("threat-"):
             owner = int(target[7:])
-            titan = self.zone("threat", owner).pop(0)
+            titan = self.mover.take(("threat", owner), 0, ("lands", seat),
+                                    "defeat a threatening titan", seat)
             self.event("threat-defeated" if owner == seat else "threat-stolen", seat)
         else:
-            titan = self.zone(target).pop(0)
+            titan = self.mover.take(target, 0, ("lands", seat), "defeat a titan", seat)
             self.flip_top(target)
         titan.face_up = None
-        self.zone("lands", seat).append(titan)
         self.cover("card", f"{self.r.deck_of[titan.card]}/{titan.card}")
         self.event("titan-defeated", seat)
         f = self.r.f

@@ -50,16 +50,14 @@ class Rounds(Table):
             return
         deck = "empire-b" if rnd >= rule("round_track", "empire_b") else "empire-a"
         if rnd == rule("round_track", "empire_b"):
-            self.zone("box").extend(self.zone("empire-a") + self.zone("empire-discard")
-                                    + self.zone("empire-row"))
             for z in ("empire-a", "empire-discard", "empire-row"):
-                self.zone(z).clear()
-        self.zone("empire-discard").extend(self.zone("empire-row"))
-        self.zone("empire-row").clear()
+                self.mover.draw_to(z, len(self.zone(z)), "box", "Empire B replaces Empire A")
+        self.mover.draw_to("empire-row", len(self.zone("empire-row")), "empire-discard",
+                           "refresh the empire row")
         self.refill("empire-row", deck, rule("rows", "empire_by_players")[self.n - 2])
         if rule("rows", "military_refresh") == "discard":
-            self.zone("military-discard").extend(self.zone("military-row"))
-            self.zone("military-row").clear()
+            self.mover.draw_to("military-row", len(self.zone("military-row")),
+                               "military-discard", "refresh the military row")
         self.refill("military-row", "military-deck", self.n)
         if self.r.threats:
             self.draw_titans(rnd)

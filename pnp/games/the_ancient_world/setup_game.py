@@ -58,37 +58,26 @@ class Setup(Table):
                 set_tok(card, "name", 0)
                 set_tok(card, "picture", 0)
             if rule("setup", "starting_titan") and self.zone("starting-titans"):
-                t = self.zone("starting-titans").pop(0)
-                self.zone("threat", seat).append(t)
-        box = self.zone("box")
+                self.mover.take("starting-titans", 0, ("threat", seat), "starting titan", seat)
         for z in ("starting-empire", "starting-military", "starting-titans"):
-            box.extend(self.zone(z))
-            self.zone(z).clear()
+            self.mover.draw_to(z, len(self.zone(z)), "box", "starting cards left over")
         st.stage = MAIN
         st.phase = 0
 
     def take_card(self, zone: str, cid: str, into: str, seat: int) -> Any:
-        src = self.zone(zone)
-        card = next(c for c in src if c.card == cid)
-        src.remove(card)
-        self.zone(into, seat).append(card)
-        return card
+        card = next(c for c in self.zone(zone) if c.card == cid)
+        return self.mover.move(card, zone, (into, seat), "starting card", seat)
 
     def refill(self, row: str, deck: str, count: int) -> None:
-        cards = self.zone(deck)
+        """Fill a row from the top of its deck; a deck that runs out takes its discards back,
+        shuffled (not ctx.refill: its shuffle is logged as this game's always was)."""
+        discard = "military-discard" if deck == "military-deck" else "empire-discard"
         while len(self.zone(row)) < count:
-            if not cards:
-                discard = self.zone("military-discard" if deck == "military-deck"
-                                    else "empire-discard")
-                if not discard:
-                    return
-                cards.extend(discard)
-                discard.clear()
-                self.shuffle(cards, f"reshuffle {deck}")
-            self.zone(row).append(cards.pop(0))
+            if not self.zone(deck) and not self.mover.reshuffle(discard, deck,
+                                                                f"reshuffle {deck}"):
+                return
+            self.mover.draw_to(deck, count - len(self.zone(row)), row, f"refill {row}")
 
     def refill_deck_from_discard(self, deck: str) -> None:
-        if not self.zone(deck) and self.zone("empire-discard"):
-            self.zone(deck).extend(self.zone("empire-discard"))
-            self.zone("empire-discard").clear()
-            self.shuffle(self.zone(deck), f"reshuffle {deck}")
+        if not self.zone(deck):
+            self.mover.reshuffle("empire-discard", deck, f"reshuffle {deck}")

@@ -7,12 +7,34 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.engine.api import Context, Estimate, State
+from pnp.engine.api import Context, Estimate, GameResult, State, ZoneRef
 
 from .pieces import is_damaged, is_retired, tok
 from .rules import BOARD, Rules
 
 _ZERO = Estimate()
+
+
+def at(zone: str, seat: int = -1) -> ZoneRef:
+    """A zone as the context's zone operations name it: shared by id, a player's as (id, seat)."""
+    return zone if seat < 0 else (zone, seat)
+
+
+class _KeepOrder:
+    """Chance outside a game: a shuffle keeps the order (as a scenario's does) and no die rolls."""
+
+    def draw(self, sides: int, why: str) -> int:
+        raise RuntimeError(f"no die can be rolled outside a game ({why})")
+
+    def order(self, cards: list, why: str) -> bool:
+        return True
+
+
+def quiet_context(state: State) -> Context:
+    """A context that moves cards without logging them, for setup outside a game (the state
+    scenarios start from) and for tests that play one rule on a state."""
+    n = len(state.players)
+    return Context(state, _KeepOrder(), [], GameResult(game="", seed=0, players=n, bots=()))
 
 
 class Table:
@@ -24,6 +46,17 @@ class Table:
         self.st = state
         self.rule = r.game.rule
         self.n = len(state.players)
+        self._quiet: Context | None = None
+
+    @property
+    def mover(self) -> Context:
+        """What moves cards between zones (so every move is logged): the game's context, or
+        outside a game a quiet one that logs nothing and keeps every order."""
+        if self.ctx is not None:
+            return self.ctx
+        if self._quiet is None:
+            self._quiet = quiet_context(self.st)
+        return self._quiet
 
     def choose(self, seat: int, options: list[str], why: str,
                est: dict[str, Estimate] | None = None) -> str:

@@ -15,21 +15,24 @@ from .table import Table
 class Titans(Table):
     """Drawing threatening titans and suffering their damage."""
 
-    def titan_pile(self, stars: int) -> str | None:
-        """The pile to draw from: the round's, else the next highest, else the next lower."""
+    def titan_pile(self, stars: int, piles: dict[str, list] | None = None) -> str | None:
+        """The pile to draw from: the round's, else the next highest, else the next lower
+        (of `piles` when given: the piles as a draft's offer leaves them)."""
         order = list(range(stars, 4)) + list(range(stars - 1, 0, -1))
         for s in order:
-            if self.zone(f"titans-{s}"):
+            if piles[f"titans-{s}"] if piles is not None else self.zone(f"titans-{s}"):
                 return f"titans-{s}"
         return None
 
-    def draw_one(self, pile: str) -> Any:
+    @staticmethod
+    def draw_index(cards: list) -> int:
         """A face-down card below the face-up top, unless the top is the last card."""
-        cards = self.zone(pile)
-        if len(cards) > 1 and cards[0].face_up:
-            card = cards.pop(1)
-        else:
-            card = cards.pop(0)
+        return 1 if len(cards) > 1 and cards[0].face_up else 0
+
+    def draw_one(self, pile: str, seat: int) -> Any:
+        """A titan from the pile to threaten `seat`."""
+        card = self.mover.take(pile, self.draw_index(self.zone(pile)), ("threat", seat),
+                               "a threatening titan", seat)
         card.face_up = None
         return card
 
@@ -39,26 +42,30 @@ class Titans(Table):
         if not needy or stars < 1:
             return
         if self.rule("titans", "draft"):
+            # the offer: one titan per needy seat, drawn as draw_one would; each stays in its
+            # pile until a seat chooses it
+            piles = {f"titans-{s}": list(self.zone(f"titans-{s}")) for s in (1, 2, 3)}
             offer = []
             for _ in needy:
-                pile = self.titan_pile(stars)
+                pile = self.titan_pile(stars, piles)
                 if pile:
-                    offer.append(self.draw_one(pile))
+                    offer.append((pile, piles[pile].pop(self.draw_index(piles[pile]))))
             for seat in needy:
                 if not offer:
                     break
-                opts = [f"titan:{c.uid}" for c in offer]
+                opts = [f"titan:{c.uid}" for _, c in offer]
                 est = {o: Estimate({"victory-points": -self.r.f(c.card, "defence") / 3})
-                       for o, c in zip(opts, offer, strict=True)}
+                       for o, (_, c) in zip(opts, offer, strict=True)}
                 pick = self.choose(seat, opts, "choose a threatening titan", est)
-                card = offer[opts.index(pick)]
-                offer.remove(card)
-                self.zone("threat", seat).append(card)
+                pile, card = offer.pop(opts.index(pick))
+                self.mover.move(card, pile, ("threat", seat), "a drafted threatening titan",
+                                seat)
+                card.face_up = None
             return
         for seat in needy:
             pile = self.titan_pile(stars)
             if pile:
-                self.zone("threat", seat).append(self.draw_one(pile))
+                self.draw_one(pile, seat)
 
     def damage_roll(self, seat: int, titan: str, at_end: bool) -> None:
         assert self.ctx is not None
@@ -113,8 +120,7 @@ class Titans(Table):
         self.st.supply["coins"] += tok(c, "name") + tok(c, "picture")
         c.tokens = None
         c.flags = None
-        self.zone("armies", seat).remove(c)
-        self.zone("military-discard").append(c)
+        self.mover.move(c, ("armies", seat), "military-discard", "discard a military card", seat)
 
     def titan_effect(self, seat: int, titan: str, at_end: bool) -> None:
         f = self.r.f
@@ -146,14 +152,13 @@ class Titans(Table):
                 pick = self.choose(seat, opts, "discard a military card")
                 self.discard_military(seat, act[opts.index(pick)])
         elif effect == "discard-stored":
-            self.zone("empire-discard").extend(self.zone("stored", seat))
-            self.zone("stored", seat).clear()
+            self.mover.draw_to(("stored", seat), len(self.zone("stored", seat)),
+                               "empire-discard", "a titan discards the stored cards", seat)
         elif effect == "discard-district":
             ds = [c for c in self.zone("lands", seat) if self.r.deck_of[c.card] == "districts"]
             if ds:
                 opts = [f"district:{c.uid}" for c in ds]
                 pick = self.choose(seat, opts, "discard a district")
                 c = ds[opts.index(pick)]
-                self.zone("lands", seat).remove(c)
-                self.zone("box").append(c)
+                self.mover.move(c, ("lands", seat), "box", "a titan takes a district", seat)
                 self.check_armies(seat)
