@@ -4,7 +4,7 @@ ambrosia, citizens home, starvation)."""
 
 from __future__ import annotations
 
-from pnp.engine.api import MAIN, OVER, PREGAME, TIMEOUT, Estimate
+from pnp.engine.api import PREGAME, Estimate, Phase, play_turns
 
 from .pieces import set_tok, tok
 from .table import Table
@@ -14,32 +14,26 @@ class Rounds(Table):
     """The game loop and the phases around the players' actions."""
 
     def play(self, max_turns: int) -> None:
+        """Setup (from the pregame), then the rounds through the turn driver: prepare, the
+        players' actions, the end of the round; a game still going after round `max_turns`
+        is a timeout won on the scoring's tie-breaks."""
         st, ctx = self.st, self.ctx
         assert ctx is not None
         if st.stage == PREGAME:
             self.setup()
             ctx.step("pregame")
-        phases = ("prepare", "actions", "end-of-round")
-        while st.stage == MAIN:
-            if st.phase == 0:
-                self.prepare()
-                st.phase = 1
-                ctx.step("prepare")
-            if st.phase == 1:
-                self.actions()
-                st.phase = 2
-                ctx.step("actions")
-            last = st.turn >= self.r.rounds
-            self.end_of_round(last)
-            st.phase = 0
-            if last:
-                self.score()
-            elif st.turn >= max_turns:
-                st.stage, st.ended = OVER, TIMEOUT
-                st.winners = self.winners()
-            else:
-                st.turn += 1
-            ctx.step(phases[2])
+        phases = [Phase("prepare", self.prepare), Phase("actions", self.actions),
+                  Phase("end-of-round", self.round_end)]
+        play_turns(ctx, phases, max_turns, leaders=self.winners)
+
+    def round_end(self) -> None:
+        """The end of the round; after the last round, the game-end scoring."""
+        st = self.st
+        last = st.turn >= self.r.rounds
+        self.end_of_round(last)
+        if last:
+            st.phase = 0  # a finished game's state names the first phase, as it always has
+            self.score()
 
     def prepare(self) -> None:
         """Advance the round; from round 2 refresh both rows and draw threatening titans."""
