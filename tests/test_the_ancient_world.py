@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+import pytest
+
 from pnp.data.game import load_game
+from pnp.engine.core import trace_from_log
+from pnp.engine.play import play_game, replay
 from pnp.games import the_ancient_world as taw
 from pnp.paths import CARDS
 
@@ -98,3 +104,61 @@ def test_first_edition_forbids_placing_below_a_higher_citizen_but_build_matches(
     game2, state2, t2 = _seat0()
     state2.vars["spaces"]["labor"] = [[1, 3]]
     assert t2.fee(0, "labor", 2) == 1
+
+
+# ------------------------------------------------------------------ every card move is logged
+
+
+def _zones(state) -> dict[str, Counter]:
+    """Each zone's cards (by card id), zones named as the log names them (`box`, `lands@1`)."""
+    out = {name: Counter(c.card for c in cards) for name, cards in state.zones.items()}
+    for seat, p in enumerate(state.players):
+        out.update({f"{name}@{seat}": Counter(c.card for c in cards)
+                    for name, cards in p.zones.items()})
+    return {name: cards for name, cards in out.items() if cards}
+
+
+def _moves(log: list) -> list[tuple]:
+    return [(e["from"], e["to"], tuple(e["cards"]), e["why"]) for e in log if e["e"] == "move"]
+
+
+def _unexplained(game, players: int, log: list, final) -> dict[str, Counter]:
+    """The zones of `final` that the log's moves, applied to the state before setup, get wrong."""
+    zones = _zones(taw.new_state(game, players))
+    for src, dst, cards, _ in _moves(log):
+        zones.setdefault(src, Counter()).subtract(cards)
+        zones.setdefault(dst, Counter()).update(cards)
+    want = _zones(final)
+    return {name: +cards - want.get(name, Counter()) or want.get(name, Counter()) - +cards
+            for name, cards in zones.items() if +cards != want.get(name, Counter())}
+
+
+@pytest.mark.parametrize("variant, moved", [
+    (None, "a threatening titan"), ("titan-draft", "a drafted threatening titan"),
+    ("first-edition-expand-plus", "a district back under the deck")])
+def test_the_log_moves_every_card_and_a_replay_moves_the_same(variant, moved):
+    game = _game(variant).game
+    log: list = []
+    play_game(game, 3, 11, ["greedy", "random", "greedy"], invariants="none", log=log)
+    again: list = []
+    final, _ = replay(game, 3, trace_from_log(log), log=again)
+    assert _unexplained(game, 3, log, final) == {}
+    whys = {why for *_, why in _moves(log)}
+    assert {"starting card", "refill empire-row", "refill military-row", "recruit", "build",
+            "keep a district", moved} <= whys
+    assert _moves(again) == _moves(log)
+
+
+def test_a_card_moved_behind_the_contexts_back_is_caught(monkeypatch):
+    def take_card_unlogged(self, zone: str, cid: str, into: str, seat: int):
+        card = next(c for c in self.zone(zone) if c.card == cid)
+        self.zone(zone).remove(card)
+        self.zone(into, seat).append(card)
+        return card
+
+    monkeypatch.setattr(taw.TAW, "take_card", take_card_unlogged)
+    game = _game().game
+    log: list = []
+    play_game(game, 2, 3, ["greedy"], invariants="none", log=log)
+    final, _ = replay(game, 2, trace_from_log(log))
+    assert "empire@0" in _unexplained(game, 2, log, final)

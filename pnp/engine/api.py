@@ -39,6 +39,7 @@ from pnp.data.effects import (
 )
 from pnp.data.model import Card, Condition, GameDef, Track
 from pnp.engine.components import counter_bounds as _bounds
+from pnp.engine.components import counter_bounds as counter_and_shared_bounds
 from pnp.engine.components import deal_cards, initial_state, supplies, zone_visibility
 from pnp.engine.core import (
     ALL,
@@ -81,6 +82,8 @@ __all__ = [
     "ENUMERATED", "add_dice", "compare", "distribution", "enumerable",
     # scenario values a module checks before play (check_scenario)
     "ScenarioProblem", "json_type", "vars_problems",
+    # (per-player bounds, shared bounds) of every counter: GameMeta's counter_ and shared_bounds
+    "counter_and_shared_bounds",
     # the state, the context and the harness's view
     "ALL", "ALL_OUT", "COMPLETED", "HIDDEN", "MAIN", "NOBODY", "OVER", "OWNER", "PREGAME",
     "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",

@@ -1,0 +1,235 @@
+"""The players' actions phase: turns until everyone passed, the options of a turn (with the
+greedy bot's estimates), placement fees per edition, passing, and placing a citizen."""
+
+from __future__ import annotations
+
+from pnp.engine.api import Estimate
+
+from .pieces import is_damaged, tok
+from .rules import NONE, has_action
+from .table import Table
+
+
+class Actions(Table):
+    """One player's turn at a time, until all have passed."""
+
+    def actions(self) -> None:
+        st = self.st
+        for p in st.players:
+            p.vars["passed"] = False
+        st.vars["first_pass"] = -1
+        while True:
+            live = [s for s in self.order() if not st.players[s].vars["passed"]]
+            if not live:
+                return
+            for seat in self.order():
+                if not st.players[seat].vars["passed"]:
+                    self.turn(seat)
+
+    def turn(self, seat: int) -> None:
+        """One turn: free ambrosia actions, then one action (or pass)."""
+        while True:
+            opts, est = self.turn_options(seat)
+            pick = self.choose(seat, opts, "action", est)
+            kind, _, arg = pick.partition(":")
+            if kind == "amb-coin":
+                self.gain(seat, "ambrosia", -self.rule("ambrosia", "coin"))
+                self.gain(seat, "coins", 1)
+                self.event("ambrosia-coin", seat)
+                continue
+            if kind == "amb-repair":
+                self.gain(seat, "ambrosia", -self.rule("ambrosia", "repair"))
+                self.repair_uid(seat, int(arg))
+                self.event("ambrosia-repair", seat)
+                continue
+            if kind == "reuse":
+                self.gain(seat, "ambrosia", -self.rule("ambrosia", "reuse_citizen"))
+                self.event("ambrosia-reuse", seat)
+                self.place(seat, arg, reuse=True)
+                continue
+            if kind == "pass":
+                self.pass_(seat)
+            elif kind == "place":
+                self.place(seat, arg)
+            elif kind == "card":
+                self.card_action(seat, arg)
+            elif kind == "attack":
+                self.attack(seat, arg)
+            elif kind == "stored":
+                self.build_card(seat, int(arg), "stored")
+            return
+
+    def turn_options(self, seat: int) -> tuple[list[str], dict[str, Estimate]]:
+        p = self.st.players[seat]
+        opts = ["pass"]
+        est: dict[str, Estimate] = {}
+        rnd = self.st.turn
+        ready = sorted(c[0] for c in self.cits(seat) if c[1] == "ready")
+        placed = sorted(c[0] for c in self.cits(seat) if c[1].startswith("space:"))
+        for space in self.open_spaces(rnd, seat):
+            gain = self.space_estimate(seat, space)
+            if gain is None and not self.st.vars["amb"].get(space):
+                continue
+            for skill in ready:
+                for boost in self.boosts(seat, space, skill):
+                    fee = self.fee(seat, space, skill + boost)
+                    if fee is None or fee > p.counters["coins"]:
+                        continue
+                    o = f"place:{space}/{skill}/{boost}"
+                    opts.append(o)
+                    e = dict(gain or {})
+                    e["coins"] = e.get("coins", 0) - fee
+                    e["ambrosia"] = (e.get("ambrosia", 0) - boost * self.rule("ambrosia", "skill")
+                                     + self.st.vars["amb"].get(space, 0))
+                    est[o] = Estimate(e)
+            if self.r.amb and p.counters["ambrosia"] >= self.rule("ambrosia", "reuse_citizen"):
+                for skill in placed:
+                    fee = self.fee(seat, space, skill)
+                    if fee is not None and fee <= p.counters["coins"] and gain is not None:
+                        o = f"reuse:{space}/{skill}/0"
+                        opts.append(o)
+                        est[o] = Estimate({**gain, "ambrosia": -4.0, "coins": gain.get("coins", 0) - fee})
+        if ready:
+            for c in self.zone("empire", seat):
+                if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
+                    continue
+                o = f"card:{c.uid}/{ready[0]}"
+                e = self.card_estimate(seat, c.card)
+                if e is not None:
+                    opts.append(o)
+                    est[o] = Estimate(e)
+        for o, e in self.attack_options(seat):
+            opts.append(o)
+            est[o] = e
+        if self.rule("actions", "build_stored") == "action":
+            for c in self.zone("stored", seat):
+                if self.can_build(seat, c.card):
+                    o = f"stored:{c.uid}"
+                    opts.append(o)
+                    est[o] = Estimate(self.card_value(seat, c.card))
+        if self.r.amb:
+            if p.counters["ambrosia"] >= self.rule("ambrosia", "coin"):
+                opts.append("amb-coin")
+                est["amb-coin"] = Estimate({"ambrosia": -2.0, "coins": 1.0})
+            if p.counters["ambrosia"] >= self.rule("ambrosia", "repair"):
+                for c in self.zone("empire", seat):
+                    if is_damaged(c):
+                        o = f"amb-repair:{c.uid}"
+                        opts.append(o)
+                        est[o] = Estimate({"ambrosia": -2.0, "victory-points": 1.0})
+                        break
+        return opts, est
+
+    def boosts(self, seat: int, space: str, skill: int) -> list[int]:
+        """No boost, plus (with ambrosia) the fewest that make the placement free."""
+        out = [0]
+        if not self.r.amb:
+            return out
+        have = self.st.players[seat].counters["ambrosia"] // self.rule("ambrosia", "skill")
+        base = self.fee(seat, space, skill)
+        if base == 0:
+            return out
+        for k in range(1, have + 1):
+            if self.fee(seat, space, skill + k) == 0:
+                out.append(k)
+                break
+        return out
+
+    def fee(self, seat: int, space: str, skill: int) -> int | None:
+        """Coins to place a citizen of `skill` on a board space; None: not allowed."""
+        ignore = set(self.rule("placement", "ignore_citizens_on")) | set(
+            self.city(seat).get("ignore_citizens_on", ()))
+        if space in ignore:
+            return 0
+        others = [s for _, s in self.st.vars["spaces"][space]]
+        if not others:
+            return 0
+        top = max(others)
+        if self.rule("placement", "higher_skill") == "pay":
+            if top <= skill:
+                return 0
+            if self.rule("placement", "fee_by_difference"):
+                return top - skill
+            return self.rule("placement", "fee")
+        if skill > top:
+            return 0
+        if space in self.rule("placement", "match_rule_on"):
+            return 0 if skill in others else self.rule("placement", "fee")
+        return None
+
+    def pass_(self, seat: int) -> None:
+        st = self.st
+        st.players[seat].vars["passed"] = True
+        self.event("pass", seat)
+        if st.vars["first_pass"] < 0:
+            st.vars["first_pass"] = seat
+            if self.has(seat, "first-pass-store"):
+                opts = [NONE, "deck"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
+                est = {o: Estimate({"victory-points": 0.5}) for o in opts[1:]}
+                pick = self.choose(seat, opts, "store a card for passing first", est)
+                if pick == "deck":
+                    deck = self.current_deck()
+                    self.refill_deck_from_discard(deck)
+                    if self.zone(deck):
+                        self.mover.take(deck, 0, ("stored", seat), "store a card", seat)
+                elif pick != NONE:
+                    self.store_from(seat, "empire-row", int(pick[4:]))
+
+    def place(self, seat: int, arg: str, reuse: bool = False) -> None:
+        space, skill_s, boost_s = arg.split("/")
+        skill, boost = int(skill_s), int(boost_s)
+        fee = self.fee(seat, space, skill + boost) or 0
+        if boost:
+            self.gain(seat, "ambrosia", -boost * self.rule("ambrosia", "skill"))
+        self.gain(seat, "coins", -fee)
+        cit = next(c for c in self.cits(seat) if c[0] == skill)
+        if reuse:
+            old = cit[1][6:]
+            self.st.vars["spaces"][old] = [x for x in self.st.vars["spaces"][old]
+                                           if x != [seat, skill]]
+        cit[1] = f"space:{space}"
+        self.st.vars["spaces"][space].append([seat, skill])
+        self.cover("action", space)
+        getattr(self, f"do_{space}")(seat)
+        amb = self.st.vars["amb"].get(space, 0)
+        if amb:
+            self.st.vars["amb"][space] = 0
+            self.st.players[seat].counters["ambrosia"] += amb
+
+    def space_estimate(self, seat: int, space: str) -> dict[str, float] | None:
+        """What an action is worth to a greedy bot; None: it cannot be performed now."""
+        p = self.st.players[seat].counters
+        rule = self.rule
+        if space == "labor":
+            return {"coins": float(rule("actions", "labor_coins"))}
+        if space == "draft":
+            return {"draft": 1.0 if self.actives(seat) else 0.1}
+        if space == "learn":
+            if p["coins"] < rule("actions", "learn", "coins"):
+                return None
+            return {"coins": -3.0, "knowledge": 1.0, "victory-points": 0.3}
+        if space == "expand":
+            if not self.zone("districts") or (p["knowledge"] < rule("actions", "expand", "knowledge")
+                                              and p["coins"] < rule("actions", "expand", "coins")):
+                return None
+            return {"knowledge": -1.0, "victory-points": 1.5}
+        if space == "rebuild":
+            dmg = sum(1 for c in self.zone("empire", seat) if is_damaged(c))
+            return {"coins": 1.0, "victory-points": min(dmg, 2) * 1.5 + 0.3}
+        if space == "build":
+            best = self.best_buy(seat)
+            return best
+        if space == "recruit":
+            if not self.recruitable(seat):
+                return None
+            return {"draft": 2.0, "victory-points": 0.5}
+        if space == "explore":
+            return {"victory-points": 0.8}
+        if space == "grow":
+            if p["coins"] < rule("actions", "grow", "coins") or self.st.supply["citizens"] <= 0 \
+                    or len(self.cits(seat)) >= rule("setup", "citizen_skills"):
+                return None
+            food_ok = self.food(seat) > len(self.cits(seat))
+            left = self.r.rounds - self.st.turn
+            return {"coins": -3.0, "victory-points": (1.5 * left if food_ok else -2.0)}
+        return None

@@ -1,0 +1,332 @@
+"""The nine board actions (Labor, Build, Draft, Expand, Learn, Rebuild, Recruit, Explore,
+Grow) and what they share: building a card, storing one, a new or upgraded citizen."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.engine.api import Estimate
+
+from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
+from .rules import NONE
+from .table import Table, at
+
+
+class Board(Table):
+    """The board actions a citizen performs."""
+
+    def card_value(self, seat: int, cid: str) -> dict[str, float]:
+        f = self.r.cards[cid]
+        left = max(0, self.r.rounds - self.st.turn)
+        vp = (2.2 * len(f.get("banners", ())) + f.get("vp", 0) + 0.4 * f.get("bonus_vp", 0)
+              + left * (0.35 * f.get("income", 0) + 0.5 * f.get("knowledge", 0)
+                        + 0.2 * f.get("ambrosia", 0))
+              + 0.8 * (f.get("swords", 0) + f.get("arrows", 0)) + 1.5 * f.get("food", 0)
+              + f.get("army", 0) + 1.5 * f.get("citizen", 0))
+        return {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
+                "knowledge": -float(f.get("cost_knowledge", 0))}
+
+    def can_build(self, seat: int, cid: str, free: bool = False) -> bool:
+        p = self.st.players[seat].counters
+        f = self.r.cards[cid]
+        if any(c.card == cid for c in self.zone("empire", seat)):
+            return False
+        if len(self.zone("empire", seat)) >= self.capacity(seat):
+            return False
+        if free:
+            return True
+        return p["coins"] >= f.get("cost_coins", 0) and p["knowledge"] >= f.get("cost_knowledge", 0)
+
+    def buyable(self, seat: int) -> list[tuple[str, Any]]:
+        out = [("empire-row", c) for c in self.zone("empire-row")]
+        if self.rule("actions", "build_from_c"):
+            out += [("empire-c", c) for c in self.zone("empire-c")]
+        if self.rule("actions", "build_stored") == "build":
+            out += [("stored", c) for c in self.zone("stored", seat)]
+        return out
+
+    def best_buy(self, seat: int) -> dict[str, float] | None:
+        best = None
+        for _, c in self.buyable(seat):
+            if self.can_build(seat, c.card):
+                v = self.card_value(seat, c.card)
+                if best is None or sum(v.values()) > sum(best.values()):
+                    best = v
+        return best
+
+    def do_labor(self, seat: int) -> None:
+        self.gain(seat, "coins", self.rule("actions", "labor_coins"))
+        if self.has(seat, "scribe-own-labor") and self.st.players[seat].counters["coins"] >= 1:
+            pick = self.choose(seat, ["no", "scribe"], "Scribe Guild: pay 1 coin for 1 knowledge",
+                               {"scribe": Estimate({"coins": -1.0, "knowledge": 1.0})})
+            if pick == "scribe":
+                self.gain(seat, "coins", -1)
+                self.gain(seat, "knowledge", 1)
+                self.event("scribe-guild", seat)
+
+    def do_draft(self, seat: int) -> None:
+        self.st.players[seat].vars["draft"] += self.rule("actions", "draft_swords")
+
+    def do_learn(self, seat: int) -> None:
+        cost = self.rule("actions", "learn")
+        if self.st.players[seat].counters["coins"] < cost["coins"]:
+            return
+        self.gain(seat, "coins", -cost["coins"])
+        self.gain(seat, "knowledge", cost["knowledge"])
+        if self.has(seat, "outpost-own-learn"):
+            self.lift_coin(seat, "Distant Outpost: lift a coin off a military card")
+        for other in range(self.n):
+            if other == seat:
+                continue
+            if (seat == (other - 1) % self.n and self.has(other, "outpost-right-learn")):
+                self.lift_coin(other, "Distant Outpost: lift a coin off a military card")
+            if (seat == (other + 1) % self.n and self.has(other, "scribe-left-learn")
+                    and self.st.players[other].counters["coins"] >= 1):
+                pick = self.choose(other, ["no", "scribe"], "Scribe Guild: pay 1 coin for 1 knowledge",
+                                   {"scribe": Estimate({"coins": -1.0, "knowledge": 1.0})})
+                if pick == "scribe":
+                    self.gain(other, "coins", -1)
+                    self.gain(other, "knowledge", 1)
+
+    def lift_coin(self, seat: int, why: str) -> None:
+        cards = [c for c in self.zone("armies", seat) if tok(c, "name") + tok(c, "picture")]
+        if not cards:
+            return
+        opts = [NONE] + [f"{c.uid}/{w}" for c in cards for w in ("name", "picture") if tok(c, w)]
+        est = {o: Estimate({"coins": 0.5 if o.endswith("picture") else 0.8}) for o in opts[1:]}
+        pick = self.choose(seat, opts, why, est)
+        if pick == NONE:
+            return
+        uid, where = pick.split("/")
+        card = next(c for c in cards if c.uid == int(uid))
+        set_tok(card, where, tok(card, where) - 1)
+        self.st.supply["coins"] += 1
+        self.event("coin-lifted", seat)
+
+    def do_expand(self, seat: int) -> None:
+        p = self.st.players[seat].counters
+        cost = self.rule("actions", "expand")
+        pays = []
+        if p["knowledge"] >= cost["knowledge"]:
+            pays.append("knowledge")
+        if p["coins"] >= cost["coins"]:
+            pays.append("coins")
+        deck = self.zone("districts")
+        if not pays or not deck:
+            return
+        est = {"knowledge": Estimate({"knowledge": -float(cost["knowledge"])}),
+               "coins": Estimate({"coins": -float(cost["coins"])})}
+        pay = self.choose(seat, pays, "pay for Expand", est)
+        self.gain(seat, pay, -cost[pay])
+        drawn = deck[:cost["draw"]]  # looked at on the deck; the rest go back under it
+        opts = [f"district:{c.uid}" for c in drawn]
+        if len(drawn) > 1:
+            opts = [NONE] + opts
+        est2 = {f"district:{c.uid}": Estimate({"victory-points": self.r.f(c.card, "capacity")
+                                               + len(self.r.f(c.card, "banners") or ())})
+                for c in drawn}
+        pick = self.choose(seat, opts, "keep a district", est2)
+        for c in drawn:
+            c.face_up = None
+            if pick == f"district:{c.uid}":
+                self.mover.move(c, "districts", ("lands", seat), "keep a district", seat)
+                self.cover("card", f"districts/{c.card}")
+            else:
+                self.mover.move(c, "districts", "districts", "a district back under the deck",
+                                seat)
+        self.flip_top("districts")
+
+    def do_rebuild(self, seat: int) -> None:
+        for _ in range(self.rule("actions", "rebuild", "repairs")):
+            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
+            if not dmg:
+                break
+            self.repair_uid(seat, dmg[0].uid)
+        self.gain(seat, "coins", self.rule("actions", "rebuild", "coins"))
+        self.claim_first(seat)
+
+    def claim_first(self, seat: int) -> None:
+        if not self.st.vars["hand"]:  # the token changes hands now, play order next round
+            self.st.vars["next_first"] = seat
+            self.st.vars["hand"] = True
+            self.event("first-player-claimed", seat)
+
+    def repair_uid(self, seat: int, uid: int) -> None:
+        for c in self.zone("empire", seat):
+            if c.uid == uid:
+                set_flag(c, "damaged", False)
+
+    def recruitable(self, seat: int) -> list[tuple[Any, str]]:
+        coins = self.st.players[seat].counters["coins"]
+        places = self.army_places(seat)
+        if not places:
+            return []
+        return [(c, pl) for c in self.zone("military-row")
+                if self.r.f(c.card, "cost_coins") <= coins for pl in places]
+
+    def army_places(self, seat: int) -> list[str]:
+        armies = self.armies(seat)
+        out = [f"army:{i}" for i, cards in sorted(armies.items())
+               if not any(not is_retired(c) for c in cards)]
+        if len(armies) < self.army_limit(seat):
+            out.append("new")
+        if out:
+            return out
+        used_ok = self.city(seat).get("retire_used", False)
+        return [f"retire:{i}" for i, cards in sorted(armies.items())
+                for c in cards if not is_retired(c) and (used_ok or not tok(c, "name"))]
+
+    def do_recruit(self, seat: int) -> None:
+        pairs = self.recruitable(seat)
+        if not pairs:
+            return
+        opts = [f"{c.uid}@{pl}" for c, pl in pairs]
+        f = self.r.f
+        est = {o: Estimate({"draft": float(f(c.card, "swords") + f(c.card, "arrows")),
+                            "coins": -float(f(c.card, "cost_coins")),
+                            "victory-points": 0.5 if pl.startswith("retire") else 0.0})
+               for o, (c, pl) in zip(opts, pairs, strict=True)}
+        pick = self.choose(seat, opts, "recruit a military card", est)
+        c, place = pairs[opts.index(pick)]
+        self.gain(seat, "coins", -f(c.card, "cost_coins"))
+        armies = self.armies(seat)
+        if place == "new":
+            index = next(i for i in range(len(armies) + 1) if i not in armies)
+        else:
+            index = int(place.split(":")[1])
+            if place.startswith("retire"):
+                old = next(x for x in armies[index] if not is_retired(x))
+                self.st.supply["coins"] += tok(old, "name") + tok(old, "picture")
+                set_tok(old, "name", 0)
+                set_tok(old, "picture", 0)
+                set_flag(old, "retired")
+                self.event("retire", seat)
+        c.tokens = {"army": index, "name": 0, "picture": 0}
+        self.mover.move(c, "military-row", ("armies", seat), "recruit", seat)
+        self.cover("card", f"military/{c.card}")
+
+    def store_from(self, seat: int, zone: str, uid: int) -> None:
+        card = next(c for c in self.zone(zone) if c.uid == uid)
+        self.mover.move(card, zone, ("stored", seat), "store a card", seat)
+
+    def do_explore(self, seat: int) -> None:
+        rule = self.rule
+        opts = ["draw"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
+        if rule("actions", "explore", "from_c"):
+            opts += [f"c:{c.uid}" for c in self.zone("empire-c")]
+        est = {o: Estimate({"victory-points": 0.6}) for o in opts}
+        pick = self.choose(seat, opts, "explore", est)
+        if pick.startswith("row:"):
+            self.store_from(seat, "empire-row", int(pick[4:]))
+            return
+        if pick.startswith("c:"):
+            self.store_from(seat, "empire-c", int(pick[2:]))
+            return
+        deck = self.current_deck()
+        self.refill_deck_from_discard(deck)
+        n = rule("actions", "explore", "draw") + self.symbols(seat, "explore")
+        drawn = self.zone(deck)[:n]  # looked at on the deck: one is stored, the rest discarded
+        if not drawn:
+            return
+        opts = [f"keep:{c.uid}" for c in drawn]
+        est = {f"keep:{c.uid}": Estimate({"victory-points": self.card_value(seat, c.card)[
+            "victory-points"] / 4}) for c in drawn}
+        pick = self.choose(seat, opts, "store one explored card", est)
+        for c in drawn:
+            if pick == f"keep:{c.uid}":
+                self.mover.move(c, deck, ("stored", seat), "store an explored card", seat)
+            else:
+                self.mover.move(c, deck, "empire-discard", "discard an explored card", seat)
+
+    def do_grow(self, seat: int) -> None:
+        cost = self.rule("actions", "grow", "coins")
+        if self.st.players[seat].counters["coins"] < cost:
+            return
+        if self.new_citizen(seat):
+            self.gain(seat, "coins", -cost)
+
+    def new_citizen(self, seat: int) -> bool:
+        """The lowest unused number of the player's colour, into the starving/new area."""
+        have = {c[0] for c in self.cits(seat)}
+        free = [s for s in range(1, self.rule("setup", "citizen_skills") + 1) if s not in have]
+        if not free or self.st.supply["citizens"] <= 0:
+            return False
+        self.cits(seat).append([free[0], "new"])
+        self.st.supply["citizens"] -= 1
+        self.event("citizen-gained", seat)
+        if self.has(seat, "aqueduct"):
+            self.gain(seat, "coins", self.food(seat))
+        return True
+
+    def do_build(self, seat: int) -> None:
+        options = [(z, c) for z, c in self.buyable(seat) if self.can_build(seat, c.card)]
+        crane = [c for c in self.zone("empire", seat)
+                 if self.r.f(c.card, "ability") == "crane" and not is_damaged(c)]
+        opts = [NONE] + [f"{z}/{c.uid}" for z, c in options]
+        est = {f"{z}/{c.uid}": Estimate(self.card_value(seat, c.card)) for z, c in options}
+        if crane:
+            for z, c in self.buyable(seat):
+                if c.card != crane[0].card and self.can_build(seat, c.card, free=True):
+                    o = f"crane:{z}/{c.uid}"
+                    opts.append(o)
+                    v = dict(self.card_value(seat, c.card))
+                    v["coins"] = 0.0
+                    v["knowledge"] = 0.0
+                    v["victory-points"] -= 2.5
+                    est[o] = Estimate(v)
+        if len(opts) == 1:
+            return
+        pick = self.choose(seat, opts, "build an empire card", est)
+        if pick == NONE:
+            return
+        free = pick.startswith("crane:")
+        if free:
+            pick = pick[6:]
+            cr = crane[0]
+            self.mover.move(cr, ("empire", seat), "empire-discard", "the Crane is discarded",
+                            seat)
+            self.event("crane", seat)
+        zone, uid = pick.split("/")
+        self.build_card(seat, int(uid), zone, free)
+
+    def build_card(self, seat: int, uid: int, zone: str, free: bool = False) -> None:
+        src = self.zone(zone, seat if zone == "stored" else -1)
+        card = next(c for c in src if c.uid == uid)
+        if not self.can_build(seat, card.card, free):
+            return
+        f = self.r.cards[card.card]
+        if not free:
+            self.gain(seat, "coins", -f.get("cost_coins", 0))
+            self.gain(seat, "knowledge", -f.get("cost_knowledge", 0))
+        self.mover.move(card, at(zone, seat if zone == "stored" else -1), ("empire", seat),
+                        "build", seat)
+        card.face_up = None
+        self.cover("card", f"{self.r.deck_of[card.card]}/{card.card}")
+        self.event("build", seat)
+        if f.get("citizen"):
+            self.new_citizen(seat)
+        ability = f.get("ability")
+        if ability == "scholars":
+            self.gain(seat, "knowledge", 1)
+        if ability in ("scholars", "upgrade-citizen"):
+            self.upgrade_citizen(seat)
+
+    def upgrade_citizen(self, seat: int) -> None:
+        have = {c[0] for c in self.cits(seat)}
+        free = [s for s in range(1, self.rule("setup", "citizen_skills") + 1) if s not in have]
+        if not free:
+            return
+        opts = [NONE] + [f"swap:{c[0]}" for c in self.cits(seat) if c[0] < free[0]]
+        est = {o: Estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))}) for o in opts[1:]}
+        pick = self.choose(seat, opts, "trade a citizen for a higher one", est)
+        if pick == NONE:
+            return
+        old = int(pick[5:])
+        cit = next(c for c in self.cits(seat) if c[0] == old)
+        cit[0] = free[0]
+        if cit[1].startswith("space:"):
+            space = self.st.vars["spaces"][cit[1][6:]]
+            for x in space:
+                if x == [seat, old]:
+                    x[1] = free[0]
+        self.event("citizen-upgraded", seat)

@@ -1,0 +1,113 @@
+"""Attacking titans: the targets, a player's attack value (swords, arrows, legacy symbols of
+retired cards, ambrosia swords), the payments offered and the attack itself."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Any
+
+from pnp.engine.api import Estimate
+
+from .pieces import is_damaged, is_retired, set_tok, tok
+from .rules import MAX_PAYMENTS
+from .table import Table
+
+
+class Combat(Table):
+    """Attacks on the titan piles and on threatening titans."""
+
+    def targets(self, seat: int) -> list[tuple[str, Any]]:
+        out = [(f"titans-{s}", self.zone(f"titans-{s}")[0]) for s in (1, 2, 3)
+               if self.zone(f"titans-{s}")]
+        if self.rule("attack", "threats_attackable"):
+            out += [(f"threat-{o}", self.zone("threat", o)[0]) for o in range(self.n)
+                    if self.zone("threat", o)]
+        return out
+
+    def attack_value(self, seat: int, used: list, titan: str, amb_swords: int = 0) -> int:
+        f = self.r.f
+        both = f(titan, "target") == "swords-and-arrows"
+        swords = self.symbols(seat, "swords") + self.st.players[seat].vars["draft"] + amb_swords
+        arrows = self.symbols(seat, "arrows")
+        armies = self.armies(seat)
+        for c in used:
+            swords += f(c.card, "swords")
+            arrows += f(c.card, "arrows")
+            for old in armies.get(tok(c, "army"), ()):
+                if is_retired(old):
+                    swords += f(old.card, "legacy_swords")
+                    arrows += f(old.card, "legacy_arrows")
+        return swords + (arrows if both else 0)
+
+    def attack_options(self, seat: int) -> list[tuple[str, Estimate]]:
+        ready = [c for c in self.actives(seat) if not tok(c, "name")]
+        if not ready:
+            return []
+        p = self.st.players[seat].counters
+        sword_cost = self.rule("ambrosia", "sword") if self.r.amb else 0
+        out = []
+        for target, titan in self.targets(seat):
+            defence = self.r.f(titan.card, "defence")
+            found = []
+            for k in range(1, len(ready) + 1):
+                for used in combinations(ready, k):
+                    cost = sum(tok(c, "picture") + 1 for c in used)
+                    if cost > p["coins"]:
+                        continue
+                    short = defence - self.attack_value(seat, list(used), titan.card)
+                    amb = max(0, short)
+                    if amb and (not sword_cost or amb * sword_cost > p["ambrosia"]):
+                        continue
+                    found.append((cost + amb, cost, amb, used))
+            found.sort(key=lambda x: (x[0], [c.uid for c in x[3]]))
+            banners = len(self.r.f(titan.card, "banners") or ())
+            for _, cost, amb, used in found[:MAX_PAYMENTS]:
+                o = f"attack:{target}:{'+'.join(str(c.uid) for c in used)}:{amb}"
+                e = Estimate({"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
+                              "victory-points": 2.5 * banners + self.r.f(titan.card, "capacity")
+                              + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners})
+                out.append((o, e))
+        return out
+
+    def attack(self, seat: int, arg: str) -> None:
+        """Pay the chosen military cards, take the titan, roll one damage die per banner."""
+        target, uids, amb_s = arg.split(":")
+        amb = int(amb_s)
+        used = [c for c in self.zone("armies", seat) if str(c.uid) in uids.split("+")]
+        for c in used:
+            cost = tok(c, "picture") + 1
+            self.st.players[seat].counters["coins"] -= cost
+            set_tok(c, "name", cost)
+        if amb:
+            self.gain(seat, "ambrosia", -amb * self.rule("ambrosia", "sword"))
+        if target.startswith("threat-"):
+            owner = int(target[7:])
+            titan = self.mover.take(("threat", owner), 0, ("lands", seat),
+                                    "defeat a threatening titan", seat)
+            self.event("threat-defeated" if owner == seat else "threat-stolen", seat)
+        else:
+            titan = self.mover.take(target, 0, ("lands", seat), "defeat a titan", seat)
+            self.flip_top(target)
+        titan.face_up = None
+        self.cover("card", f"{self.r.deck_of[titan.card]}/{titan.card}")
+        self.event("titan-defeated", seat)
+        f = self.r.f
+        armies = self.armies(seat)
+        loot = spy = repair = 0
+        for c in used:
+            loot += f(c.card, "loot")
+            spy += f(c.card, "spy")
+            repair += f(c.card, "repair")
+            for old in armies.get(tok(c, "army"), ()):
+                if is_retired(old):
+                    loot += f(old.card, "legacy_loot")
+                    spy += f(old.card, "legacy_spy")
+        if spy:
+            self.gain(seat, "knowledge", spy)
+        for _ in range(repair):
+            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
+            if dmg:
+                self.repair_uid(seat, dmg[0].uid)
+        self.damage_roll(seat, titan.card, at_end=False)
+        if loot:
+            self.gain(seat, "coins", loot)

@@ -1,0 +1,77 @@
+"""What The Ancient World reads from its GameDef again and again, compiled once per
+definition: card fields by id, the switches the editions and variants set, and the names
+the rules module uses for the board, the decks and the tokens."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.engine.api import (
+    GameDef,
+    GameMeta,
+    counter_and_shared_bounds,
+    per_definition,
+    supplies,
+    zone_visibility,
+)
+
+COLOURS = ("red", "blue", "green", "yellow", "purple")
+BOARD = ("labor", "build", "draft", "expand", "learn", "rebuild", "recruit", "explore", "grow")
+EMPIRE_DECKS = ("empire-a", "empire-b", "empire-c", "starting-empire")
+TOKENS = ("coins", "knowledge", "ambrosia")
+#: greedy bot: worth of one unit of each counter (a heuristic, not a rule)
+BOT_VALUES = {"victory-points": 3.0, "coins": 1.0, "knowledge": 1.6, "ambrosia": 0.6,
+              "draft": 0.8}
+#: most attack payments offered per target (the cheapest ones): keeps decisions small
+MAX_PAYMENTS = 6
+NONE = "none"
+
+
+class Rules:
+    """The data a game reads over and over, compiled once per GameDef."""
+
+    def __init__(self, game: GameDef):
+        self.game = game
+        rule = game.rule
+        self.cards: dict[str, dict[str, Any]] = {}
+        self.deck_of: dict[str, str] = {}
+        for deck in game.decks.values():
+            for card in deck.cards:
+                self.cards[card.id] = dict(card.fields)
+                self.deck_of[card.id] = deck.id
+        self.rounds = int(rule("end", "max_turns"))
+        self.second = rule("edition") == "second"
+        self.capital = dict(rule("capital"))
+        self.faces = tuple(game.dice["damage"].faces)
+        self.amb = bool(rule("ambrosia", "enabled"))
+        self.threats = bool(rule("titans", "threatening"))
+        self.city_states = bool(rule("city_states", "enabled"))
+        self.boards = [dict(b) for b in rule("city_states", "boards")]
+        self.banner_vp = list(rule("scoring", "banners"))
+        self.metadata: GameMeta | None = None
+
+    def f(self, card: str, field: str) -> Any:
+        """A card's field, 0 when the card has none."""
+        return self.cards[card].get(field, 0)
+
+    def meta(self) -> GameMeta:
+        """What the harness checks: players, rounds, bounds, supplies, phases."""
+        mine, shared = counter_and_shared_bounds(self.game)
+        g = self.game
+        return GameMeta(game=g.id, players_min=g.players_min, players_max=g.players_max,
+                        max_turns=self.rounds, counter_bounds=mine, shared_bounds=shared,
+                        phases=tuple(p.id for p in g.phases), score_counter="victory-points",
+                        supplies=supplies(g), zone_visibility=zone_visibility(g),
+                        bot_values=dict(BOT_VALUES))
+
+
+#: the compiled rules of a GameDef (a variant's definition is another object)
+rules_for = per_definition(Rules)
+
+
+def has_action(r: Rules, card: str) -> bool:
+    """Whether an empire card has an action a citizen can be placed on."""
+    f = r.cards[card]
+    return bool(f.get("act_coins") or f.get("act_knowledge") or f.get("act_repair")
+                or str(f.get("ability", "")).startswith("action-")
+                or f.get("ability") == "borrow-action")

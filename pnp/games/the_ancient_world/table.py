@@ -1,0 +1,160 @@
+"""The table one game is played at: the state, the context and the compiled rules, with the
+small readings every part of the rules shares (symbols on a player's cards, capacity, the
+army limit, play order, open spaces). The game's parts (setup, rounds, actions, combat,
+scoring) are mixins of this class, put together in game.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pnp.engine.api import Context, Estimate, GameResult, State, ZoneRef
+
+from .pieces import is_damaged, is_retired, tok
+from .rules import BOARD, Rules
+
+_ZERO = Estimate()
+
+
+def at(zone: str, seat: int = -1) -> ZoneRef:
+    """A zone as the context's zone operations name it: shared by id, a player's as (id, seat)."""
+    return zone if seat < 0 else (zone, seat)
+
+
+class _KeepOrder:
+    """Chance outside a game: a shuffle keeps the order (as a scenario's does) and no die rolls."""
+
+    def draw(self, sides: int, why: str) -> int:
+        raise RuntimeError(f"no die can be rolled outside a game ({why})")
+
+    def order(self, cards: list, why: str) -> bool:
+        return True
+
+
+def quiet_context(state: State) -> Context:
+    """A context that moves cards without logging them, for setup outside a game (the state
+    scenarios start from) and for tests that play one rule on a state."""
+    n = len(state.players)
+    return Context(state, _KeepOrder(), [], GameResult(game="", seed=0, players=n, bots=()))
+
+
+class Table:
+    """One game being played (or set up, or inspected by the invariants)."""
+
+    def __init__(self, r: Rules, ctx: Context | None, state: State):
+        self.r = r
+        self.ctx = ctx
+        self.st = state
+        self.rule = r.game.rule
+        self.n = len(state.players)
+        self._quiet: Context | None = None
+
+    @property
+    def mover(self) -> Context:
+        """What moves cards between zones (so every move is logged): the game's context, or
+        outside a game a quiet one that logs nothing and keeps every order."""
+        if self.ctx is not None:
+            return self.ctx
+        if self._quiet is None:
+            self._quiet = quiet_context(self.st)
+        return self._quiet
+
+    def choose(self, seat: int, options: list[str], why: str,
+               est: dict[str, Estimate] | None = None) -> str:
+        if len(options) == 1:
+            return options[0]
+        assert self.ctx is not None
+        return self.ctx.choose(seat, options, why,
+                               (lambda o: est.get(o, _ZERO)) if est else None)
+
+    def gain(self, seat: int, token: str, n: int) -> int:
+        """Take n tokens from the box (or pay them back with n < 0; never below zero)."""
+        p = self.st.players[seat]
+        if n < 0:
+            n = -min(-n, p.counters[token])
+        p.counters[token] += n
+        self.st.supply[token] -= n
+        if (token == "knowledge" and n > 0 and self.r.amb
+                and self.city(seat).get("ambrosia_per_knowledge")):
+            self.gain(seat, "ambrosia", n * self.city(seat)["ambrosia_per_knowledge"])
+        return n
+
+    def city(self, seat: int) -> dict[str, Any]:
+        cid = self.st.players[seat].vars.get("city", "")
+        return next((b for b in self.r.boards if b["id"] == cid), {})
+
+    def zone(self, name: str, seat: int = -1) -> list:
+        return self.st.zone(name, seat)
+
+    def active_cards(self, seat: int) -> list:
+        """Cards whose symbols count: undamaged empire cards, districts and defeated titans."""
+        return [c for c in self.zone("empire", seat) if not is_damaged(c)] + self.zone("lands", seat)
+
+    def symbols(self, seat: int, field: str) -> int:
+        f = self.r.f
+        return sum(f(c.card, field) for c in self.active_cards(seat))
+
+    def has(self, seat: int, ability: str) -> bool:
+        return any(self.r.f(c.card, "ability") == ability for c in self.zone("empire", seat)
+                   if not is_damaged(c))
+
+    def food(self, seat: int) -> int:
+        return self.r.capital["food"] + self.symbols(seat, "food")
+
+    def capacity(self, seat: int) -> int:
+        return (self.r.capital["capacity"] + self.city(seat).get("capacity", 0)
+                + sum(self.r.f(c.card, "capacity") for c in self.zone("lands", seat)))
+
+    def army_limit(self, seat: int) -> int:
+        return self.r.capital["army"] + self.symbols(seat, "army")
+
+    def armies(self, seat: int) -> dict[int, list]:
+        out: dict[int, list] = {}
+        for c in self.zone("armies", seat):
+            out.setdefault(tok(c, "army"), []).append(c)
+        return out
+
+    def actives(self, seat: int) -> list:
+        return [c for c in self.zone("armies", seat) if not is_retired(c)]
+
+    def cits(self, seat: int) -> list[list]:
+        return self.st.players[seat].vars["cit"]
+
+    def cover(self, kind: str, key: str) -> None:
+        if self.ctx is not None:
+            self.ctx.cover(kind, key)
+
+    def event(self, name: str, seat: int = -1) -> None:
+        if self.ctx is not None:
+            self.ctx.event(name, seat)
+
+    def shuffle(self, cards: list, why: str) -> None:
+        if self.ctx is not None:
+            self.ctx.shuffle(cards, why)
+
+    def order(self) -> list[int]:
+        first = self.st.vars["first"]
+        return [(first + i) % self.n for i in range(self.n)]
+
+    def open_spaces(self, rnd: int, seat: int = -1) -> list[str]:
+        track = self.rule("round_track")
+        out = []
+        for s in BOARD:
+            opens = track.get(s, 1)
+            if rnd >= opens:
+                out.append(s)
+            elif seat >= 0 and rnd in self.city(seat).get(f"{s}_rounds", ()):
+                out.append(s)
+        return out
+
+    def put_ambrosia(self, space: str, n: int) -> None:
+        self.st.vars["amb"][space] += n
+        self.st.supply["ambrosia"] -= n
+
+    def flip_top(self, zone: str) -> None:
+        cards = self.zone(zone)
+        if cards:
+            cards[0].face_up = True
+
+    def current_deck(self) -> str:
+        return ("empire-b" if self.st.turn >= self.rule("round_track", "empire_b")
+                else "empire-a")
