@@ -1,14 +1,101 @@
-"""Shared fixtures: the bundled Ancient Civilizations game, loaded once per session."""
+"""Shared fixtures: every bundled game (and the docs' example games), each definition loaded once
+per session, and parametrisation over (game, variant, players).
+
+Parametrising happens at collection, for every test run, so it reads only each game.yaml (its
+id, engine, players and variant ids); a GameDef is built when a test first asks for it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
+from pnp.data.game import bundled_games, load_game
+from pnp.data.loader import load_file
 from pnp.paths import CARDS
 
 AC = CARDS / "ancient-civilizations"
+#: the docs' sample games (docs/examples/*/game.yaml): documentation and tests at once
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+#: how a parameter names the base game, which has no variant
+BASE = "base"
+
+
+@dataclass(frozen=True)
+class Declared:
+    """What a game.yaml declares, read without building the game."""
+
+    id: str
+    folder: Path
+    engine: str
+    players_min: int
+    players_max: int
+    variants: tuple[str, ...]
+
+    @property
+    def players(self) -> range:
+        return range(self.players_min, self.players_max + 1)
+
+
+def declared(folder: Path) -> Declared:
+    doc, problems = load_file(folder / "game.yaml")
+    assert doc is not None, problems
+    data = doc.data
+    players = data.get("players") or {}
+    return Declared(str(data["id"]), folder, str(data.get("engine", "")),
+                    int(players.get("min", 1)), int(players.get("max", 1)),
+                    tuple(str(v["id"]) for v in data.get("variants") or ()))
+
+
+#: the games under cards/, by id (what pnp list shows)
+BUNDLED = {g.id: g for g in map(declared, bundled_games())}
+#: every game a test may play: the bundled ones and the docs' examples
+PLAYABLE = {**BUNDLED, **{g.id: g for g in map(declared, bundled_games(EXAMPLES))}}
+
+
+def variant_params(games: dict[str, Declared] = PLAYABLE) -> list:
+    """(game id, variant) for the base game and every variant each game declares; the base
+    game's variant is None, shown as `base` in test ids."""
+    return [pytest.param(g.id, v, id=f"{g.id}/{v or BASE}")
+            for g in games.values() for v in (None, *g.variants)]
+
+
+def cell_params(games: dict[str, Declared] = PLAYABLE) -> list:
+    """(game id, variant, players) for every variant of every game at every player count in
+    its declared range."""
+    return [pytest.param(g.id, v, n, id=f"{g.id}/{v or BASE}/{n}p")
+            for g in games.values() for v in (None, *g.variants) for n in g.players]
+
+
+class GameDefs:
+    """GameDefs by (game id, variant), each loaded and built once; a game that does not load
+    clean fails the test that asked for it, with its diagnostics."""
+
+    def __init__(self, games: dict[str, Declared]):
+        self.games = games
+        self._loaded: dict[tuple[str, str | None], object] = {}
+
+    def __call__(self, game: str, variant: str | None = None):
+        key = (game, variant)
+        if key not in self._loaded:
+            result = load_game(self.games[game].folder, variant)
+            assert result.ok, "\n".join(d.format_text() for d in result.diagnostics)
+            self._loaded[key] = result.game
+        return self._loaded[key]
+
+
+@pytest.fixture(scope="session")
+def game_defs() -> GameDefs:
+    """`game_defs(game_id, variant=None)`: the GameDef, built once per session."""
+    return GameDefs(PLAYABLE)
+
+
+@pytest.fixture(scope="session", params=sorted(BUNDLED))
+def bundled_game(request, game_defs):
+    """Each bundled game's base GameDef in turn."""
+    return game_defs(request.param)
 
 
 @pytest.fixture(scope="session")
@@ -17,9 +104,5 @@ def ac_folder() -> Path:
 
 
 @pytest.fixture(scope="session")
-def ac():
-    from pnp.data.game import load_game
-
-    result = load_game(AC)
-    assert result.ok, "\n".join(d.format_text() for d in result.diagnostics)
-    return result.game
+def ac(game_defs):
+    return game_defs("ancient-civilizations")

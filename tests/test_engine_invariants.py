@@ -1,37 +1,26 @@
-"""The generic random-simulation test (OpenSpiel style): every registered game, played by random
-and greedy bots for every player count, keeps every invariant at every step."""
+"""Every registered game, played by random and greedy bots for every player count, keeps every
+invariant at every step (every variant of every game, with random bots and more checks:
+tests/test_conformance.py)."""
 
 from __future__ import annotations
 
 from collections import Counter
 
-import pytest
+from conftest import BUNDLED
 
-from pnp.data.game import bundled_games, load_game
 from pnp.engine.play import metadata, play_game
 from pnp.engine.registry import ENGINES
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT
 
-
-def _engine_games() -> list:
-    games = []
-    for folder in bundled_games():
-        result = load_game(folder)
-        if result.ok and result.game.engine in ENGINES:
-            games.append(result.game)
-    return games
-
-
-GAMES = _engine_games()
 SEEDS_PER_COUNT = 20
 
 
 def test_every_engine_has_a_bundled_game() -> None:
-    assert {g.engine for g in GAMES} == set(ENGINES)
+    assert {g.engine for g in BUNDLED.values()} == set(ENGINES)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_metadata_is_what_the_data_declares(game) -> None:
+def test_metadata_is_what_the_data_declares(bundled_game) -> None:
+    game = bundled_game
     meta = metadata(game)
     assert (meta.players_min, meta.players_max) == (game.players_min, game.players_max)
     assert meta.max_turns == game.rule("end", "max_turns")
@@ -42,8 +31,8 @@ def test_metadata_is_what_the_data_declares(game) -> None:
     assert meta.phases == tuple(p.id for p in game.phases)
 
 
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_random_and_greedy_games_keep_every_invariant_at_every_step(game) -> None:
+def test_random_and_greedy_games_keep_every_invariant_at_every_step(bundled_game) -> None:
+    game = bundled_game
     meta = metadata(game)
     ended: Counter = Counter()
     for players in range(meta.players_min, meta.players_max + 1):
@@ -62,16 +51,6 @@ def test_random_and_greedy_games_keep_every_invariant_at_every_step(game) -> Non
     assert ended[COMPLETED] > 0
 
 
-@pytest.mark.parametrize("variant", sorted(GAMES[0].variants) if GAMES else [])
-def test_every_variant_keeps_every_invariant(variant: str) -> None:
-    game = load_game(GAMES[0].folder, variant).game
-    for seed in range(6):
-        r = play_game(game, 2 + seed % 3, seed, ["random", "greedy"][seed % 2 :][:1],
-                      invariants="all")
-        assert r.violations == [], r.violations
-
-
-@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.id)
-def test_a_short_turn_cap_is_a_timeout_not_a_hang(game) -> None:
-    r = play_game(game, 4, 7, ["random"], invariants="all", max_turns=1)
+def test_a_short_turn_cap_is_a_timeout_not_a_hang(bundled_game) -> None:
+    r = play_game(bundled_game, 4, 7, ["random"], invariants="all", max_turns=1)
     assert r.ended in (TIMEOUT, COMPLETED) and r.turns == 1

@@ -235,3 +235,37 @@ def test_the_import_check_catches_direct_relative_lazy_and_indirect_imports():
             in chains)
     assert forbidden_chains(import_graph({"pnp.engine.x": ("import json\n", False)}),
                             "pnp.engine", ENGINE_MAY_NOT_IMPORT) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# rules modules: the public API and nothing else of pnp (docs/design-notes.md, "Three rooms")
+
+#: what a rules module may import from pnp
+API = "pnp.engine.api"
+ROOT = PNP.parent
+
+
+def pnp_imports_besides(source: str, module: str, allowed: tuple[str, ...],
+                        is_package: bool = False) -> list[str]:
+    """The pnp modules `source` imports that are not in `allowed` (each a module or package);
+    a name imported from a module listed is left out (`from pnp.x import y`: only `pnp.x`)."""
+    wrong = {name for name in imports(source, module, is_package)
+             if _matches(name, ("pnp",)) and not _matches(name, allowed)}
+    return sorted(name for name in wrong if name.rpartition(".")[0] not in wrong)
+
+
+def test_the_starter_and_the_docs_examples_import_only_the_api():
+    files = [PNP / "starter_rules.py", *sorted(ROOT.glob("docs/examples/*/rules.py"))]
+    assert len(files) >= 2
+    found = {str(f.relative_to(ROOT)): wrong for f in files
+             if (wrong := pnp_imports_besides(f.read_text(encoding="utf-8"), "rules", (API,)))}
+    assert found == {}, f"a rules module imports from {API} only: {found}"
+
+
+def test_the_api_check_catches_other_pnp_imports():
+    planted = ("from pnp.engine.api import State\nfrom pnp.engine.core import Context\n"
+               "import json\ndef f():\n    import pnp.data.model\n")
+    assert pnp_imports_besides(planted, "rules", (API,)) == ["pnp.data.model", "pnp.engine.core"]
+    own = "from . import tables\nfrom .tables import ROWS\nfrom pnp.engine.api import GameMeta\n"
+    assert pnp_imports_besides(own, "pnp.games.demo.rules", (API, "pnp.games.demo")) == []
+
