@@ -175,3 +175,15 @@ def test_the_starter_games_card_moves_are_logged_and_replay_to_the_same_moves(st
     again: list = []
     replay(starter, 3, trace_from_log(log), log=again)
     assert moves(again) == logged
+
+
+def test_a_narrated_log_tells_each_move_in_words(starter):
+    from pnp.engine.log import narrate
+
+    log: list = []
+    play_game(starter, 2, 5, ["greedy"], log=log)
+    lines = list(narrate(log))
+    moved = [line for line in lines if " moves " in line]
+    assert moved and all(" from market to discard (market card)" in line or
+                         " from discard to market " in line for line in moved)
+    assert not [line for line in lines if line.startswith("{")]  # no event left as raw JSON

@@ -6,6 +6,11 @@ Every line is one JSON object with an "e" (event) field:
   choice a decision: seat, why, the legal options, pick (index) and value (the option)
   event  a named happening counted in the result (war, famine, wonder-built, ...), seat
   step   a step boundary: the phase that just ended and the turn number now
+  move   cards that changed zone (pnp.engine.zones): seat, why, from, to (`hand@2` is seat 2's
+         hand), cards (their ids, in order)
+  draw   cards taken from the top of a pile with ctx.draw: seat, why, cards
+  shuffle a zone shuffled: why, n (its size); its dice are the roll events before it
+  face   a symbol die's face: seat, why, face
   end    how the game ended, turns, winners, scores and the final state
 Replaying needs only the "game" line and the roll values and choice picks, in order.
 
@@ -57,6 +62,15 @@ def describe(event: dict[str, Any]) -> str:
                 f"(of {len(event['options'])})")
     if kind == "event":
         return f"  {who:8} ** {event['name']}"
+    if kind == "move":
+        return (f"  {who:8} moves {', '.join(map(str, event['cards']))} from {event['from']} "
+                f"to {event['to']} ({event['why']})")
+    if kind == "draw":
+        return f"  {who:8} draws {', '.join(map(str, event['cards']))} ({event['why']})"
+    if kind == "shuffle":
+        return f"  {'-':8} shuffles {event['n']} cards ({event['why']})"
+    if kind == "face":
+        return f"  {who:8} rolls {event['face']!r} ({event['why']})"
     if kind == "step":
         return f"-- end of {event['label']}, turn {event['turn']}"
     if kind == "end":
