@@ -39,6 +39,7 @@ from pnp.data.effects import (
 )
 from pnp.data.model import Card, Condition, GameDef, Track
 from pnp.engine.components import counter_bounds as _bounds
+from pnp.engine.components import counter_bounds as all_counter_bounds
 from pnp.engine.components import deal_cards, initial_state, supplies, zone_visibility
 from pnp.engine.core import (
     ALL,
@@ -85,7 +86,7 @@ __all__ = [
     "ALL", "ALL_OUT", "COMPLETED", "HIDDEN", "MAIN", "NOBODY", "OVER", "OWNER", "PREGAME",
     "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
     "GameDef", "GameMeta", "GameResult", "OptionTable", "Phase", "PlayerState", "State", "ZoneRef",
-    "advance", "card_data",
+    "advance", "all_counter_bounds", "card_data",
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",
     "per_definition", "play_turns", "start_counters", "start_space", "supplies", "zone_visibility",
 ]
