@@ -1,0 +1,70 @@
+"""One game of Age of Civilization, joined from its parts, and the round driver: setup once,
+then rounds of two steps (`turns`, `round-end`).
+"""
+
+from __future__ import annotations
+
+from pnp.engine.api import MAIN, OVER, PREGAME, TIMEOUT
+
+from .actions import Actions
+from .civilizations import Civilizations
+from .rounds import Rounds
+from .scoring import Scoring
+from .setup import Setup
+from .solo import Solo
+from .technology import Technology
+
+TURNS, ROUND_END = "turns", "round-end"
+
+
+class AoC(Setup, Civilizations, Technology, Actions, Rounds, Solo, Scoring):
+    """One game being played (or set up): the rules applied to a state through a context."""
+
+    def play(self, max_turns: int) -> None:
+        st, r = self.state, self.r
+        ctx = self.ctx
+        assert ctx is not None
+        if st.stage == PREGAME:
+            self.setup()
+            st.turn = 1
+            ctx.step("pregame")
+        self.apply_scenario_bonus()
+        if "totals" not in st.vars:
+            st.vars["totals"] = self.totals()
+        while st.stage == MAIN:
+            if st.phase == 0:
+                self.turns()
+                st.phase = 1
+                ctx.step(TURNS)
+            last = st.turn >= r.rounds
+            capped = st.turn >= max_turns
+            self.end_round(last)
+            st.phase = 0
+            if last:
+                self.game_end()
+            elif capped:
+                st.stage = OVER
+                st.ended = TIMEOUT
+            else:
+                st.turn += 1
+            ctx.step(ROUND_END)
+
+    def totals(self) -> dict[str, int]:
+        """Coins, workers and technology tokens in the game, for the conservation invariants."""
+        st = self.state
+        return {
+            "coins": st.supply["coins"] + sum(p.counters["coins"] for p in st.players)
+            + sum((c.tokens or {}).get("coins", 0) for _, _, cs in st.all_zones() for c in cs),
+            "workers": st.supply["workers"] + sum(p.counters["workers"] for p in st.players),
+            "techs": st.supply["technology-tokens"] + st.vars["opponent"]
+            + sum(len(p.vars["techs"]) for p in st.players)}
+
+    def apply_scenario_bonus(self) -> None:
+        """Scenarios may ask for bonus coins on market cards: shared var 'bonus' maps a card id
+        to its coins (taken from the supply)."""
+        want = self.state.vars.pop("bonus", None)
+        if not want:
+            return
+        for c in self.state.zones["civilization-market"]:
+            if c.card in want:
+                self.put_bonus(c, int(want[c.card]))
