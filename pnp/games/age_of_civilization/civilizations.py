@@ -78,12 +78,13 @@ class Civilizations(Table):
         self.take_civilization(seat, p, by_id[cid], how == "rise")
 
     def take_civilization(self, seat: int, p: PlayerState, card: CardInstance, rise: bool) -> None:
-        r, st = self.r, self.state
-        z = st.zones
+        r, st, ctx = self.r, self.state, self.ctx
         bonus = self.bonus_of(p, card)
         on_card = (card.tokens or {}).get("coins", 0)
-        from_hand = card in p.zones["civilization-hand"]
-        (p.zones["civilization-hand"] if from_hand else z["civilization-market"]).remove(card)
+        src = (("civilization-hand", seat) if card in p.zones["civilization-hand"]
+               else "civilization-market")
+        # a risen civilization becomes the main one, on top; an annexed one goes under
+        ctx.move(card, src, ("civilizations", seat), "rise" if rise else "annex", seat, top=rise)
         card.tokens = None
         mult = 1
         if rise:
@@ -96,7 +97,6 @@ class Civilizations(Table):
         self.gain_coins(p, total_bonus - on_card)
         self.cover("civilization", card.card)
         if rise:
-            p.zones["civilizations"].insert(0, card)
             self.gain_workers(p, -p.counters["workers"])
             self.gain_workers(p, int(r.civs[card.card]["population"]))
             self.event("rise", seat)
@@ -104,14 +104,12 @@ class Civilizations(Table):
                 if a["when"] == "rise":
                     self.on_rise(seat, p, a, total_bonus)
         else:
-            p.zones["civilizations"].append(card)
             self.gain_workers(p, int(r.turn["annex_workers"]))
             self.event("annex", seat)
         if not self.draft and not self.solo:
-            for c in z["civilization-market"]:
+            for c in st.zones["civilization-market"]:
                 self.put_bonus(c, int(r.turn["bonus_coin"]))
-            if z["civilization-deck"]:
-                z["civilization-market"].append(z["civilization-deck"].pop(0))
+            ctx.draw_to("civilization-deck", 1, "civilization-market", "refill the market")
 
     def on_rise(self, seat: int, p: PlayerState, a: dict, bonus: int) -> None:
         k = self.times(p, a, bonus)

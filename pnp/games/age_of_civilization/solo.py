@@ -16,20 +16,22 @@ class Solo(Table):
 
     def solo_leave_out(self) -> None:
         """The civilizations the Skirmish leaves out go back to the box."""
-        z = self.state.zones
         removed = set(self.r.solo.get("removed") or ())
-        keep = [c for c in z["civilization-deck"] if c.card not in removed]
-        z["civilization-box"].extend(c for c in z["civilization-deck"] if c.card in removed)
-        z["civilization-deck"][:] = keep
+        for card in [c for c in self.ctx.zone("civilization-deck") if c.card in removed]:
+            self.ctx.move(card, "civilization-deck", "civilization-box", "left out of the solo game")
 
-    def solo_time_track(self, cards: list) -> None:
-        """The Plague card is set aside, the other action cards shuffled, and the Plague put
-        at its fixed place."""
-        r = self.r
+    def solo_time_track(self) -> None:
+        """The Plague card is set aside (on the empty time track), the other action cards
+        shuffled, and as many as go before the Plague's place put on top of it; the rest of
+        the action deck follows it."""
+        r, ctx = self.r, self.ctx
+        cards = ctx.zone("action-deck")
         plague = next(c for c in cards if r.action_cards[c.card]["event"] == "plague")
-        cards.remove(plague)
-        self.shuffle(cards, "shuffle the action cards")
-        cards.insert(int(r.solo["plague_position"]) - 1, plague)
+        ctx.move(plague, "action-deck", "time-track", "the plague card's place")
+        ctx.shuffle(cards, "shuffle the action cards")
+        before = max(0, min(int(r.solo["plague_position"]) - 1, len(cards)))
+        for i in range(before - 1, -1, -1):
+            ctx.take("action-deck", i, "time-track", "time track", top=True)
 
     def solo_round_end(self) -> None:
         """The virtual opponent takes technology tokens; the market's cards gain bonus coins
@@ -40,10 +42,8 @@ class Solo(Table):
         st.supply["technology-tokens"] -= growth
         for c in st.zones["civilization-market"]:
             self.put_bonus(c, int(r.solo["bonus_at_round_end"]))
-        z = st.zones
-        for _ in range(int(r.solo["refill_at_round_end"])):
-            if z["civilization-deck"]:
-                z["civilization-market"].append(z["civilization-deck"].pop(0))
+        self.ctx.draw_to("civilization-deck", max(0, int(r.solo["refill_at_round_end"])),
+                         "civilization-market", "refill the market")
 
 
 def achieved(r: Rules, p: PlayerState) -> list[str]:

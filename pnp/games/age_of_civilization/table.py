@@ -3,17 +3,44 @@ supply bookkeeping (coins and workers) and how abilities are counted and gated.
 
 The parts of the game (setup, civilizations, technologies, actions, rounds, solo, scoring) are
 mixins of `Table`, joined into `AoC` in game.py. Setting a game up without playing it
-(`main_state`, tests) has no context: no shuffle, the first option.
+(`main_state`, tests) goes through a context too, one that keeps every order and takes the
+first option, so every card still moves through the context's zone operations.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from pnp.engine.api import CardInstance, Context, PlayerState, State
+from pnp.engine.api import CardInstance, Context, GameResult, PlayerState, State
 
 from .rules import Rules, military
+
+
+class _KeepOrder:
+    """The chance source of a game set up but not played: no shuffle reorders a zone (as a
+    scenario keeps the order it set), and no die is rolled."""
+
+    def order(self, cards: list, why: str) -> bool:
+        return True
+
+    def draw(self, sides: int, why: str) -> int:
+        raise RuntimeError(f"a game set up without being played rolls no dice ({why})")
+
+
+class _FirstOption:
+    """The bot of a game set up but not played: the first option, every time."""
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any = None) -> int:
+        return 0
+
+
+def unplayed_context(r: Rules, state: State) -> Context:
+    """A context for setting a state up outside a game: unshuffled, first options, unlogged."""
+    n = len(state.players)
+    return Context(state, _KeepOrder(), [_FirstOption()] * n,
+                   GameResult(game=r.game.id, seed=0, players=n, bots=()))
 
 
 class Table:
@@ -21,7 +48,7 @@ class Table:
 
     def __init__(self, r: Rules, ctx: Context | None, state: State):
         self.r = r
-        self.ctx = ctx
+        self.ctx = ctx if ctx is not None else unplayed_context(r, state)
         self.state = state
         self.n = len(state.players)
         self.solo = self.n == 1
@@ -31,22 +58,14 @@ class Table:
 
     # ------------------------------------------------------------------ the context
     def cover(self, kind: str, key: str) -> None:
-        if self.ctx is not None:
-            self.ctx.cover(kind, key)
+        self.ctx.cover(kind, key)
 
     def event(self, name: str, seat: int = -1) -> None:
-        if self.ctx is not None:
-            self.ctx.event(name, seat)
+        self.ctx.event(name, seat)
 
     def choose(self, seat: int, options: list, why: str,
                outcomes: Callable[[Any], dict[str, float]] | None = None) -> Any:
-        if self.ctx is None:
-            return options[0]
         return self.ctx.choose(seat, options, why, outcomes)
-
-    def shuffle(self, cards: list, why: str) -> None:
-        if self.ctx is not None:
-            self.ctx.shuffle(cards, why)
 
     # ------------------------------------------------------------------ supplies
     def gain_coins(self, p: PlayerState, n: int) -> None:

@@ -76,8 +76,8 @@ class Technology(Table):
         if pick == "none":
             return
         card = next(c for c in market if c.card == pick)
-        market.remove(card)
-        p.zones["special-technology"].append(card)
+        self.ctx.move(card, "technology-market", ("special-technology", seat),
+                      "buy a special technology card", seat)
         self.gain_coins(p, -price)
         self.cover("special-technology", pick)
 
@@ -89,8 +89,7 @@ class Technology(Table):
         ids = [c.card for c in market]
         pick = self.choose(seat, ids, "take a wonder", lambda w: self.wonder_estimate(p, w))
         card = next(c for c in market if c.card == pick)
-        market.remove(card)
-        p.zones["wonders"].append(card)
+        self.ctx.move(card, "wonder-market", ("wonders", seat), "take a wonder", seat)
         self.cover("wonder", pick)
 
     def wonder_estimate(self, p: PlayerState, w: str) -> dict[str, float]:
