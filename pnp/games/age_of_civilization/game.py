@@ -1,10 +1,11 @@
 """One game of Age of Civilization, joined from its parts, and the round driver: setup once,
-then rounds of two steps (`turns`, `round-end`).
+then rounds of two steps (`turns`, `round-end`) through the engine's `play_turns`, which owns
+the step bookkeeping and the turn cap.
 """
 
 from __future__ import annotations
 
-from pnp.engine.api import MAIN, OVER, PREGAME, TIMEOUT
+from pnp.engine.api import PREGAME, Phase, play_turns
 
 from .actions import Actions
 from .civilizations import Civilizations
@@ -21,9 +22,7 @@ class AoC(Setup, Civilizations, Technology, Actions, Rounds, Solo, Scoring):
     """One game being played (or set up): the rules applied to a state through a context."""
 
     def play(self, max_turns: int) -> None:
-        st, r = self.state, self.r
-        ctx = self.ctx
-        assert ctx is not None
+        st, ctx = self.state, self.ctx
         if st.stage == PREGAME:
             self.setup()
             st.turn = 1
@@ -31,23 +30,19 @@ class AoC(Setup, Civilizations, Technology, Actions, Rounds, Solo, Scoring):
         self.apply_scenario_bonus()
         if "totals" not in st.vars:
             st.vars["totals"] = self.totals()
-        while st.stage == MAIN:
-            if st.phase == 0:
-                self.turns()
-                st.phase = 1
-                ctx.step(TURNS)
-            last = st.turn >= r.rounds
-            capped = st.turn >= max_turns
-            self.end_round(last)
-            st.phase = 0
-            if last:
-                self.game_end()
-            elif capped:
-                st.stage = OVER
-                st.ended = TIMEOUT
-            else:
-                st.turn += 1
-            ctx.step(ROUND_END)
+        # a game stopped by the turn cap before its last round has no winners (as before the
+        # driver): finish reports the timeout with none
+        play_turns(ctx, [Phase(TURNS, self.turns), Phase(ROUND_END, self.round_end)],
+                   max_turns, leaders=lambda: [])
+
+    def round_end(self) -> None:
+        """The round end; after the last round, the game's end."""
+        st = self.state
+        last = st.turn >= self.r.rounds
+        self.end_round(last)
+        if last:
+            st.phase = 0  # the finished state reads the next round's first step, as a round's end does
+            self.game_end()
 
     def totals(self) -> dict[str, int]:
         """Coins, workers and technology tokens in the game, for the conservation invariants."""
