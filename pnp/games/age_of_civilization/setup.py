@@ -23,7 +23,7 @@ class Setup(Table):
         if self.solo:
             self.solo_leave_out()
         for zone in ("wonder-deck", "civilization-deck", "special-technology-deck", "event-bag"):
-            ctx.shuffle(ctx.zone(zone), f"shuffle {zone}")
+            self.shuffle(zone, f"shuffle {zone}")
         wonders = (r.solo["wonder_market"] if self.solo else
                    r.setup["wonder_market"] + r.setup.get("wonder_market_per_player", 1) * self.n)
         ctx.draw_to("wonder-deck", wonders, "wonder-market", "wonder market")
@@ -56,7 +56,7 @@ class Setup(Table):
         elif self.solo:
             self.solo_time_track()
         else:
-            ctx.shuffle(ctx.zone("action-deck"), "shuffle the action cards")
+            self.shuffle("action-deck", "shuffle the action cards")
         ctx.draw_to("action-deck", len(ctx.zone("action-deck")), "time-track", "time track")
 
     def draft_setup(self) -> None:

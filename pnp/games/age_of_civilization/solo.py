@@ -28,7 +28,7 @@ class Solo(Table):
         cards = ctx.zone("action-deck")
         plague = next(c for c in cards if r.action_cards[c.card]["event"] == "plague")
         ctx.move(plague, "action-deck", "time-track", "the plague card's place")
-        ctx.shuffle(cards, "shuffle the action cards")
+        self.shuffle("action-deck", "shuffle the action cards")
         before = max(0, min(int(r.solo["plague_position"]) - 1, len(cards)))
         for i in range(before - 1, -1, -1):
             ctx.take("action-deck", i, "time-track", "time track", top=True)

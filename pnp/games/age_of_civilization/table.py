@@ -3,8 +3,9 @@ supply bookkeeping (coins and workers) and how abilities are counted and gated.
 
 The parts of the game (setup, civilizations, technologies, actions, rounds, solo, scoring) are
 mixins of `Table`, joined into `AoC` in game.py. Setting a game up without playing it
-(`main_state`, tests) goes through a context too, one that keeps every order and takes the
-first option, so every card still moves through the context's zone operations.
+(`main_state`, tests) goes through a context too, one that rolls no dice and takes the first
+option, so every card still moves through the context's zone operations; such a setup
+shuffles nothing (scenarios set the cards they need).
 """
 
 from __future__ import annotations
@@ -17,12 +18,8 @@ from pnp.engine.api import CardInstance, Context, GameResult, PlayerState, State
 from .rules import Rules, military
 
 
-class _KeepOrder:
-    """The chance source of a game set up but not played: no shuffle reorders a zone (as a
-    scenario keeps the order it set), and no die is rolled."""
-
-    def order(self, cards: list, why: str) -> bool:
-        return True
+class _NoDice:
+    """The chance source of a game set up but not played: it has no dice to roll."""
 
     def draw(self, sides: int, why: str) -> int:
         raise RuntimeError(f"a game set up without being played rolls no dice ({why})")
@@ -37,9 +34,9 @@ class _FirstOption:
 
 
 def unplayed_context(r: Rules, state: State) -> Context:
-    """A context for setting a state up outside a game: unshuffled, first options, unlogged."""
+    """A context for setting a state up outside a game: no dice, first options, unlogged."""
     n = len(state.players)
-    return Context(state, _KeepOrder(), [_FirstOption()] * n,
+    return Context(state, _NoDice(), [_FirstOption()] * n,
                    GameResult(game=r.game.id, seed=0, players=n, bots=()))
 
 
@@ -48,6 +45,8 @@ class Table:
 
     def __init__(self, r: Rules, ctx: Context | None, state: State):
         self.r = r
+        #: False for a game set up without being played: its shuffles keep the data's order
+        self.played = ctx is not None
         self.ctx = ctx if ctx is not None else unplayed_context(r, state)
         self.state = state
         self.n = len(state.players)
@@ -66,6 +65,12 @@ class Table:
     def choose(self, seat: int, options: list, why: str,
                outcomes: Callable[[Any], dict[str, float]] | None = None) -> Any:
         return self.ctx.choose(seat, options, why, outcomes)
+
+    def shuffle(self, zone: str, why: str) -> None:
+        """Shuffle a shared zone (a chance step of the context), unless the game is only set
+        up."""
+        if self.played:
+            self.ctx.shuffle(self.ctx.zone(zone), why)
 
     # ------------------------------------------------------------------ supplies
     def gain_coins(self, p: PlayerState, n: int) -> None:
