@@ -11,6 +11,7 @@ import pytest
 from pnp.data.game import load_game
 from pnp.engine.scenario import run_scenario
 from pnp.games import age_of_civilization as aoc
+from pnp.games.age_of_civilization import actions as aoc_actions
 from pnp.paths import CARDS
 from tests.scenario_breaks import copy_with, run_on_copy
 
@@ -177,5 +178,5 @@ def test_scenario_fails_when_its_coded_rule_is_broken(monkeypatch, stem: str) ->
 
 
 def test_conquest_needs_one_strength(monkeypatch) -> None:
-    monkeypatch.setattr(aoc, "military", lambda r, p: 1)
+    monkeypatch.setattr(aoc_actions, "military", lambda r, p: 1)  # where Conquest reads it
     assert not run_scenario(FOLDER / "conquest-too-weak.yaml").ok

@@ -1,0 +1,51 @@
+"""The game's own rules that must hold at every step, checked by the harness beside the
+generic ones: coins, workers and technology tokens conserved (bonus coins on cards included),
+at most 3 civilizations, every technology held once and opened by one it requires, the time
+track whole, the round never past the last.
+"""
+
+from __future__ import annotations
+
+from pnp.engine.api import PREGAME, GameDef, State
+
+from .rules import rules_for
+
+
+def invariants(game: GameDef, state: State, label: str) -> list[str]:
+    """Coins, workers and technology tokens are conserved; at most 3 civilizations and 4
+    workers; every technology held once and opened by one it requires; the time track keeps
+    its 8 cards; the round never passes the last."""
+    r = rules_for(game)
+    out: list[str] = []
+    v = state.vars
+    if "totals" in v:
+        coins = state.supply["coins"] + sum(p.counters["coins"] for p in state.players)
+        coins += sum((c.tokens or {}).get("coins", 0) for _, _, cards in state.all_zones()
+                     for c in cards)
+        if coins != v["totals"]["coins"]:
+            out.append("coins were made or lost (supply, hands and bonus coins do not add up)")
+        workers = state.supply["workers"] + sum(p.counters["workers"] for p in state.players)
+        if workers != v["totals"]["workers"]:
+            out.append("worker tokens were made or lost")
+        techs = state.supply["technology-tokens"] + sum(len(p.vars["techs"])
+                                                       for p in state.players) + v["opponent"]
+        if techs != v["totals"]["techs"]:
+            out.append("technology tokens were made or lost")
+    for p in state.players:
+        if len(p.zones["civilizations"]) > r.max_civs:
+            out.append(f"a player holds more than {r.max_civs} civilizations")
+        techs = p.vars["techs"]
+        if len(set(techs)) != len(techs):
+            out.append("a technology is held twice")
+        held: set[str] = set()
+        for t in techs:
+            req = r.techs[t]["requires"]
+            if req and not held & set(req):
+                out.append("a technology was gained without one it requires")
+            held.add(t)
+    if state.stage != PREGAME:
+        if len(state.zones["time-track"]) != r.track_len:
+            out.append("the time track does not hold all its action cards")
+        if state.turn > r.rounds + 1:
+            out.append("the game went past its last round")
+    return out
