@@ -52,7 +52,6 @@ from pnp.render.layout.elements import (
     Element,
     TextElement,
 )
-from pnp.render.layout.files import LAYOUT_SCHEMA, load_layout_file, validate_layout_document
 from pnp.render.layout.icons import (
     ICON_LABEL_FONT,
     SHAPES,
@@ -72,6 +71,7 @@ from pnp.render.layout.templates import (
     render_template,
 )
 from pnp.render.layout.values import parse_color
+from pnp.templating.layout_files import LAYOUT_SCHEMA, load_layout_file, validate_layout_document
 
 __all__ = [
     "BoundedCache", "canvas_cache", "encode_text",

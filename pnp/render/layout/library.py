@@ -43,11 +43,15 @@ from pnp.render.layout.elements import (
     TextElement,
     group_static,
 )
-from pnp.render.layout.files import load_layout_file
 from pnp.render.layout.icons import ICON_LABEL_FONT, Icon
-from pnp.render.layout.images import RASTER_EXTENSIONS, safe_path
 from pnp.render.layout.templates import Prop, syntax_diagnostic
 from pnp.render.layout.values import parse_color
+from pnp.templating.layout_files import (
+    RASTER_EXTENSIONS,
+    load_layout_file,
+    safe_path,
+    shared_documents,
+)
 
 
 @dataclass
@@ -312,32 +316,13 @@ class LayoutLibrary:
                           self.icons, self.game_root, max_bleed), diags
 
 
-_shared_cache: dict[tuple, tuple[list, list[Diagnostic]]] = {}
-
-
-def _shared_documents(folder: Path) -> tuple[list, list[Diagnostic]]:
-    """templates/*.yaml, loaded and checked once per process (keyed by their mtimes)."""
-    files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-    key = (str(folder),) + tuple((f.name, f.stat().st_mtime_ns) for f in files)
-    if key not in _shared_cache:
-        docs, diags = [], []
-        for f in files:
-            doc, d = load_layout_file(f)
-            diags.extend(d)
-            if doc is not None:
-                docs.append(doc)
-        _shared_cache.clear()
-        _shared_cache[key] = (docs, diags)
-    return _shared_cache[key]
-
-
 def load_library(game=None, extra_files: Sequence[Path] = (),
                  templates_dir: Path | None = None) -> tuple[LayoutLibrary, list[Diagnostic]]:
     """Shared layouts and icons from templates/, then the game's own layout documents on top."""
     templates_dir = templates_dir or paths.TEMPLATES
     game_root = Path(game.folder) if game is not None else templates_dir
     lib = LayoutLibrary(game_root=game_root)
-    docs, diags = _shared_documents(templates_dir)
+    docs, diags = shared_documents(templates_dir)
     diags = list(diags)
     for doc in docs:
         lib.add_document(doc, templates_dir, diags)
