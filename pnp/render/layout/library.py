@@ -125,6 +125,8 @@ class LayoutLibrary:
                 fonts.register_ttf(name, font_path)
             except fonts.FontError as exc:
                 diags.append(Diagnostic.at(doc.pos(("fonts", name)), ERROR, R_FONT, str(exc)))
+        # read_icon is the one reader (the rulesheet's game_icons uses it too); one by one here
+        # so a drawn label's glyph warning keeps its place before that icon's errors
         base = Path(doc.path).parent
         for name, spec, where in icon_entries(doc):
             if "file" not in spec:
