@@ -1,7 +1,8 @@
 """Each job has one home, checked on the source: reportlab's private internals only in
-pnp/render/pdfops.py, text measured only in pnp/render/text.py, and an engine that imports
-nothing from the renderer, the reports or reportlab, directly or through another pnp module
-(the layers: docs/design-notes.md)."""
+pnp/render/pdfops.py, text measured only in pnp/render/text.py, an engine that imports
+nothing from the renderer, the reports or reportlab, a rulesheet that imports nothing from the
+renderer, a templating layer below both, directly or through another pnp module, and one
+inline-icon marker (the layers: docs/design-notes.md)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ PDFOPS = PNP / "render" / "pdfops.py"
 ACCESSORS = {"getattr", "setattr", "hasattr", "delattr"}
 #: what the engine must never import: it computes results, the layers above draw them
 ENGINE_MAY_NOT_IMPORT = ("pnp.render", "pnp.report", "reportlab")
+#: the renderer draws a prepared rulesheet; the rulesheet never reaches up into the renderer
+RULESHEET_MAY_NOT_IMPORT = ("pnp.render",)
+#: what layouts and rulesheets share sits below both, and below reportlab
+TEMPLATING_MAY_NOT_IMPORT = ("pnp.render", "pnp.rulesheet", "pnp.engine", "reportlab")
 
 
 def private_uses(source: str, filename: str = "<source>") -> list[str]:
@@ -269,3 +274,79 @@ def test_the_api_check_catches_other_pnp_imports():
     own = "from . import tables\nfrom .tables import ROWS\nfrom pnp.engine.api import GameMeta\n"
     assert pnp_imports_besides(own, "pnp.games.demo.rules", (API, "pnp.games.demo")) == []
 
+# the rulesheet below the renderer, templating below both
+
+
+def test_the_rulesheet_imports_nothing_from_the_renderer():
+    chains = forbidden_chains(import_graph(pnp_sources()), "pnp.rulesheet",
+                              RULESHEET_MAY_NOT_IMPORT)
+    assert chains == [], ("the renderer draws a prepared rulesheet, never the other way; what "
+                          "both need belongs in pnp.templating:\n" + "\n".join(chains))
+
+
+def test_templating_imports_no_renderer_rulesheet_engine_or_reportlab():
+    chains = forbidden_chains(import_graph(pnp_sources()), "pnp.templating",
+                              TEMPLATING_MAY_NOT_IMPORT)
+    assert chains == [], "pnp.templating sits below render and rulesheet:\n" + "\n".join(chains)
+
+
+def planted_copy(lines: dict[str, str]) -> dict[str, tuple[str, bool]]:
+    """A copy of the real sources with a line added at the end of each named module."""
+    sources = pnp_sources()
+    for module, line in lines.items():
+        source, is_package = sources[module]
+        sources[module] = (source + "\n" + line + "\n", is_package)
+    return sources
+
+
+def test_the_layer_checks_catch_a_planted_import():
+    graph = import_graph(planted_copy({
+        "pnp.rulesheet.check": "def icons(game):\n    from pnp.render.layout import load_library",
+        "pnp.templating.sandbox": "from ..render import fonts",
+        "pnp.templating.icons": "from pnp.rulesheet.markdown import walk",
+        "pnp.colors": "import reportlab.lib.colors",
+    }))
+    rulesheet = forbidden_chains(graph, "pnp.rulesheet", RULESHEET_MAY_NOT_IMPORT)
+    templating = forbidden_chains(graph, "pnp.templating", TEMPLATING_MAY_NOT_IMPORT)
+    assert "pnp.rulesheet.check -> pnp.render.layout" in rulesheet
+    assert "pnp.templating.sandbox -> pnp.render.fonts" in templating
+    assert "pnp.templating.icons -> pnp.rulesheet.markdown" in templating
+    # through a pure module the layer imports: pnp.colors
+    assert "pnp.templating.icons -> pnp.colors -> reportlab.lib.colors" in templating
+    # and a rulesheet that reaches the renderer through templating
+    graph = import_graph(planted_copy({"pnp.templating.icons": "from pnp.render.text import wrap"}))
+    assert ("pnp.rulesheet.check -> pnp.templating.icons -> pnp.render.text"
+            in forbidden_chains(graph, "pnp.rulesheet", RULESHEET_MAY_NOT_IMPORT))
+
+
+# ---------------------------------------------------------------------------------------------
+# one inline-icon marker
+
+#: the start of the `{name}` regex: wherever it is written, icons are found twice
+ICON_MARK_TEXT = "{([A-Za-z0-9_]"
+
+
+def icon_mark_modules(sources: dict[str, tuple[str, bool]]) -> list[str]:
+    """The modules with a string constant holding the icon marker's regex (raw or escaped)."""
+    found = []
+    for module, (source, _) in sorted(sources.items()):
+        for node in ast.walk(ast.parse(source, module)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and ICON_MARK_TEXT in node.value:
+                found.append(module)
+                break
+    return found
+
+
+def test_the_icon_marker_is_written_once():
+    assert icon_mark_modules(pnp_sources()) == ["pnp.templating.icons"], (
+        "import ICON_MARK from pnp.templating.icons")
+
+
+def test_the_marker_check_catches_a_second_copy():
+    planted = planted_copy({  # a raw string and an escaped one
+        "pnp.render.text": 'MARK = re.compile(r"\\{([A-Za-z0-9_][A-Za-z0-9_-]*)\\}")',
+        "pnp.rulesheet.markdown": 'MARK = re.compile("\\\\{([A-Za-z0-9_][A-Za-z0-9_-]*)\\\\}")',
+    })
+    assert icon_mark_modules(planted) == ["pnp.render.text", "pnp.rulesheet.markdown",
+                                          "pnp.templating.icons"]

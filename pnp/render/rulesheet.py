@@ -49,7 +49,8 @@ from pnp.render.pdfwrite import write_outputs
 from pnp.render.text import measure
 from pnp.rulesheet.check import Prepared, prepare
 from pnp.rulesheet.context import Helpers
-from pnp.rulesheet.markdown import ICON_MARK, markdown_parser
+from pnp.rulesheet.markdown import markdown_parser
+from pnp.templating.icons import ICON_MARK
 
 R_LAYOUT = "PNP-R088"  # the rulesheet cannot be laid out (paper, a table too wide or too tall)
 

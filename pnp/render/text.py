@@ -14,15 +14,14 @@ per font at 1000 pt and scaled, so wrapping at ten sizes measures nothing ten ti
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
 from pnp.render import fonts
+from pnp.templating.icons import ICON_MARK
 
-ICON_MARK = re.compile(r"\{([A-Za-z0-9_][A-Za-z0-9_-]*)\}")
 ICON_EM = 1.08  # an inline icon is one em wide plus a little air
 ELLIPSIS = "…"
 #: how far (in 1000-pt units) a line may pass its box and still fit: float noise, not ink

@@ -8,30 +8,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from pnp.data.model import GameDef
 from pnp.diagnostics import Diagnostic
 from pnp.rulesheet.markdown import ParsedSource, parse_sources
 from pnp.rulesheet.sources import render_sources, rulesheet_folder
+from pnp.templating.icons import IconDef, game_icons
 
 
 @dataclass
 class Prepared:
-    """A rulesheet ready to lay out: parsed sources, the icons they may use, and diagnostics."""
+    """A rulesheet ready to lay out: parsed sources, the icons they may use (as the layout
+    files define them: pnp.render.rulesheet paints them), and diagnostics."""
 
     folder: Path | None
     sources: list[ParsedSource] = field(default_factory=list)
-    icons: dict[str, Any] = field(default_factory=dict)
+    icons: dict[str, IconDef] = field(default_factory=dict)
     diagnostics: list[Diagnostic] = field(default_factory=list)
-
-
-def game_icons(game: GameDef) -> tuple[dict[str, Any], list[Diagnostic]]:
-    """Icons the game can use inline: templates/icons.yaml and the game's own layout files."""
-    from pnp.render.layout import load_library
-
-    library, diags = load_library(game)
-    return dict(library.icons), diags
 
 
 def prepare(game: GameDef, folder: Path | None = None) -> Prepared:

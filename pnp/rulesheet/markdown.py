@@ -17,12 +17,12 @@ from markdown_it.tree import SyntaxTreeNode
 
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.rulesheet.sources import RenderedSource
+from pnp.templating.icons import ICON_MARK
 
 R_TABLE = "PNP-R084"  # a Markdown table row whose cell count differs from its header
 R_ICON = "PNP-R085"  # an inline {icon} no icon file defines
 R_UNSUPPORTED = "PNP-R086"  # warning: Markdown a rulesheet does not print (images)
 
-ICON_MARK = re.compile(r"\{([A-Za-z0-9_][A-Za-z0-9_-]*)\}")
 _DELIMITER = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 
 

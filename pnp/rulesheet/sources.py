@@ -21,7 +21,8 @@ from jinja2.sandbox import SecurityError
 from pnp import paths
 from pnp.data.model import GameDef
 from pnp.diagnostics import ERROR, Diagnostic, Position
-from pnp.render.sandbox import (
+from pnp.rulesheet.context import template_context, template_filters
+from pnp.templating.sandbox import (
     MAX_ITERATIONS,
     MAX_OUTPUT,
     MAX_SECONDS,
@@ -29,7 +30,6 @@ from pnp.render.sandbox import (
     render_limited,
     sandboxed_environment,
 )
-from pnp.rulesheet.context import template_context, template_filters
 
 # Diagnostic codes (docs/rulesheet.md lists them).
 R_SYNTAX = "PNP-R080"  # jinja2 syntax error in a rulesheet source

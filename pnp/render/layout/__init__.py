@@ -5,14 +5,15 @@ jinja2 template rendered in a sandbox with StrictUndefined against `card`, `deck
 typo in a field name is a Diagnostic naming the card, never a blank on the printed sheet. Text
 shrinks to fit its box (pnp.render.text); inline `{icon}` markers draw icons at text size.
 
-The package is split by job, normalisation below drawing:
+The package is split by job, normalisation below drawing. What layouts share with the
+rulesheet is pnp.templating, below both: the jinja2 sandbox, layout files and their schema check,
+the `{icon}` marker and the icon definitions.
 
-- `files`: layout files and their schema check
 - `templates`: jinja2 compilation, the card/deck/game scopes, properties (`Prop`)
-- `values`: value parsers (colours, lengths, text)
+- `values`: value parsers (lengths, text; colours are pnp.colors)
 - `codes`: diagnostic codes and `ElementError`
-- `images`: image paths and downsampling to print resolution
-- `icons`: icons and drawn shapes
+- `images`: downsampling images to print resolution
+- `icons`: drawing icons (as pnp.templating.icons reads them) and shapes
 - `canvas`: per-canvas caches (encoded text, forms)
 - `elements`: the element classes, each drawn for one card
 - `library`: the layouts of one game, `extends`, compiled `CardLayout`s
@@ -52,7 +53,6 @@ from pnp.render.layout.elements import (
     Element,
     TextElement,
 )
-from pnp.render.layout.files import LAYOUT_SCHEMA, load_layout_file, validate_layout_document
 from pnp.render.layout.icons import (
     ICON_LABEL_FONT,
     SHAPES,
@@ -72,6 +72,7 @@ from pnp.render.layout.templates import (
     render_template,
 )
 from pnp.render.layout.values import parse_color
+from pnp.templating.layout_files import LAYOUT_SCHEMA, load_layout_file, validate_layout_document
 
 __all__ = [
     "BoundedCache", "canvas_cache", "encode_text",

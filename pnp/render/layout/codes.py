@@ -7,13 +7,19 @@ is raised (docs/rendering.md lists them).
 from __future__ import annotations
 
 from pnp.diagnostics import ERROR, Position
+from pnp.templating.codes import (  # noqa: F401 (reported while reading layout files, icons)
+    R_COLOR,
+    R_IMAGE_ESCAPES,
+    R_IMAGE_FORMAT,
+    R_MISSING_IMAGE,
+    R_SCHEMA,
+)
 
-# Diagnostic codes owned by the renderer (docs/rendering.md lists them).
-R_SCHEMA = "PNP-R001"  # layout file does not match schemas/layout.schema.json
+# Diagnostic codes owned by the renderer (docs/rendering.md lists them); the codes of reading
+# layout files and icons are pnp.templating.codes', imported above.
 R_UNKNOWN_LAYOUT = "PNP-R002"  # deck names a layout that no file defines
 R_EXTENDS = "PNP-R003"  # extends an unknown layout, or a cycle
 R_LENGTH = "PNP-R004"  # a length without a unit, or unparsable
-R_COLOR = "PNP-R005"  # an unknown colour
 R_FONT = "PNP-R006"  # unknown or unembeddable font
 R_DUPLICATE = "PNP-R007"  # the same layout or icon id twice in one scope
 R_TEMPLATE_SYNTAX = "PNP-R010"
@@ -25,9 +31,6 @@ R_OVERFLOW = "PNP-R020"
 R_UNKNOWN_ICON = "PNP-R021"
 R_OUTSIDE_SAFE = "PNP-R022"  # warning: text or icon box outside the safe area
 R_GLYPH = "PNP-R023"  # warning: a character the font has no glyph for (prints blank)
-R_MISSING_IMAGE = "PNP-R030"
-R_IMAGE_ESCAPES = "PNP-R031"
-R_IMAGE_FORMAT = "PNP-R032"
 R_SIZE = "PNP-R040"  # unknown card size or paper, card does not fit
 R_SIZE_MISMATCH = "PNP-R041"  # warning: layout designed for another card size
 

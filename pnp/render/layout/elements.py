@@ -38,8 +38,8 @@ from pnp.render.layout.images import RASTER_EXTENSIONS, image_size, print_image,
 from pnp.render.layout.templates import ENV, Prop, compile_condition, fields_used
 from pnp.render.layout.values import as_length, as_text, parse_color
 from pnp.render.pdfops import place_form
-from pnp.render.sandbox import TemplateLimit
 from pnp.render.text import ICON_EM, fit, measure
+from pnp.templating.sandbox import TemplateLimit
 
 
 @dataclass

@@ -1,32 +1,27 @@
 """Icons: a raster file or a drawn shape, drawn once per canvas as a form and scaled where used.
 
 Shapes are drawn, not typed, so a heart or a star needs no glyph in any font; the label of a
-drawn icon is squeezed to its box by pnp.render.text.
+drawn icon is squeezed to its box by pnp.render.text. What an icon is (its file, shape, colours)
+is read by pnp.templating.icons; this module only draws it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
+from dataclasses import fields
 
-from pnp.diagnostics import Position
 from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.images import image_size, print_image
 from pnp.render.text import fit_width, measure
+from pnp.templating.icons import IconDef
 
 
-@dataclass(frozen=True)
-class Icon:
-    """A named icon: a raster file or a drawn shape; drawn in a square box."""
+class Icon(IconDef):
+    """A named icon the renderer draws in a square box: a raster file or a drawn shape, as
+    pnp.templating.icons read it."""
 
-    name: str
-    file: Path | None = None
-    shape: str | None = None
-    fill: tuple[float, float, float] | None = (0, 0, 0)
-    stroke: tuple[float, float, float] | None = None
-    label: str = ""
-    label_color: tuple[float, float, float] | None = (1, 1, 1)
-    origin: Position | None = None
+    @classmethod
+    def of(cls, definition: IconDef) -> Icon:
+        return cls(**{f.name: getattr(definition, f.name) for f in fields(definition)})
 
     def draw(self, c, x: float, y: float, size: float) -> None:
         if self.file is not None:

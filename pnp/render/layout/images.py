@@ -1,4 +1,5 @@
-"""Images on cards and icons: paths kept inside the game folder, pixels downsampled to print.
+"""Images on cards and icons: pixels downsampled to print (paths are kept inside the game
+folder by pnp.templating.layout_files.safe_path).
 
 An image with more pixels than its box needs at 300 dpi is embedded downsampled, so a full-size
 photo does not make a PDF of tens of megabytes that prints no sharper.
@@ -7,23 +8,10 @@ photo does not make a PDF of tens of megabytes that prints no sharper.
 from __future__ import annotations
 
 import math
-import os
 from functools import lru_cache
 from pathlib import Path
 
-RASTER_EXTENSIONS = {".png", ".jpg", ".jpeg"}
-
-
-def safe_path(root: Path, relative: str) -> Path | None:
-    """`relative` resolved under `root`, or None when it escapes (.., absolute, symlink out)."""
-    if not relative or os.path.isabs(relative) or relative.startswith("~"):
-        return None
-    target = (root / relative).resolve()
-    try:
-        target.relative_to(root.resolve())
-    except ValueError:
-        return None
-    return target
+from pnp.templating.layout_files import RASTER_EXTENSIONS, safe_path  # noqa: F401 (re-exported)
 
 
 @lru_cache(maxsize=1024)

@@ -23,10 +23,7 @@ from pnp.render.layout.codes import (
     R_EXTENDS,
     R_FONT,
     R_GLYPH,
-    R_IMAGE_ESCAPES,
-    R_IMAGE_FORMAT,
     R_LENGTH,
-    R_MISSING_IMAGE,
     R_OUTSIDE_SAFE,
     R_SCHEMA,
     R_SIZE,
@@ -43,11 +40,11 @@ from pnp.render.layout.elements import (
     TextElement,
     group_static,
 )
-from pnp.render.layout.files import load_layout_file
 from pnp.render.layout.icons import ICON_LABEL_FONT, Icon
-from pnp.render.layout.images import RASTER_EXTENSIONS, safe_path
 from pnp.render.layout.templates import Prop, syntax_diagnostic
 from pnp.render.layout.values import parse_color
+from pnp.templating.icons import icon_entries, read_icon
+from pnp.templating.layout_files import load_layout_file, safe_path, shared_documents
 
 
 @dataclass
@@ -128,10 +125,15 @@ class LayoutLibrary:
                 fonts.register_ttf(name, font_path)
             except fonts.FontError as exc:
                 diags.append(Diagnostic.at(doc.pos(("fonts", name)), ERROR, R_FONT, str(exc)))
-        for name, spec in (data.get("icons") or {}).items():
-            icon = self._icon(name, spec, doc, Path(doc.path).parent, diags)
+        # read_icon is the one reader (the rulesheet's game_icons uses it too); one by one here
+        # so a drawn label's glyph warning keeps its place before that icon's errors
+        base = Path(doc.path).parent
+        for name, spec, where in icon_entries(doc):
+            if "file" not in spec:
+                diags.extend(_label_glyphs(name, spec, where))
+            icon = read_icon(name, spec, where, base, diags)
             if icon is not None:
-                self.icons[name] = icon
+                self.icons[name] = Icon.of(icon)
         for i, spec in enumerate(data.get("layouts") or []):
             lid = spec.get("id")
             if not isinstance(lid, str):
@@ -143,41 +145,6 @@ class LayoutLibrary:
             seen.add(lid)
             self.sources[lid] = _Source(lid, spec, doc, ("layouts", i), root)
         self._compiled.clear()
-
-    def _icon(self, name, spec, doc, base: Path, diags) -> Icon | None:
-        where = doc.pos(("icons", name))
-        if "file" in spec:
-            path = safe_path(base, str(spec["file"]))
-            if path is None:
-                diags.append(Diagnostic.at(where, ERROR, R_IMAGE_ESCAPES,
-                                           f"icon {name!r}: path {spec['file']!r} leaves {base}"))
-                return None
-            if path.suffix.lower() not in RASTER_EXTENSIONS:
-                diags.append(Diagnostic.at(where, ERROR, R_IMAGE_FORMAT,
-                                           f"icon {name!r}: {spec['file']!r} is not PNG or JPG",
-                                           "SVG needs svglib, which is not installed"))
-                return None
-            if not path.is_file():
-                diags.append(Diagnostic.at(where, ERROR, R_MISSING_IMAGE,
-                                           f"icon {name!r}: file {spec['file']!r} not found"))
-                return None
-            return Icon(name, file=path, origin=where)
-        label = str(spec.get("label", ""))
-        missing = fonts.missing_glyphs(label, ICON_LABEL_FONT)
-        if missing:
-            diags.append(Diagnostic.at(
-                where, WARNING, R_GLYPH, f"icon {name!r}: its label font {ICON_LABEL_FONT} has no "
-                f"glyph for {', '.join(shown_char(ch) for ch in missing)}, which would print blank",
-                "draw the symbol as a shape (circle, star, heart ...) or an image file instead"))
-        try:
-            return Icon(name, shape=spec.get("shape", "circle"),
-                        fill=parse_color(spec.get("fill", "black")),
-                        stroke=parse_color(spec.get("stroke")),
-                        label=str(spec.get("label", "")),
-                        label_color=parse_color(spec.get("label_color", "white")), origin=where)
-        except ValueError as exc:
-            diags.append(Diagnostic.at(where, ERROR, R_COLOR, f"icon {name!r}: {exc}"))
-            return None
 
     def resolve(self, layout_id: str) -> tuple[dict, dict[str, Position], list[Diagnostic]]:
         """Follow `extends`: the merged layout data and where each element property came from."""
@@ -312,23 +279,15 @@ class LayoutLibrary:
                           self.icons, self.game_root, max_bleed), diags
 
 
-_shared_cache: dict[tuple, tuple[list, list[Diagnostic]]] = {}
-
-
-def _shared_documents(folder: Path) -> tuple[list, list[Diagnostic]]:
-    """templates/*.yaml, loaded and checked once per process (keyed by their mtimes)."""
-    files = sorted(folder.glob("*.yaml")) if folder.is_dir() else []
-    key = (str(folder),) + tuple((f.name, f.stat().st_mtime_ns) for f in files)
-    if key not in _shared_cache:
-        docs, diags = [], []
-        for f in files:
-            doc, d = load_layout_file(f)
-            diags.extend(d)
-            if doc is not None:
-                docs.append(doc)
-        _shared_cache.clear()
-        _shared_cache[key] = (docs, diags)
-    return _shared_cache[key]
+def _label_glyphs(name: str, spec: Mapping[str, Any], where: Position) -> list[Diagnostic]:
+    """A warning when a drawn icon's label has a character its font cannot print."""
+    missing = fonts.missing_glyphs(str(spec.get("label", "")), ICON_LABEL_FONT)
+    if not missing:
+        return []
+    return [Diagnostic.at(
+        where, WARNING, R_GLYPH, f"icon {name!r}: its label font {ICON_LABEL_FONT} has no "
+        f"glyph for {', '.join(shown_char(ch) for ch in missing)}, which would print blank",
+        "draw the symbol as a shape (circle, star, heart ...) or an image file instead")]
 
 
 def load_library(game=None, extra_files: Sequence[Path] = (),
@@ -337,7 +296,7 @@ def load_library(game=None, extra_files: Sequence[Path] = (),
     templates_dir = templates_dir or paths.TEMPLATES
     game_root = Path(game.folder) if game is not None else templates_dir
     lib = LayoutLibrary(game_root=game_root)
-    docs, diags = _shared_documents(templates_dir)
+    docs, diags = shared_documents(templates_dir)
     diags = list(diags)
     for doc in docs:
         lib.add_document(doc, templates_dir, diags)

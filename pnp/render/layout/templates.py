@@ -29,7 +29,7 @@ from pnp.render.layout.codes import (
     ElementError,
 )
 from pnp.render.layout.values import parse_color
-from pnp.render.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
+from pnp.templating.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
 
 _TEMPLATE_MARKS = ("{{", "{%", "{#")
 
