@@ -59,13 +59,26 @@ class GameMeta:
     supplies: dict[str, tuple[int, bool]] = field(default_factory=dict)
     #: zone id -> 'all' | 'owner' | 'none': who sees the cards in it (observation)
     zone_visibility: dict[str, str] = field(default_factory=dict)
-    #: greedy bot heuristics the module supplies: value of one point of each counter, and
-    #: danger floors (counter -> lowest safe value)
+    #: what one point of each counter is worth to the greedy bot (1 for a counter not named;
+    #: every bundled game and the starter declare it, so it stays here, not in BotHints)
     bot_values: dict[str, float] = field(default_factory=dict)
-    bot_floors: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class BotHints:
+    """A game's optional heuristics for the greedy bot beyond `GameMeta.bot_values`, from the
+    module's `bot_hints(game)` hook (none by default): they tune one bot, so they are not
+    what a harness checks."""
+
+    #: danger floors: counter -> the lowest safe value (famine, defeat, elimination lines)
+    floors: dict[str, int] = field(default_factory=dict)
     #: counters the end of the pregame adds to everyone (a setup bonus): during the pregame
     #: the greedy bot judges caps and floors as if they were already added
-    bot_pregame_offsets: dict[str, int] = field(default_factory=dict)
+    pregame_offsets: dict[str, int] = field(default_factory=dict)
+
+
+#: the hints of a game whose module gives none
+NO_HINTS = BotHints()
 
 
 # --------------------------------------------------------------------------- chance and choice

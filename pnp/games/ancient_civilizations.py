@@ -22,6 +22,7 @@ from pnp.engine.core import (
     MAIN,
     OVER,
     PREGAME,
+    BotHints,
     Context,
     Estimate,
     GameMeta,
@@ -520,6 +521,7 @@ class Rules:
         self.why_amount = {s: f"amount {s}" for s in self.bounds}
         self.why_power = "use a power on the roll"
         self.metadata: GameMeta | None = None
+        self.bot_hints: BotHints | None = None
 
     def fixed(self, ops: Ops) -> Bounded | None:
         """Ops that are only fixed stat changes as (stat, amount, min, cap), for
@@ -673,18 +675,22 @@ class Rules:
         return float(f.evaluate(base))
 
     def meta(self) -> GameMeta:
-        floors: dict[str, int] = {}
-        for stat, op, value in [*(c[:3] for c in self.checks.values()), *self.eliminated_when]:
-            if op in (operator.lt, operator.le):
-                line = value if op is operator.lt else value + 1
-                floors[stat] = max(floors.get(stat, line), line)
         g = self.game
         return GameMeta(
             game=g.id, players_min=g.players_min, players_max=g.players_max,
             max_turns=self.max_turns, counter_bounds=dict(self.bounds), has_chance=True,
             phases=self.phase_ids, score_counter=self.score_stat,
-            derived_counters=tuple(self.derived), bot_values=dict(self.bot_values),
-            bot_floors=floors, bot_pregame_offsets=constant_deltas(self.setup_bonus))
+            derived_counters=tuple(self.derived), bot_values=dict(self.bot_values))
+
+    def hints(self) -> BotHints:
+        """The greedy bot's danger floors (every check or elimination of the form `stat < n`)
+        and the setup bonus it judges pregame caps and floors by."""
+        floors: dict[str, int] = {}
+        for stat, op, value in [*(c[:3] for c in self.checks.values()), *self.eliminated_when]:
+            if op in (operator.lt, operator.le):
+                line = value if op is operator.lt else value + 1
+                floors[stat] = max(floors.get(stat, line), line)
+        return BotHints(floors=floors, pregame_offsets=constant_deltas(self.setup_bonus))
 
 
 #: the compiled rules of a definition: tables are built once per GameDef
@@ -700,6 +706,15 @@ def metadata(game: GameDef) -> GameMeta:
     if r.metadata is None:
         r.metadata = r.meta()
     return r.metadata
+
+
+def bot_hints(game: GameDef) -> BotHints:
+    """The greedy bot's danger floors and pregame offsets (one object per definition, like
+    the metadata, so bots share their digests)."""
+    r = rules_for(game)
+    if r.bot_hints is None:
+        r.bot_hints = r.hints()
+    return r.bot_hints
 
 
 def new_state(game: GameDef, players: int) -> State:
