@@ -35,8 +35,7 @@ class Rules:
 
     def counters(self, game: Any, player: PlayerState) -> dict[str, int]:
         """A player's counters with derived ones included (what a record sheet shows)."""
-        hook = getattr(self.module, "player_counters", None) or \
-            getattr(self.module, "player_stats", None)
+        hook = getattr(self.module, "player_counters", None)
         return dict(hook(game, player)) if hook else dict(player.counters)
 
     def bot_hints(self, game: Any) -> BotHints:

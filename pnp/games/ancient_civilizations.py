@@ -760,16 +760,6 @@ def finish(game: GameDef, ctx: Context) -> None:
     res.decisions = ctx.decisions
 
 
-def player_stats(game: GameDef, p: PlayerState) -> dict[str, int]:
-    """A player's stats as the record page shows them (derived ones included)."""
-    return final_stats(rules_for(game), p)
-
-
-def power_ids(game: GameDef) -> frozenset[str]:
-    """The spaces ("track/space") whose ability lasts the turn and is held as a power."""
-    return frozenset(rules_for(game).powers)
-
-
 def player_counters(game: GameDef, p: PlayerState) -> dict[str, int]:
     """A player's counters as the record page shows them (derived ones included)."""
     return final_stats(rules_for(game), p)
