@@ -67,7 +67,9 @@ class FirstBot:
 
 
 class GreedyBot:
-    """One-step greedy over expected stat changes (see the module docstring)."""
+    """One-step greedy over expected stat changes (see the module docstring). Its digest of
+    an Estimate or OptionTable is kept in the object's `bot_memo`, with its weights first, so
+    a bot of another game (other weights) digests it anew."""
 
     def __init__(self, seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS):
         #: stat -> (value of one point, cap or None, danger line or None); shared by every
@@ -78,9 +80,9 @@ class GreedyBot:
 
     def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
         """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
-        prep = getattr(delta, "prep", False)
+        prep = getattr(delta, "bot_memo", False)
         if prep is None:  # an Estimate seen for the first time: digest it once
-            prep = delta.prep = self.digest(delta)  # type: ignore[attr-defined]
+            prep = delta.bot_memo = self.digest(delta)  # type: ignore[attr-defined]
         if prep:
             info, total, checks, _ = prep
             if info is self.info:
@@ -135,11 +137,11 @@ class GreedyBot:
         pick = 0
         bounds: dict[str, list[int]] = {}
         for i, delta in enumerate(table.estimates):
-            prep = getattr(delta, "prep", None)  # a plain dict has none: digested here only
+            prep = getattr(delta, "bot_memo", None)  # a plain dict has none: digested here
             if prep is None or prep[0] is not self.info:
                 prep = self.digest(delta)
-                if delta.__class__ is Estimate and delta.prep is None:
-                    delta.prep = prep
+                if delta.__class__ is Estimate and delta.bot_memo is None:
+                    delta.bot_memo = prep
             s = prep[1]
             if best is None or s > best + 1e-9:
                 best = s
@@ -174,9 +176,9 @@ class GreedyBot:
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
         if outcomes.__class__ is OptionTable and options is outcomes.options:
-            prep = outcomes.prep
+            prep = outcomes.bot_memo
             if prep is None or prep[0] is not self.info:
-                prep = outcomes.prep = self.digest_table(outcomes)
+                prep = outcomes.bot_memo = self.digest_table(outcomes)
             for stat, lo, hi in prep[2]:  # while no option meets a cap or floor ...
                 cur = stats[stat]
                 if cur < lo or cur > hi:
@@ -207,9 +209,9 @@ class GreedyBot:
             deltas = map(outcomes, options)
         for delta in deltas:
             if delta.__class__ is Estimate:
-                prep = delta.prep
+                prep = delta.bot_memo
                 if prep is None:  # an Estimate seen for the first time: digest it once
-                    prep = delta.prep = self.digest(delta)
+                    prep = delta.bot_memo = self.digest(delta)
                 if prep[0] is info:  # score() inlined for the common case
                     s = prep[1]
                     for stat, lo, hi, k in prep[2]:

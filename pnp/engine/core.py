@@ -86,13 +86,19 @@ NO_HINTS = BotHints()
 
 class Estimate(dict):
     """Expected stat changes of an option, built once by a rules module and offered to bots
-    many times; a bot may keep its own digest of it in `prep` (the greedy bot does)."""
+    many times.
 
-    __slots__ = ("prep",)
+    `bot_memo` is a slot any bot may fill with what it made of this estimate (None until
+    then), so work done once is found again at the next decision without a lookup; a bot
+    that uses it must check the memo is its own (the greedy bot stores its weights with its
+    digest). It is one slot because a table by id costs more: measured with cachegrind, 1.5%
+    more instructions a turn of Ancient Civilizations than the slot."""
+
+    __slots__ = ("bot_memo",)
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        self.prep: Any = None
+        self.bot_memo: Any = None
 
 
 #: a roll-off's dice -> the position of its single highest die, or, for a tie, a getter of
@@ -123,10 +129,11 @@ class OptionTable:
     """A decision offered many times with the same options and estimates (pay or stop from
     one space, the purchase menu at one amount of Gold): built once by a rules module, passed
     as `ctx.choose(seat, table.options, why, table)`. It is the usual `outcomes` callable for
-    any bot; a bot may also judge the table as a whole and keep its digest in `prep` (the
-    greedy bot keeps the pick that stands while no cap or floor is in play)."""
+    any bot; a bot may also judge the table as a whole and keep its judgement in `bot_memo`
+    (as on an Estimate: any bot's, checked as its own; the greedy bot keeps the pick that
+    stands while no cap or floor is in play)."""
 
-    __slots__ = ("options", "estimates", "prep", "_by_option")
+    __slots__ = ("options", "estimates", "bot_memo", "_by_option")
 
     def __init__(self, options: Sequence[Any], estimates: Sequence[dict[str, float]]):
         if len(options) != len(estimates):
@@ -137,7 +144,7 @@ class OptionTable:
             self._by_option.setdefault(option, estimate)  # a repeated option: its first
         #: what `table(option)` gives for each option in turn, looked up once
         self.estimates = tuple(map(self._by_option.__getitem__, self.options))
-        self.prep: Any = None
+        self.bot_memo: Any = None
 
     def __call__(self, option: Any) -> dict[str, float]:
         return self._by_option[option]
