@@ -17,6 +17,7 @@ import time
 
 from pnp.data.game import load_game
 from pnp.engine import bots as bots_mod
+from pnp.engine.core import NO_HINTS
 from pnp.engine.play import play_game
 from pnp.engine.search import SearchBot
 from pnp.paths import CARDS
@@ -26,8 +27,8 @@ def search_round(game, games: int, budget: int, policy: str, first_seed: int) ->
     """(CPU seconds, playouts, decisions searched) over `games` games."""
     made: list[SearchBot] = []
 
-    def factory(seed, seat, meta, playouts=None):
-        bot = SearchBot(seed, seat, meta, budget, policy)
+    def factory(seed, seat, meta, hints=NO_HINTS):
+        bot = SearchBot(seed, seat, meta, budget, policy, hints=hints)
         made.append(bot)
         return bot
 

@@ -13,10 +13,10 @@ from pnp.paths import CARDS
 
 def greedy_game(game, state, dice=()):
     """An ACGame over `state` whose every seat is a greedy bot."""
-    meta = ac_rules.metadata(game)
+    meta, hints = ac_rules.metadata(game), ac_rules.bot_hints(game)
     n = len(state.players)
     result = GameResult(game=game.id, seed=0, players=n, bots=("greedy",) * n)
-    ctx = Context(state, ScriptedDice(list(dice)), [GreedyBot(0, s, meta) for s in range(n)],
+    ctx = Context(state, ScriptedDice(list(dice)), [GreedyBot(0, s, meta, hints) for s in range(n)],
                   result)
     return ac_rules.ACGame(ac_rules.rules_for(game), ctx, state)
 

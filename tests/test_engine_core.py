@@ -8,10 +8,11 @@ from pathlib import Path
 import pytest
 
 from pnp.engine.bots import BOTS, FirstBot, GreedyBot, RandomBot
-from pnp.engine.core import MAIN, ReplayMismatch, ScriptedDice, ScriptExhausted, State
+from pnp.engine.core import MAIN, NO_HINTS, ReplayMismatch, ScriptedDice, ScriptExhausted, State
 from pnp.engine.invariants import check_copy, check_roundtrip, check_state
 from pnp.engine.log import jsonl_bytes, narrate, read_jsonl, write_jsonl
-from pnp.engine.play import metadata, play_game, replay_log
+from pnp.engine.module import Rules
+from pnp.engine.play import metadata, play_game, replay_log, rules
 from pnp.engine.registry import NoEngine, module_for
 
 
@@ -100,6 +101,16 @@ def test_scripted_dice_that_run_out_raise_a_clear_error() -> None:
         dice.draw(6, "move military")
 
 
+def test_bot_hints_come_from_the_module_hook_or_are_none(ac) -> None:
+    """Danger floors are the greedy bot's own heuristics, from a module's bot_hints hook: the
+    famine line (Food < 1) for Ancient Civilizations, nothing for a module without one."""
+    assert rules(ac).bot_hints(ac).floors["food"] == ac.checks["famine"].when.value
+
+    class Bare:  # the protocol's four functions and no hook
+        metadata = new_state = play = finish = staticmethod(lambda *a: None)
+    assert Rules(Bare).bot_hints(ac) is NO_HINTS
+
+
 def test_random_bots_are_seeded_by_game_seed_and_seat() -> None:
     options = list(range(10))
     picks = lambda bot: [bot.choose(None, 0, options, "x", None) for _ in range(20)]  # noqa: E731
@@ -111,7 +122,7 @@ def test_random_bots_are_seeded_by_game_seed_and_seat() -> None:
 
 def test_greedy_takes_the_gain_and_keeps_food_above_famine(ac) -> None:
     meta = metadata(ac)
-    bot = GreedyBot(0, 0, meta)
+    bot = GreedyBot(0, 0, meta, rules(ac).bot_hints(ac))  # the famine floor is a bot hint
     state = State.from_json({"players": [{"counters": {s: 5 for s in meta.counter_bounds},
                                           "pos": {}}]})
     state.stage = MAIN  # in the pregame the floors are judged after the setup bonus

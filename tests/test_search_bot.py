@@ -46,8 +46,8 @@ def made(monkeypatch) -> list[SearchBot]:
     """Every search bot play_game makes, kept so a test can read its counters."""
     out: list[SearchBot] = []
 
-    def search(seed, seat, meta, playouts=None, **kw):
-        bot = SearchBot(seed, seat, meta, playouts, **kw)
+    def search(seed, seat, meta, hints, playouts=None):
+        bot = SearchBot(seed, seat, meta, playouts, hints=hints)
         out.append(bot)
         return bot
 

@@ -49,6 +49,7 @@ from pnp.engine.core import (
     OVER,
     OWNER,
     PREGAME,
+    BotHints,
     CardInstance,
     Context,
     Estimate,
@@ -86,7 +87,7 @@ __all__ = [
     "counter_and_shared_bounds",
     # the state, the context and the harness's view
     "ALL", "ALL_OUT", "COMPLETED", "HIDDEN", "MAIN", "NOBODY", "OVER", "OWNER", "PREGAME",
-    "TIMEOUT", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
+    "TIMEOUT", "BotHints", "CardInstance", "Context", "Effect", "Effects", "Elimination", "Estimate",
     "GameDef", "GameMeta", "GameResult", "OptionTable", "Phase", "PlayerState", "State", "ZoneRef",
     "advance", "card_data",
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",

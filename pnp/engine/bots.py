@@ -4,8 +4,8 @@
 - greedy: scores each option by the expected stat changes the rules module says it yields
   (`outcomes(option) -> {stat: change}`), weighted by the game's declared value of each stat
   (GameMeta.bot_values), ignoring gains above a cap and penalising any drop towards a danger
-  floor (GameMeta.bot_floors: Food before famine, Military before defeat, Territory and
-  Population before elimination). Ties go to the earliest option, which rules modules make the
+  floor (the module's optional `bot_hints(game)`, BotHints.floors: Food before famine,
+  Military before defeat, Territory and Population before elimination). Ties go to the earliest option, which rules modules make the
   cautious one (keep, stay, stop, done, none). Without outcomes it takes the first option.
 - first: always the first option (deterministic; handy in scenarios).
 - search, search-greedy: flat Monte Carlo over whole-game playouts by trace replay, with random
@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-from pnp.engine.core import PREGAME, Estimate, GameMeta, OptionTable, State
+from pnp.engine.core import NO_HINTS, PREGAME, BotHints, Estimate, GameMeta, OptionTable, State
 from pnp.engine.search import MAX_PLAYOUTS, SearchBot
 
 Outcomes = Callable[[Any], dict[str, float]] | None
@@ -45,7 +45,8 @@ def _NO_KEY(stats: dict[str, int]) -> tuple:
 class RandomBot:
     """Uniform over the legal options, from its own stream (seeded by game seed and seat)."""
 
-    def __init__(self, seed: int, seat: int, meta: GameMeta | None = None):
+    def __init__(self, seed: int, seat: int, meta: GameMeta | None = None,
+                 hints: BotHints = NO_HINTS):
         self._random = random.Random(f"random:{seed}:{seat}").random
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
@@ -56,7 +57,8 @@ class RandomBot:
 class FirstBot:
     """Always the first legal option."""
 
-    def __init__(self, seed: int = 0, seat: int = 0, meta: GameMeta | None = None):
+    def __init__(self, seed: int = 0, seat: int = 0, meta: GameMeta | None = None,
+                 hints: BotHints = NO_HINTS):
         pass
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
@@ -65,20 +67,22 @@ class FirstBot:
 
 
 class GreedyBot:
-    """One-step greedy over expected stat changes (see the module docstring)."""
+    """One-step greedy over expected stat changes (see the module docstring). Its digest of
+    an Estimate or OptionTable is kept in the object's `bot_memo`, with its weights first, so
+    a bot of another game (other weights) digests it anew."""
 
-    def __init__(self, seed: int, seat: int, meta: GameMeta):
+    def __init__(self, seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS):
         #: stat -> (value of one point, cap or None, danger line or None); shared by every
         #: greedy bot of the same game, so digests of the rules' estimates are shared too
-        self.info = _info(meta)
+        self.info = _info(meta, hints)
         self.stats = meta.counter_bounds
-        self.pregame_offsets = meta.bot_pregame_offsets
+        self.pregame_offsets = hints.pregame_offsets
 
     def score(self, stats: dict[str, int], delta: dict[str, float]) -> float:
         """Weighted stat changes, gains above a cap ignored, danger below a floor penalised."""
-        prep = getattr(delta, "prep", False)
+        prep = getattr(delta, "bot_memo", False)
         if prep is None:  # an Estimate seen for the first time: digest it once
-            prep = delta.prep = self.digest(delta)  # type: ignore[attr-defined]
+            prep = delta.bot_memo = self.digest(delta)  # type: ignore[attr-defined]
         if prep:
             info, total, checks, _ = prep
             if info is self.info:
@@ -133,11 +137,11 @@ class GreedyBot:
         pick = 0
         bounds: dict[str, list[int]] = {}
         for i, delta in enumerate(table.estimates):
-            prep = getattr(delta, "prep", None)  # a plain dict has none: digested here only
+            prep = getattr(delta, "bot_memo", None)  # a plain dict has none: digested here
             if prep is None or prep[0] is not self.info:
                 prep = self.digest(delta)
-                if delta.__class__ is Estimate and delta.prep is None:
-                    delta.prep = prep
+                if delta.__class__ is Estimate and delta.bot_memo is None:
+                    delta.bot_memo = prep
             s = prep[1]
             if best is None or s > best + 1e-9:
                 best = s
@@ -172,9 +176,9 @@ class GreedyBot:
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
         if outcomes.__class__ is OptionTable and options is outcomes.options:
-            prep = outcomes.prep
+            prep = outcomes.bot_memo
             if prep is None or prep[0] is not self.info:
-                prep = outcomes.prep = self.digest_table(outcomes)
+                prep = outcomes.bot_memo = self.digest_table(outcomes)
             for stat, lo, hi in prep[2]:  # while no option meets a cap or floor ...
                 cur = stats[stat]
                 if cur < lo or cur > hi:
@@ -205,9 +209,9 @@ class GreedyBot:
             deltas = map(outcomes, options)
         for delta in deltas:
             if delta.__class__ is Estimate:
-                prep = delta.prep
+                prep = delta.bot_memo
                 if prep is None:  # an Estimate seen for the first time: digest it once
-                    prep = delta.prep = self.digest(delta)
+                    prep = delta.bot_memo = self.digest(delta)
                 if prep[0] is info:  # score() inlined for the common case
                     s = prep[1]
                     for stat, lo, hi, k in prep[2]:
@@ -226,35 +230,39 @@ class GreedyBot:
         return pick
 
 
-_INFO: dict[int, tuple[GameMeta, dict]] = {}
+_INFO: dict[tuple[int, int], tuple[GameMeta, BotHints, dict]] = {}
 
 
-def _info(meta: GameMeta) -> dict[str, tuple[float, int | None, int | None]]:
-    hit = _INFO.get(id(meta))
-    if hit is not None and hit[0] is meta:
-        return hit[1]
+def _info(meta: GameMeta, hints: BotHints) -> dict[str, tuple[float, int | None, int | None]]:
+    """Stat -> (value, cap, danger line), one dict per game's (meta, hints) pair."""
+    hit = _INFO.get((id(meta), id(hints)))
+    if hit is not None and hit[0] is meta and hit[1] is hints:
+        return hit[2]
     info: dict[str, tuple[float, int | None, int | None]] = {}
     caps = {s: b[1] for s, b in meta.counter_bounds.items()}
-    for stat in {*meta.bot_values, *caps, *meta.bot_floors}:
-        floor = meta.bot_floors.get(stat)
+    floors = hints.floors
+    for stat in {*meta.bot_values, *caps, *floors}:
+        floor = floors.get(stat)
         info[stat] = (meta.bot_values.get(stat, 1.0), caps.get(stat),
                       None if floor is None else floor + DANGER_MARGIN)
     if len(_INFO) > 64:
         _INFO.clear()
-    _INFO[id(meta)] = (meta, info)
+    _INFO[(id(meta), id(hints))] = (meta, hints, info)
     return info
 
 
-def _search(seed: int, seat: int, meta: GameMeta, playouts: int | None = None) -> SearchBot:
-    return SearchBot(seed, seat, meta, playouts)
+def _search(seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS,
+            playouts: int | None = None) -> SearchBot:
+    return SearchBot(seed, seat, meta, playouts, hints=hints)
 
 
-def _search_greedy(seed: int, seat: int, meta: GameMeta,
+def _search_greedy(seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS,
                    playouts: int | None = None) -> SearchBot:
-    return SearchBot(seed, seat, meta, playouts, policy="greedy")
+    return SearchBot(seed, seat, meta, playouts, policy="greedy", hints=hints)
 
 
-#: bot name -> factory(seed, seat, meta)
+#: bot name -> factory(seed, seat, meta, hints): hints are the game's BotHints (NO_HINTS when
+#: its module has no `bot_hints`); a bot that needs none may ignore them
 BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
@@ -266,7 +274,7 @@ BOTS: dict[str, Callable[..., Any]] = {
 BUDGETED = {"search", "search-greedy"}
 
 
-def bot_factory(name: str) -> Callable[[int, int, GameMeta], Any]:
+def bot_factory(name: str) -> Callable[..., Any]:
     """The factory for a bot name, budget included ('search:32'); ValueError in plain words."""
     base, colon, arg = name.partition(":")
     if base not in BOTS:
@@ -282,17 +290,19 @@ def bot_factory(name: str) -> Callable[[int, int, GameMeta], Any]:
     playouts = int(arg)
     factory = BOTS[base]
 
-    def make(seed: int, seat: int, meta: GameMeta) -> Any:
-        return factory(seed, seat, meta, playouts)
+    def make(seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS) -> Any:
+        return factory(seed, seat, meta, hints, playouts)
 
     return make
 
 
-def make_bots(names: Sequence[str], players: int, seed: int, meta: GameMeta) -> list[Any]:
-    """One bot per seat; a single name is used for every seat."""
+def make_bots(names: Sequence[str], players: int, seed: int, meta: GameMeta,
+              hints: BotHints = NO_HINTS) -> list[Any]:
+    """One bot per seat; a single name is used for every seat. `hints`: the game's greedy-bot
+    hints (its module's `bot_hints`), handed to every bot."""
     if len(names) == 1:
         names = list(names) * players
     if len(names) != players:
         raise ValueError(f"{len(names)} bots for {players} players")
     factories = [bot_factory(name) for name in names]
-    return [make(seed, seat, meta) for seat, make in enumerate(factories)]
+    return [make(seed, seat, meta, hints) for seat, make in enumerate(factories)]

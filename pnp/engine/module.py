@@ -2,8 +2,8 @@
 
 A rules module must define `metadata`, `new_state`, `play` and `finish` (pnp.engine.core
 .GameModule). Everything else a harness needs is optional, with a default that works for any
-game: the observation a bot gets, the module's own invariants, the coverage keys it reports, a
-player's counters as printed. `Rules(module)` wraps a module once and answers for both.
+game: the observation a bot gets, the greedy bot's hints, the module's own invariants, the
+coverage keys it reports, a player's counters as printed. `Rules(module)` wraps a module once and answers for both.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
-from pnp.engine.core import GameMeta, PlayerState, State, observe
+from pnp.engine.core import NO_HINTS, BotHints, GameMeta, PlayerState, State, observe
 
 T = TypeVar("T")
 
@@ -35,9 +35,14 @@ class Rules:
 
     def counters(self, game: Any, player: PlayerState) -> dict[str, int]:
         """A player's counters with derived ones included (what a record sheet shows)."""
-        hook = getattr(self.module, "player_counters", None) or \
-            getattr(self.module, "player_stats", None)
+        hook = getattr(self.module, "player_counters", None)
         return dict(hook(game, player)) if hook else dict(player.counters)
+
+    def bot_hints(self, game: Any) -> BotHints:
+        """The greedy bot's extra heuristics for this game (danger floors, pregame offsets):
+        the module's `bot_hints(game)`, else none."""
+        hook = getattr(self.module, "bot_hints", None)
+        return hook(game) if hook else NO_HINTS
 
     def observation(self, game: Any, state: State, seat: int, meta: GameMeta) -> State:
         """What `seat` may see: the module's own view, else hidden zones masked."""

@@ -57,7 +57,7 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
     if not meta.players_min <= players <= meta.players_max:
         raise ValueError(f"{game.id} is for {meta.players_min}-{meta.players_max} players, "
                          f"not {players}")
-    seats = make_bots(bots, players, seed, meta)
+    seats = make_bots(bots, players, seed, meta, module.bot_hints(game))
     names = tuple(bots) if len(bots) == players else tuple(bots) * players
     cap = meta.max_turns if max_turns is None else max_turns
     result = GameResult(game=game.id, seed=seed, players=players, bots=names,

@@ -407,7 +407,8 @@ class _Run:
                 entries.append((c, None, self.pos("choices", i)))
         fallback = None
         if data.get("bots"):
-            fallback = [BOTS[data["bots"]](0, seat, meta) for seat in range(players)]
+            hints = module.bot_hints(game)
+            fallback = [BOTS[data["bots"]](0, seat, meta, hints) for seat in range(players)]
         self.dice = _Dice(dice, dice_pos)
         self.choices = _Choices(entries, fallback)
         result = GameResult(game=game.id, seed=0, players=players, bots=("script",) * players,

@@ -32,7 +32,16 @@ from collections.abc import Callable, Sequence
 from math import floor as _floor
 from typing import Any
 
-from pnp.engine.core import Context, GameMeta, IllegalChoice, RunawayGame, State, redeterminize
+from pnp.engine.core import (
+    NO_HINTS,
+    BotHints,
+    Context,
+    GameMeta,
+    IllegalChoice,
+    RunawayGame,
+    State,
+    redeterminize,
+)
 from pnp.engine.module import Rules, rules_of
 from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
@@ -147,12 +156,13 @@ class SearchBot:
     """Flat Monte Carlo by trace replay (see the module docstring)."""
 
     def __init__(self, seed: int, seat: int, meta: GameMeta, playouts: int | None = None,
-                 policy: str = "random"):
+                 policy: str = "random", hints: BotHints = NO_HINTS):
         if policy not in POLICIES:
             raise ValueError(f"unknown playout policy {policy!r} (known: {', '.join(POLICIES)})")
         self.seed = seed
         self.seat = seat
         self.meta = meta
+        self.hints = hints  # the game's greedy-bot hints, for greedy defaults and playouts
         self.playouts = DEFAULT_PLAYOUTS if playouts is None else playouts
         if not 1 <= self.playouts <= MAX_PLAYOUTS:
             raise ValueError(f"a search budget is 1 to {MAX_PLAYOUTS} playouts per option, "
@@ -211,8 +221,8 @@ class SearchBot:
         if self.policy == "greedy":
             from pnp.engine.bots import GreedyBot
 
-            return GreedyBot(self.seed, seat, self.meta).choose(state, seat, options, why,
-                                                                outcomes)
+            return GreedyBot(self.seed, seat, self.meta, self.hints).choose(
+                state, seat, options, why, outcomes)
         return 0
 
     def playout(self, prefix: list[int], pick: int, tag: str, seat: int,
@@ -221,7 +231,7 @@ class SearchBot:
         module = self.module
         assert module is not None and self.real is not None
         hidden = random.Random(tag + ":unseen")
-        bots = _policy_bots(self.policy, tag, self.players, self.meta)
+        bots = _policy_bots(self.policy, tag, self.players, self.meta, self.hints)
         real = self.real
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
@@ -278,9 +288,10 @@ class _KeyedRandom:
         return int(rand() * len(options))
 
 
-def _policy_bots(policy: str, tag: str, players: int, meta: GameMeta) -> list[Any]:
+def _policy_bots(policy: str, tag: str, players: int, meta: GameMeta,
+                 hints: BotHints) -> list[Any]:
     if policy == "greedy":
         from pnp.engine.bots import GreedyBot
 
-        return [GreedyBot(0, seat, meta) for seat in range(players)]
+        return [GreedyBot(0, seat, meta, hints) for seat in range(players)]
     return [_KeyedRandom(f"{tag}:bot{seat}") for seat in range(players)]

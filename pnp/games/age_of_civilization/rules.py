@@ -86,7 +86,7 @@ class Rules:
             max_turns=self.rounds, counter_bounds=bounds, shared_bounds=shared,
             has_chance=True, phases=tuple(p.id for p in game.phases), score_counter="points",
             supplies=supplies(game), zone_visibility=zone_visibility(game),
-            bot_values=dict(BOT_VALUES), bot_floors={})
+            bot_values=dict(BOT_VALUES))
 
     def problems(self) -> list[str]:
         """Data the engine cannot play: an ability keyed to no card, a tech requiring none."""
