@@ -350,3 +350,20 @@ def test_the_marker_check_catches_a_second_copy():
     })
     assert icon_mark_modules(planted) == ["pnp.render.text", "pnp.rulesheet.markdown",
                                           "pnp.templating.icons"]
+
+
+
+def test_the_bundled_games_import_only_the_api_and_their_own_package():
+    """A module of pnp/games/<game> (a module or a package) may import pnp.engine.api and
+    pnp.games.<game>, nothing else of pnp: a game is played through the API like any other."""
+    found = {}
+    for module, (source, is_package) in pnp_sources().items():
+        parts = module.split(".")
+        if parts[:2] != ["pnp", "games"] or len(parts) < 3:
+            continue
+        own = ".".join(parts[:3])
+        wrong = pnp_imports_besides(source, module, (API, own), is_package)
+        if wrong:
+            found[module] = wrong
+    assert found == {}, "a bundled game imports from pnp.engine.api only:\n" + "\n".join(
+        f"  {m}: {', '.join(w)}" for m, w in sorted(found.items()))
