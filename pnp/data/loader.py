@@ -220,31 +220,25 @@ def _subs(subs: list) -> tuple | None:
     return None if all(sub is None for sub in subs) else tuple(subs)
 
 
-def _find(root: int, tree: Any, flat: array, path: tuple, want_key: bool) -> int | None:
-    """The packed value (or key) position of `path` in a position tree, None when absent."""
-    if not path:
-        return None if want_key else root
-    node = tree
-    packed = None
-    last = len(path) - 1
-    for depth, step in enumerate(path):
-        if type(node) is _MapPos:
-            try:
-                i = node.keys.index(step)
-            except ValueError:
-                return None
-            packed = flat[node.start + 2 * i + (0 if want_key and depth == last else 1)]
-        elif type(node) is _SeqPos:
-            if not isinstance(step, int) or step < 0:
-                return None
-            if step >= node.count or (want_key and depth == last):
-                return None  # list items have no key
-            i = step
-            packed = flat[node.start + i]
-        else:
+def _child(node: Any, step: Any, flat: array, want_key: bool) -> tuple[int, Any] | None:
+    """The packed value (or key) position of `step` below a position node, and the step's own
+    node (None for a scalar); None when the node has no such step."""
+    cls = node.__class__
+    if cls is _MapPos:
+        try:
+            i = node.keys.index(step)
+        except ValueError:
             return None
-        node = node.subs[i] if node.subs is not None else None
-    return packed
+        packed = flat[node.start + 2 * i + (0 if want_key else 1)]
+    elif cls is _SeqPos:
+        if want_key or not isinstance(step, int) or not 0 <= step < node.count:
+            return None  # list items have no key
+        i = step
+        packed = flat[node.start + i]
+    else:
+        return None
+    subs = node.subs
+    return packed, (None if subs is None else subs[i])
 
 
 def _walk(root: int, tree: Any, flat: array, want_key: bool) -> Iterator[tuple[tuple, int]]:
@@ -275,17 +269,36 @@ class Positions(Mapping):
     """Read-only `path -> (line, column)` over a position tree: where each value (or, with
     `keys=True`, each mapping key) of a document is written."""
 
-    __slots__ = ("_root", "_tree", "_flat", "_keys")
+    __slots__ = ("_root", "_tree", "_flat", "_keys", "_memo")
 
     def __init__(self, root: int, tree: Any, flat: array, keys: bool = False):
         self._root, self._tree, self._flat, self._keys = root, tree, flat, keys
+        self._memo: tuple[tuple, Any] | None = None
 
     def get(self, path, default=None):
+        path = tuple(path)
+        if not path:
+            return default if self._keys else _unpack(self._root)
+        parent = path[:-1]
+        memo = self._memo  # the last parent looked up: a card's fields are asked in a row
+        if memo is not None and memo[0] == parent:
+            node = memo[1]
+        else:
+            node = self._tree
+            try:
+                for step in parent:
+                    found = _child(node, step, self._flat, False)
+                    if found is None:
+                        return default
+                    node = found[1]
+            except TypeError:  # an odd step (an unhashable list): not a path of this document
+                return default
+            self._memo = (parent, node)
         try:
-            found = _find(self._root, self._tree, self._flat, tuple(path), self._keys)
-        except TypeError:  # an unhashable or odd step: not a path of this document
+            found = _child(node, path[-1], self._flat, self._keys)
+        except TypeError:
             return default
-        return default if found is None else _unpack(found)
+        return default if found is None else _unpack(found[0])
 
     def __getitem__(self, path) -> tuple[int, int]:
         found = self.get(path)
