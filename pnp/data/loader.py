@@ -344,12 +344,15 @@ class Document:
                 return found
         return None
 
+    #: (path, str(path)), made once: every Position of the document shares the text
+    _file: tuple | None = field(default=None, init=False, repr=False, compare=False)
+
     @property
     def file(self) -> str:
-        """The path as text, made once: every Position of the document shares it."""
-        file = self.__dict__.get("_file")
+        """The path as text (one string for every Position of the document)."""
+        file = self._file
         if file is None or file[0] is not self.path:
-            file = self.__dict__["_file"] = (self.path, str(self.path))
+            file = self._file = (self.path, str(self.path))
         return file[1]
 
     def pos(self, path: Sequence[str | int] = ()) -> Position:
