@@ -1,188 +1,235 @@
-"""Card rendering speed against plain reportlab (shared/bench/reportlab_cards.py), side by side.
+"""Card rendering against plain reportlab (../shared/bench/reportlab_cards.py), like with like.
 
-Renders a generated 54-card deck ten times (540 poker cards) on A4 with crop marks through the
-real pipeline (templates/cards.yaml poker-front: sandboxed jinja2, text fitting, inline icons,
-embedded TTF fonts, atomic write) and prints:
+Every figure is CPU time (user + system) of fresh processes, pnp and reportlab interleaved
+round by round, min and median over the rounds; memory is each process's peak RSS.
 
-    cards_per_second=<n>        ten separate decks: every card laid out and drawn (no reuse)
-    peak_memory_mb=<n>          peak resident memory of this process (getrusage)
-    reportlab_cards_per_second=<n>, ratio=<reportlab / pnp>   target: ratio <= 2
-    repeated_cards_per_second=<n>  one deck with count: 10, faces drawn once as PDF forms
-    peak_rss_mb_54000_unique=<n>   a fresh process rendering 54,000 cards, every text different
-                                   (input cards included); target: under 150 MB
-    reportlab_peak_rss_mb_54000=<n>  plain reportlab drawing 54,000 text-only cards, same measure
+A generated game folder holds N text-only poker cards (templates/cards.yaml poker-front: title,
+cost with icons, type line, rules text; no art, no backs; decks of 5,400 cards, one file each, as
+a data file holds at most 4 MiB), 9 to an A4 page with crop marks, as the baseline draws N
+text-only cards 9 to an A4 page with crop marks.
 
-Run: PYTHONPATH=. python benchmarks/render_cards.py [--runs 3] [--memory-cards 54000]
-(PYTHONPATH=. so the script uses this checkout's pnp.)
+    repeated: the 54 cards of the baseline's deck over and over (N/54 copies of each text, each
+              copy its own card, so every card is laid out, but layout caches serve most)
+    unique:   every card's text different (nothing a cache keyed by text can serve twice)
+
+For each case and size two comparisons:
+
+    whole process: `pnp render cards GAME --out DIR` (imports, YAML, validation, build, layout,
+                   drawing, the atomic write) against `python reportlab_cards.py OUT.pdf N`
+    render call:   `render_deck_sheets(game)` on a game already loaded, in a fresh process
+                   after its imports, against the baseline script run after importing
+                   reportlab (so neither side counts imports)
+
+Targets (issue 26): 54 cards whole process <= 2.5x reportlab; render call with every text
+different <= 1.5x reportlab; the whole 54,000-unique-card run <= 150 MiB peak.
+
+Run: python benchmarks/render_cards.py [--sizes 54,5400,54000] [--rounds 3]
+(run it with this checkout's pnp installed, e.g. its .venv, so `pnp` is this checkout's).
 """
 
 from __future__ import annotations
 
 import argparse
-import re
-import resource
+import os
+import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
-
-from pnp.diagnostics import Position
-from pnp.render.sheets import render_deck_sheets
 
 BASELINE = Path(__file__).resolve().parents[1].parent / "shared" / "bench" / "reportlab_cards.py"
 if not BASELINE.exists():
     BASELINE = Path("/work/shared/bench/reportlab_cards.py")
+SCHEMAS = Path(__file__).resolve().parents[1] / "schemas"
 
 RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUITS = ["Spades", "Hearts", "Diamonds", "Clubs"]
 ICONS = {"Spades": "sword", "Hearts": "food", "Diamonds": "coin", "Clubs": "star"}
 
-try:
-    from pnp.data.model import Card, Deck
-except ImportError:  # the model is the lead's; these have the same fields
-    @dataclass(frozen=True)
-    class Card:  # type: ignore[no-redef]
-        id: str
-        name: str
-        count: int
-        fields: Any
-        origin: Position = Position("")
-        field_origins: Any = field(default_factory=dict)
-
-    @dataclass(frozen=True)
-    class Deck:  # type: ignore[no-redef]
-        id: str
-        name: str
-        size: Any
-        front: str
-        back: str | None
-        cards: tuple
-        prototype: bool = False
-        origin: Position = Position("")
+TARGETS = {("whole", "repeated", 54): 2.5, ("call", "unique", 5400): 1.5,
+           ("call", "unique", 54000): 1.5}
+MEMORY_TARGET_MIB = 150
 
 
-def deck_cards(count: int) -> tuple:
-    cards = []
+def base_fields() -> list[dict]:
+    """The baseline's 54 cards (13 ranks of 4 suits, two jokers) as poker-front fields."""
+    out = []
     for s in SUITS:
         for i, r in enumerate(RANKS):
-            name = f"{r} of {s}"
-            cards.append(Card(
-                f"{r.lower()}-{s.lower()}", name, count,
-                {"name": name, "cost": f"{i % 5 + 1}{{{ICONS[s]}}}", "type": f"{s} — rank {r}",
-                 "text": f"When you play this card, gain {i % 3 + 1} {{coin}} and draw a card. "
-                         f"If it is a {s[:-1].lower()}, gain {{{ICONS[s]}}} as well."}))
+            out.append({"name": f"{r} of {s}", "cost": f"{i % 5 + 1}{{{ICONS[s]}}}",
+                        "type": f"{s} — rank {r}",
+                        "text": f"When you play this card, gain {i % 3 + 1} {{coin}} and draw a "
+                                f"card. If it is a {s[:-1].lower()}, gain {{{ICONS[s]}}} as well."})
     for colour in ("Red", "Black"):
-        cards.append(Card(f"joker-{colour.lower()}", f"{colour} Joker", count,
-                          {"name": f"{colour} Joker", "type": "Joker",
-                           "text": "Counts as any card of your choice.",
-                           "flavor": "Wild and unpredictable."}))
-    return tuple(cards)
+        out.append({"name": f"{colour} Joker", "type": "Joker",
+                    "text": "Counts as any card of your choice.",
+                    "flavor": "Wild and unpredictable."})
+    return out
 
 
-def game(decks: list) -> Any:
-    return SimpleNamespace(id="bench", name="Benchmark", folder=Path(tempfile.gettempdir()),
-                           decks={d.id: d for d in decks}, layout_documents=())
+def _quoted(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
 
 
-def distinct_game() -> Any:
-    """Ten decks of the same 54 cards: every one of the 540 faces is laid out and drawn."""
-    return game([Deck(f"deck-{k}", f"Deck {k}", "poker", "poker-front", None, deck_cards(1))
-                 for k in range(10)])
+#: cards per deck file: a data file may hold at most 4 MiB, a component count at most 10,000
+PER_DECK = 5400
 
 
-def repeated_game() -> Any:
-    """One 54-card deck printed ten times (count: 10): each face is drawn once, placed ten times."""
-    return game([Deck("deck", "Deck", "poker", "poker-front", None, deck_cards(10))])
+def write_game(root: Path, n: int, unique: bool) -> Path:
+    """A game folder with `n` cards (see the module docstring), in decks of at most PER_DECK
+    cards, one deck file each (a multiple of 9 cards: pages break as in one long deck)."""
+    folder = root / f"bench-{'unique' if unique else 'repeated'}-{n}"
+    if folder.exists():
+        return folder
+    folder.mkdir(parents=True)
+    s = SCHEMAS.resolve()
+    sizes = [min(PER_DECK, n - start) for start in range(0, n, PER_DECK)]
+    components = "".join(f"  - {{id: deck-{k}, name: Deck {k}, count: {size}, "
+                         f"counts: 'deck:main-{k}'}}\n" for k, size in enumerate(sizes))
+    (folder / "game.yaml").write_text(
+        f"# yaml-language-server: $schema={s}/game.schema.json\n"
+        f"id: {folder.name}\nname: Benchmark\nplayers: {{min: 2, max: 4}}\n"
+        f"components:\n{components}"
+        "phases:\n  - {id: draw, name: Draw Phase, track: path}\n", encoding="utf-8")
+    (folder / "stats.yaml").write_text(
+        f"# yaml-language-server: $schema={s}/stats.schema.json\n"
+        "stats:\n  - {id: gold, name: Gold, abbreviation: G}\n", encoding="utf-8")
+    (folder / "tracks.yaml").write_text(
+        f"# yaml-language-server: $schema={s}/tracks.schema.json\n"
+        "tracks:\n  - id: path\n    name: Path\n    spaces:\n      - {name: Start, start: true}\n"
+        "      - {name: Mine, effect: G+1}\n", encoding="utf-8")
+    base = base_fields()
+    i = 0
+    for k, size in enumerate(sizes):
+        lines = [f"# yaml-language-server: $schema={s}/deck.schema.json", "decks:",
+                 f"  - id: main-{k}", f"    name: Main deck {k}", "    size: poker",
+                 "    front: poker-front", "    cards:"]
+        for _ in range(size):
+            f = dict(base[i % len(base)])
+            if unique:
+                f["text"] = f"{f['text']} Card number {i}."
+            lines.append(f"      - id: card-{i}\n        name: {_quoted(f.pop('name'))}\n"
+                         f"        fields:")
+            lines.extend(f"          {key}: {_quoted(v)}" for key, v in f.items())
+            i += 1
+        (folder / f"deck-{k:02}.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return folder
 
 
-def time_render(make_game, out: Path, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        g = make_game()
-        t0 = time.perf_counter()
-        paths, diags = render_deck_sheets(g, paper="a4", out_dir=out)
-        best = min(best, time.perf_counter() - t0)
-        assert paths and not diags, diags
-    return best
+def run(cmd: list[str]) -> tuple[float, float, str]:
+    """CPU seconds (user + system) and peak RSS (MiB) of one child process, and its output."""
+    with tempfile.TemporaryFile() as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        _, status, usage = os.wait4(proc.pid, 0)
+        out.seek(0)
+        text = out.read().decode("utf-8", "replace")
+    if status != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed ({status}):\n{text[-2000:]}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024, text
 
 
-def time_baseline(out: Path, runs: int) -> float:
-    best = float("inf")
-    for _ in range(runs):
-        res = subprocess.run([sys.executable, str(BASELINE), str(out / "rl.pdf"), "540"],
-                             capture_output=True, text=True, check=True)
-        m = re.search(r"(\d+) cards in ([0-9.]+)s", res.stdout)
-        best = min(best, float(m.group(2)))
-    return best
-
-
-def unique_game(n: int) -> Any:
-    """One deck of `n` cards, each with its own text: nothing repeats, nothing can be reused."""
-    base = deck_cards(1)
-    cards = []
-    for i in range(n):
-        c = base[i % len(base)]
-        cards.append(Card(f"card-{i}", c.name, 1,
-                          {**c.fields, "text": f"{c.fields['text']} Card number {i}."}))
-    return game([Deck("deck", "Deck", "poker", "poker-front", None, tuple(cards))])
-
-
-def memory_child(n: int) -> None:
-    """Run in a fresh process: render `n` unique cards, print this process's peak RSS (MiB)."""
-    with tempfile.TemporaryDirectory() as tmp:
-        paths, diags = render_deck_sheets(unique_game(n), paper="a4", out_dir=Path(tmp))
-        assert paths and not diags, diags
-    print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
-
-
-_PEAK_OF = ("import resource, runpy, sys; sys.argv = sys.argv[1:]; "
+_RL_CALL = ("import sys, time, runpy; import reportlab.pdfgen.canvas, reportlab.lib.pagesizes, "
+            "reportlab.lib.units; sys.argv = sys.argv[1:]; t = time.process_time(); "
             "runpy.run_path(sys.argv[0], run_name='__main__'); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)")
+            "print('cpu', time.process_time() - t)")
 
 
-def peak_rss(n: int, out: Path) -> tuple[float, float]:
-    """Peak RSS (MiB) of a fresh process rendering n unique cards: pnp, then plain reportlab."""
-    ours = subprocess.run([sys.executable, __file__, "--memory-child", str(n)],
-                          capture_output=True, text=True, check=True)
-    base = float("nan")
-    if BASELINE.exists():
-        res = subprocess.run([sys.executable, "-c", _PEAK_OF, str(BASELINE), str(out / "m.pdf"),
-                              str(n)], capture_output=True, text=True, check=True)
-        base = float(res.stdout.split()[-1])
-    return float(ours.stdout.split()[-1]), base
+def pnp_call_child(folder: str, out: str) -> None:
+    """In a fresh process: load the game, then time only the render call (CPU)."""
+    import time
+
+    from pnp.data.game import load_game
+    from pnp.render.sheets import render_deck_sheets
+
+    result = load_game(folder)
+    assert result.ok, [d.format_text() for d in result.diagnostics][:5]
+    t = time.process_time()
+    paths, diags = render_deck_sheets(result.game, paper="a4", out_dir=Path(out))
+    cpu = time.process_time() - t
+    assert paths and not diags, diags
+    print("cpu", cpu)
+
+
+def _cpu_line(text: str) -> float:
+    return float(next(ln for ln in text.splitlines() if ln.startswith("cpu ")).split()[1])
+
+
+def measure(folder: Path, n: int, out: Path, rounds: int, which: str) -> dict[str, list]:
+    """Interleaved rounds of pnp and reportlab; `which` is 'whole' or 'call'."""
+    pnp = shutil.which("pnp") or "pnp"
+    samples: dict[str, list] = {"pnp": [], "rl": [], "pnp_rss": [], "rl_rss": []}
+    for k in range(rounds):
+        order = ("pnp", "rl") if k % 2 == 0 else ("rl", "pnp")
+        for side in order:
+            kit = out / f"kit-{side}"
+            shutil.rmtree(kit, ignore_errors=True)
+            kit.mkdir()
+            if side == "pnp" and which == "whole":
+                cpu, rss, _ = run([pnp, "render", "cards", str(folder), "--out", str(kit)])
+            elif side == "pnp":
+                _, rss, text = run([sys.executable, __file__, "--call-child", str(folder),
+                                    str(kit)])
+                cpu = _cpu_line(text)
+            elif which == "whole":
+                cpu, rss, _ = run([sys.executable, str(BASELINE), str(kit / "rl.pdf"), str(n)])
+            else:
+                _, rss, text = run([sys.executable, "-c", _RL_CALL, str(BASELINE),
+                                    str(kit / "rl.pdf"), str(n)])
+                cpu = _cpu_line(text)
+            samples[side].append(cpu)
+            samples[side + "_rss"].append(rss)
+    return samples
+
+
+def report(case: str, n: int, which: str, s: dict[str, list]) -> None:
+    p_min, r_min = min(s["pnp"]), min(s["rl"])
+    p_med, r_med = statistics.median(s["pnp"]), statistics.median(s["rl"])
+    ratio_min, ratio_med = p_min / r_min, p_med / r_med
+    what = "whole process" if which == "whole" else "render call"
+    line = (f"{case:8} {n:>6} cards, {what:13}: pnp CPU min {p_min:7.3f} s median {p_med:7.3f} s"
+            f" | reportlab min {r_min:6.3f} s median {r_med:6.3f} s"
+            f" | ratio min {ratio_min:5.2f} median {ratio_med:5.2f}")
+    target = TARGETS.get((which, case, n))
+    if target is not None:
+        line += f"  (target <= {target}: {'met' if ratio_med <= target else 'NOT met'})"
+    print(line)
+    if which == "whole":
+        peak = max(s["pnp_rss"])
+        mem = (f"{'':8} {n:>6} cards, peak RSS     : pnp {peak:7.1f} MiB"
+               f" | reportlab {max(s['rl_rss']):6.1f} MiB")
+        if n >= 54000 and case == "unique":
+            mem += (f"  (target <= {MEMORY_TARGET_MIB} MiB: "
+                    f"{'met' if peak <= MEMORY_TARGET_MIB else 'NOT met'})")
+        print(mem)
+    sys.stdout.flush()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--runs", type=int, default=3, help="best of N runs (default 3)")
-    ap.add_argument("--memory-cards", type=int, default=54000,
-                    help="unique cards for the peak-memory run (0 skips it; default 54000)")
-    ap.add_argument("--memory-child", type=int, default=0, help=argparse.SUPPRESS)
+    ap.add_argument("--sizes", default="54,5400,54000", help="card counts (default 54,5400,54000)")
+    ap.add_argument("--cases", default="repeated,unique", help="repeated, unique or both")
+    ap.add_argument("--measures", default="whole,call", help="whole, call or both")
+    ap.add_argument("--rounds", type=int, default=3,
+                    help="interleaved rounds per figure (default 3; 54,000 cards: at most 3)")
+    ap.add_argument("--call-child", nargs=2, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    if args.memory_child:
-        memory_child(args.memory_child)
+    if args.call_child:
+        pnp_call_child(*args.call_child)
         return
+    if not BASELINE.exists():
+        raise SystemExit(f"baseline not found: {BASELINE}")
+    print(f"baseline: {BASELINE}; CPU = user + system of each process; "
+          f"{args.rounds} interleaved rounds")
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp)
-        ours = time_render(distinct_game, out, args.runs)
-        repeated = time_render(repeated_game, out, args.runs)
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
-        base = time_baseline(out, args.runs) if BASELINE.exists() else float("nan")
-    cps, rep_cps, base_cps = 540 / ours, 540 / repeated, 540 / base
-    print(f"cards_per_second={cps:.0f}")
-    print(f"peak_memory_mb={peak:.1f}")
-    print(f"reportlab_cards_per_second={base_cps:.0f}")
-    print(f"ratio={base_cps / cps:.2f}  (reportlab / pnp; target <= 2)")
-    print(f"repeated_cards_per_second={rep_cps:.0f}")
-    if args.memory_cards:
-        with tempfile.TemporaryDirectory() as tmp:
-            ours_mb, base_mb = peak_rss(args.memory_cards, Path(tmp))
-        print(f"peak_rss_mb_{args.memory_cards}_unique={ours_mb:.1f}  (target < 150)")
-        print(f"reportlab_peak_rss_mb_{args.memory_cards}={base_mb:.1f}")
+        root = Path(tmp)
+        for n in (int(x) for x in args.sizes.split(",")):
+            for case in args.cases.split(","):
+                folder = write_game(root, n, case == "unique")
+                for which in args.measures.split(","):
+                    rounds = min(args.rounds, 3) if n >= 54000 else args.rounds
+                    report(case, n, which, measure(folder, n, root, rounds, which))
+                shutil.rmtree(folder)
 
 
 if __name__ == "__main__":

@@ -141,10 +141,13 @@ def build_game(folder: Path, docs: list[Document], variant: str | None,
     for doc in docs:
         if changed_only and not doc.redirects:
             continue
+        # changed_only: the other top-level values passed (the game was built) and are as
+        # they were, so only those an override reaches are checked again
+        changed = {path[0] for path in doc.redirects if path} if changed_only else None
         moved = upgrades.find_moved(doc)
         diags.extend(upgrades.moved_key_diagnostics(doc, moved, folder))
-        diags.extend(validate_document(upgrades.without_moved(doc, moved)))
-        if doc.kind == "game":
+        diags.extend(validate_document(upgrades.without_moved(doc, moved), changed))
+        if doc.kind == "game" and (changed is None or changed & {"rules", "engine"}):
             diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
         return

@@ -10,8 +10,9 @@ becomes a Diagnostic; nothing is raised to the caller.
 from __future__ import annotations
 
 import re
+from array import array
 from bisect import bisect_right
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -175,6 +176,149 @@ def _over_indented(text: str, line: int) -> bool:
     return False
 
 
+# -- compact source positions ----------------------------------------------------------------
+#
+# A 54,000-card deck has over a million keys and values; a dict from path tuples to (line,
+# column) tuples costs some 300 bytes for each. Positions are kept instead in a tree shaped
+# like the data: a map keeps its keys (one tuple shared by every map with the same keys) and
+# where its packed key and value positions start in the file's one array, a list where its
+# packed item positions start and how many there are, each with the nodes of its maps and lists
+# beside them (None when it holds only scalars).
+
+_SHIFT = 32  # a position is packed as line << 32 | column
+_MASK = (1 << _SHIFT) - 1
+
+
+def _pack(line: int, col: int) -> int:
+    return line << _SHIFT | col
+
+
+def _unpack(packed: int) -> tuple[int, int]:
+    return packed >> _SHIFT, packed & _MASK
+
+
+class _MapPos:
+    """A map's positions: from `start`, key and value positions in turn, in `keys` order."""
+
+    __slots__ = ("keys", "start", "subs")
+
+    def __init__(self, keys: tuple, start: int, subs: tuple | None):
+        self.keys, self.start, self.subs = keys, start, subs
+
+
+class _SeqPos:
+    """A list's positions: from `start`, each of its `count` items' positions."""
+
+    __slots__ = ("start", "count", "subs")
+
+    def __init__(self, start: int, count: int, subs: tuple | None):
+        self.start, self.count, self.subs = start, count, subs
+
+
+def _subs(subs: list) -> tuple | None:
+    """The child nodes of a map or list, None when it holds only scalars."""
+    return None if all(sub is None for sub in subs) else tuple(subs)
+
+
+def _child(node: Any, step: Any, flat: array, want_key: bool) -> tuple[int, Any] | None:
+    """The packed value (or key) position of `step` below a position node, and the step's own
+    node (None for a scalar); None when the node has no such step."""
+    cls = node.__class__
+    if cls is _MapPos:
+        try:
+            i = node.keys.index(step)
+        except ValueError:
+            return None
+        packed = flat[node.start + 2 * i + (0 if want_key else 1)]
+    elif cls is _SeqPos:
+        if want_key or not isinstance(step, int) or not 0 <= step < node.count:
+            return None  # list items have no key
+        i = step
+        packed = flat[node.start + i]
+    else:
+        return None
+    subs = node.subs
+    return packed, (None if subs is None else subs[i])
+
+
+def _walk(root: int, tree: Any, flat: array, want_key: bool) -> Iterator[tuple[tuple, int]]:
+    """Every (path, packed position) of a position tree, parents before children."""
+    if not want_key:
+        yield (), root
+    stack = [((), tree)]
+    while stack:
+        path, node = stack.pop()
+        if type(node) is _MapPos:
+            items = [(k, flat[node.start + 2 * i + (0 if want_key else 1)])
+                     for i, k in enumerate(node.keys)]
+        elif type(node) is _SeqPos:
+            items = [] if want_key else [(i, flat[node.start + i]) for i in range(node.count)]
+        else:
+            continue
+        for step, packed in items:
+            yield (*path, step), packed
+        if node.subs is not None:
+            n = len(node.keys) if type(node) is _MapPos else node.count
+            for i in range(n - 1, -1, -1):
+                if node.subs[i] is not None:
+                    step = node.keys[i] if type(node) is _MapPos else i
+                    stack.append(((*path, step), node.subs[i]))
+
+
+class Positions(Mapping):
+    """Read-only `path -> (line, column)` over a position tree: where each value (or, with
+    `keys=True`, each mapping key) of a document is written."""
+
+    __slots__ = ("_root", "_tree", "_flat", "_keys", "_memo")
+
+    def __init__(self, root: int, tree: Any, flat: array, keys: bool = False):
+        self._root, self._tree, self._flat, self._keys = root, tree, flat, keys
+        self._memo: tuple[tuple, Any] | None = None
+
+    def get(self, path, default=None):
+        path = tuple(path)
+        if not path:
+            return default if self._keys else _unpack(self._root)
+        parent = path[:-1]
+        memo = self._memo  # the last parent looked up: a card's fields are asked in a row
+        if memo is not None and memo[0] == parent:
+            node = memo[1]
+        else:
+            node = self._tree
+            try:
+                for step in parent:
+                    found = _child(node, step, self._flat, False)
+                    if found is None:
+                        return default
+                    node = found[1]
+            except TypeError:  # an odd step (an unhashable list): not a path of this document
+                return default
+            self._memo = (parent, node)
+        try:
+            found = _child(node, path[-1], self._flat, self._keys)
+        except TypeError:
+            return default
+        return default if found is None else _unpack(found[0])
+
+    def __getitem__(self, path) -> tuple[int, int]:
+        found = self.get(path)
+        if found is None:
+            raise KeyError(path)
+        return found
+
+    def __contains__(self, path) -> bool:
+        return self.get(path) is not None
+
+    def __iter__(self) -> Iterator[tuple]:
+        return (path for path, _ in _walk(self._root, self._tree, self._flat, self._keys))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __repr__(self) -> str:
+        return f"Positions({len(self)} paths)"
+
+
 @dataclass
 class Document:
     """One loaded data file: plain data plus the source position of every key and value."""
@@ -182,8 +326,10 @@ class Document:
     path: Path
     data: Any
     schema_ref: str | None = None
-    positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
-    key_positions: dict[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
+    #: path -> (line, column) of each value, and of each mapping key (a dict, or the loader's
+    #: compact Positions)
+    positions: Mapping[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
+    key_positions: Mapping[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
     #: data path -> where its value was written instead (a variant override, in game.yaml)
     redirects: dict[tuple, Position] = field(default_factory=dict, repr=False)
 
@@ -198,6 +344,17 @@ class Document:
                 return found
         return None
 
+    #: (path, str(path)), made once: every Position of the document shares the text
+    _file: tuple | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def file(self) -> str:
+        """The path as text (one string for every Position of the document)."""
+        file = self._file
+        if file is None or file[0] is not self.path:
+            file = self._file = (self.path, str(self.path))
+        return file[1]
+
     def pos(self, path: Sequence[str | int] = ()) -> Position:
         """Where the value at `path` starts; the nearest recorded ancestor for missing paths.
 
@@ -211,9 +368,9 @@ class Document:
         while True:
             found = self.positions.get(key)
             if found is not None:
-                return Position(str(self.path), found[0], found[1])
+                return Position(self.file, found[0], found[1])
             if not key:
-                return Position(str(self.path), 1, 1)
+                return Position(self.file, 1, 1)
             key = key[:-1]
 
     def key_pos(self, path: Sequence[str | int]) -> Position:
@@ -223,7 +380,7 @@ class Document:
             return moved
         found = self.key_positions.get(tuple(path))
         if found is not None:
-            return Position(str(self.path), found[0], found[1])
+            return Position(self.file, found[0], found[1])
         return self.pos(path)
 
     @property
@@ -379,8 +536,8 @@ class _Load:
         self.diags: list[Diagnostic] = []
         self._reported: set[tuple] = set()
         self.spans: list[tuple[int, int, int, int]] | None = None  # multi-line quoted/block scalars
-        self.positions: dict[tuple, tuple[int, int]] = {}
-        self.key_positions: dict[tuple, tuple[int, int]] = {}
+        self.names: dict = {}  # each text, key and tuple of keys once per file
+        self.flat = array("Q")  # every packed position of the file (see _MapPos, _SeqPos)
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -440,9 +597,10 @@ class _Load:
         if fatal:
             return self.done(None)
 
-        data = None if root is None else self.build(root, ())
+        data, own, tree = (None, 0, None) if root is None else self.build(root)
+        del root  # the node tree is no longer needed: only the data and positions stay
         if data is None:
-            line, col = (1, 1) if root is None else (root[2], root[3])
+            line, col = _unpack(own) if own else (1, 1)
             self.report(
                 "PNP-Y006",
                 "empty document",
@@ -451,7 +609,8 @@ class _Load:
                 "the file holds no data (just '---' or null); add the data or delete the file",
             )
             return self.done(None)
-        doc = Document(self.path, data, schema_ref, self.positions, self.key_positions)
+        doc = Document(self.path, data, schema_ref, Positions(own, tree, self.flat),
+                       Positions(own, tree, self.flat, keys=True))
         return self.done(doc)
 
     def decode(self, source: str | bytes, max_bytes: int) -> str | None:
@@ -762,29 +921,51 @@ class _Load:
 
     # -- phase 2: nodes -> values ----------------------------------------------------------
 
-    def build(self, node: tuple, path: tuple) -> Any:
-        """The plain value of `node` at `path`, recording positions (depth is capped)."""
+    def build(self, node: tuple) -> tuple[Any, int, Any]:
+        """The plain value of `node`, its packed position and its position node (None for a
+        scalar); depth was capped while composing."""
         kind = node[0]
         if kind == _SCALAR:
-            self.positions[path] = (node[2], node[3])
             value = node[1]
-            return "<<" if value is _MERGE else value
+            if type(value) is str:
+                value = self.names.setdefault(value, value)
+            return ("<<" if value is _MERGE else value), _pack(node[2], node[3]), None
         if kind == _ALIAS:
-            value = self.build(node[1], path)
-            self.positions[path] = (node[2], node[3])  # the alias, not the anchor
-            return value
-        self.positions[path] = (node[2], node[3])
+            value, _, tree = self.build(node[1])
+            return value, _pack(node[2], node[3]), tree  # the alias, not the anchor
+        own = _pack(node[2], node[3])
         if kind == _SEQ_N:
-            return [self.build(item, (*path, i)) for i, item in enumerate(node[1])]
-        return self.build_map(node, path)
+            values, packed, subs = [], [], []
+            for item in node[1]:
+                value, where, sub = self.build(item)
+                values.append(value)
+                packed.append(where)
+                subs.append(sub)
+            start = len(self.flat)
+            self.flat.extend(packed)
+            return values, own, _SeqPos(start, len(packed), _subs(subs))
+        return self._map(node, own)
 
-    def build_map(self, node: tuple, path: tuple) -> dict:
+    def _map(self, node: tuple, own: int) -> tuple[dict, int, _MapPos]:
+        result, entries = self.build_map(node)
+        keys = tuple(entries)
+        keys = self.names.setdefault(keys, keys)
+        flat, start, subs = self.flat, len(self.flat), []
+        for key in keys:
+            kpos, vpos, sub = entries[key]
+            flat.append(kpos)
+            flat.append(vpos)
+            subs.append(sub)
+        return result, own, _MapPos(keys, start, _subs(subs))
+
+    def build_map(self, node: tuple) -> tuple[dict, dict]:
+        """The map's value and, per key in order, (key position, value position, node)."""
         items = node[1]
         result: dict = {}
+        entries: dict = {}
         seen: dict[Any, tuple[int, int]] = {}  # key as JSON sees it -> where it first appears
         merges: list[tuple] = []
-        positions = self.positions
-        key_positions = self.key_positions
+        names = self.names
         for i in range(0, len(items), 2):
             key_node = items[i]
             key = self.key_of(key_node)
@@ -807,18 +988,21 @@ class _Load:
             if key is _MERGE:
                 merges.append(items[i + 1])
                 continue
-            sub = (*path, key)
-            key_positions[sub] = where
+            if type(key) is str:
+                key = names.setdefault(key, key)
             value_node = items[i + 1]
             if value_node[0] == _SCALAR:  # fast path for the common case
-                positions[sub] = (value_node[2], value_node[3])
                 value = value_node[1]
+                if type(value) is str:  # equal texts (a type line, a cost) stored once
+                    value = names.setdefault(value, value)
                 result[key] = "<<" if value is _MERGE else value
+                entries[key] = (_pack(*where), _pack(value_node[2], value_node[3]), None)
             else:
-                result[key] = self.build(value_node, sub)
+                result[key], vpos, sub = self.build(value_node)
+                entries[key] = (_pack(*where), vpos, sub)
         for merge in merges:
-            self.merge(result, seen, merge, path)
-        return result
+            self.merge(result, entries, seen, merge)
+        return result, entries
 
     def key_of(self, node: tuple) -> Any:
         """A usable mapping key (str, int or the merge key), or _SKIP after reporting."""
@@ -848,7 +1032,7 @@ class _Load:
         )
         return _SKIP
 
-    def merge(self, result: dict, seen: dict, node: tuple, path: tuple) -> None:
+    def merge(self, result: dict, entries: dict, seen: dict, node: tuple) -> None:
         """`<<: *base` / `<<: [*a, *b]`: copy keys the map lacks; earlier sources win."""
         target = node[1] if node[0] == _ALIAS else node
         if target[0] == _MAP_N:
@@ -864,31 +1048,15 @@ class _Load:
         else:
             self.bad_merge(node)
             return
-        depth = len(path)
         for source in sources:
-            saved = self.positions, self.key_positions
-            self.positions, self.key_positions = {}, {}
-            try:
-                values = self.build_map(source, path)
-            finally:
-                new_positions, new_key_positions = self.positions, self.key_positions
-                self.positions, self.key_positions = saved
-            added = set()
+            values, new_entries = self.build_map(source)
             for key, value in values.items():
                 seen_as = key if type(key) is str else str(key)
                 if seen_as in seen:
                     continue
-                seen[seen_as] = new_key_positions.get((*path, key), (0, 0))
+                seen[seen_as] = _unpack(new_entries[key][0])
                 result[key] = value
-                added.add(key)
-            if added:
-                for store, new in (
-                    (self.positions, new_positions),
-                    (self.key_positions, new_key_positions),
-                ):
-                    for sub, where in new.items():
-                        if len(sub) > depth and sub[depth] in added:
-                            store[sub] = where
+                entries[key] = new_entries[key]
 
     def bad_merge(self, node: tuple) -> None:
         self.report(

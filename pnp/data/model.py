@@ -286,9 +286,9 @@ class CardField:
     origin: Position = NOWHERE
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Card:
-    """One card design; `count` copies are printed and dealt.
+    """One card design; `count` copies are printed and dealt (slots: a big deck holds many).
 
     `fields` holds each value as its deck declares it (int, str, FieldList, Effect, Condition,
     bool); undeclared fields keep their YAML value. An Effect prints as the text written."""

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import os
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -98,12 +99,33 @@ def _relative(target: Path, start: Path) -> str:
     return Path(os.path.relpath(target.resolve(), start.resolve())).as_posix()
 
 
-def validate_document(doc: Document) -> list[Diagnostic]:
-    """Schema errors of one document, each at the line and column of the offending node."""
+#: root keywords under which a document's errors are those of the root's own checks plus
+#: those of each top-level value against its `properties` schema, independently
+_SPLITTABLE = {"$schema", "$id", "$defs", "title", "description", "type", "properties",
+               "additionalProperties", "required"}
+
+
+@cache
+def _validator_of(kind: str, keys: frozenset[str]) -> Draft202012Validator:
+    """A validator that checks only the top-level values under `keys` (and the root's own
+    keywords: type, required, additionalProperties); every other value passes. The whole
+    validator when the root schema does not split that way."""
+    root = _schemas()[kind]
+    if set(root) - _SPLITTABLE or not isinstance(root.get("properties"), dict):
+        return _validator(kind)
+    props = {k: (v if k in keys else True) for k, v in root["properties"].items()}
+    return Draft202012Validator({**root, "properties": props}, registry=_registry())
+
+
+def validate_document(doc: Document, only: Iterable[str] | None = None) -> list[Diagnostic]:
+    """Schema errors of one document, each at the line and column of the offending node.
+
+    `only`: check just these top-level values (and the root's own keywords), for a document
+    whose other values passed already and have not changed since (a variant's overrides)."""
     kind = doc.kind
     if kind is None or kind not in known_kinds():
         return []
-    validator = _validator(kind)
+    validator = _validator(kind) if only is None else _validator_of(kind, frozenset(only))
     diags: list[Diagnostic] = []
     for error in sorted(validator.iter_errors(doc.data), key=lambda e: list(map(str, e.absolute_path))):
         diags.append(_to_diagnostic(doc, error))

@@ -134,8 +134,10 @@ def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
     if m:
         default = m.group(3) if m.group(3) is not None else m.group(4)
         return _Lookup(m.group(1), m.group(2), default), fields
-    template = ENV.from_string(source)
     refs = _scope_refs(ast)
+    # ENV.from_string(source) would parse the source a second time: compile the tree parsed
+    # above instead (the same code; the optimizer may change the tree, read above already)
+    template = ENV.template_class.from_code(ENV, ENV.compile(ast), ENV.make_globals(None), None)
     return (_Memo(template, refs) if refs is not None else template), fields
 
 
