@@ -298,3 +298,22 @@ def test_an_icon_label_the_font_lacks_is_a_warning(tmp_path):
     _, diags = load_library(None, extra_files=[tmp_path / "icons.yaml"])
     found = [d for d in diags if d.code == "PNP-R023"]
     assert len(found) == 1 and "luck" in found[0].message and "U+2663" in found[0].message
+
+
+@pytest.mark.parametrize("picture", ["ok.png", "photo.jpg"])
+def test_a_card_with_a_picture_prints_the_same_bytes_wherever_the_game_folder_lies(tmp_path,
+                                                                                  picture):
+    """reportlab names an image it is given by file name after that name, so the absolute path
+    of the game folder used to end up in the PDF (two folders, two different files)."""
+    from PIL import Image
+
+    pdfs = []
+    for where in ("here", "somewhere/else/entirely"):
+        game = game_with(tmp_path / where, f"      - {{id: art, type: image, file: art/{picture}, "
+                                           "x: 0, y: 0, width: 20mm, height: 20mm}\n")
+        if picture.endswith(".jpg"):
+            Image.new("RGB", (40, 40), (200, 40, 40)).save(game.folder / "art" / picture)
+        paths_, diags = render_deck_sheets(game, out_dir=tmp_path / where / "o")
+        assert paths_ and not [d for d in diags if d.is_error], diags
+        pdfs.append(paths_[0].read_bytes())
+    assert pdfs[0] == pdfs[1]

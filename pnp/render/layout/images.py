@@ -37,12 +37,22 @@ def _downsampled(path: str, mtime_ns: int, size: tuple[int, int]):
         return ImageReader(im.resize(size, Image.LANCZOS))
 
 
+@lru_cache(maxsize=64)
+def _as_is(path: str, mtime_ns: int):
+    """The image at `path` as a reader (cached; mtime makes an edit count). reportlab names an
+    image given as a reader after its pixels, and one given as a file name after that name: a
+    name would put the game folder's absolute path into the PDF."""
+    from reportlab.lib.utils import ImageReader
+
+    return ImageReader(path)
+
+
 def print_image(path: Path, iw: int, ih: int, w: float, h: float, dpi: int = PRINT_DPI):
     """What to embed for an iw × ih pixel image drawn w × h points: the file itself when it has
     no more pixels than `dpi` needs, else a copy downsampled to `dpi` (a 24-megapixel photo on
     a card is 53 MB of PDF as it is, well under 1 MB at 300 dpi)."""
     scale = max(w * dpi / 72 / iw, h * dpi / 72 / ih)
     if scale >= 0.9:
-        return str(path)
+        return _as_is(str(path), path.stat().st_mtime_ns)
     size = (max(1, math.ceil(iw * scale)), max(1, math.ceil(ih * scale)))
     return _downsampled(str(path), path.stat().st_mtime_ns, size)
