@@ -22,9 +22,9 @@ RULESHEET_MAY_NOT_IMPORT = ("pnp.render",)
 TEMPLATING_MAY_NOT_IMPORT = ("pnp.render", "pnp.rulesheet", "pnp.engine", "reportlab")
 
 
-def private_uses(source: str, filename: str = "<source>") -> list[str]:
-    """Every place `source` names one of reportlab's private internals: as an attribute
-    (`c._code`), a name or import (`PDFStream`), or a string given to getattr and friends."""
+def named_uses(source: str, names, filename: str = "<source>") -> list[str]:
+    """Every place `source` reaches one of `names`: as an attribute (`c._code`,
+    `pdfmetrics.stringWidth`), a name or an import, or a string given to getattr and friends."""
     found = []
     for node in ast.walk(ast.parse(source, filename)):
         name = None
@@ -38,9 +38,14 @@ def private_uses(source: str, filename: str = "<source>") -> list[str]:
               and node.func.id in ACCESSORS and len(node.args) > 1
               and isinstance(node.args[1], ast.Constant)):
             name = node.args[1].value
-        if name in PRIVATE_NAMES:
+        if name in names:
             found.append(f"{filename}:{getattr(node, 'lineno', '?')}: {name}")
     return found
+
+
+def private_uses(source: str, filename: str = "<source>") -> list[str]:
+    """Every place `source` names one of reportlab's private internals."""
+    return named_uses(source, PRIVATE_NAMES, filename)
 
 
 def test_only_pdfops_touches_reportlab_internals():
@@ -93,25 +98,8 @@ MAY_MEASURE = {PNP / "render" / "text.py", PNP / "render" / "fonts.py", PDFOPS}
 
 
 def measuring_uses(source: str, filename: str = "<source>") -> list[str]:
-    """Every place `source` reaches for a text-measuring function: called or named as an
-    attribute (`pdfmetrics.stringWidth`, `c.stringWidth`), a name, an import, or a string given
-    to getattr and friends."""
-    found = []
-    for node in ast.walk(ast.parse(source, filename)):
-        name = None
-        if isinstance(node, ast.Attribute):
-            name = node.attr
-        elif isinstance(node, ast.Name):
-            name = node.id
-        elif isinstance(node, ast.alias):
-            name = node.name.rpartition(".")[2]
-        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-              and node.func.id in ACCESSORS and len(node.args) > 1
-              and isinstance(node.args[1], ast.Constant)):
-            name = node.args[1].value
-        if name in MEASURING_NAMES:
-            found.append(f"{filename}:{getattr(node, 'lineno', '?')}: {name}")
-    return found
+    """Every place `source` reaches for a text-measuring function."""
+    return named_uses(source, MEASURING_NAMES, filename)
 
 
 def test_only_text_py_measures_text():
