@@ -355,3 +355,24 @@ def test_the_bundled_games_import_only_the_api_and_their_own_package():
             found[module] = wrong
     assert found == {}, "a bundled game imports from pnp.engine.api only:\n" + "\n".join(
         f"  {m}: {', '.join(w)}" for m, w in sorted(found.items()))
+
+
+#: a module longer than this does more than one job: split it by concern (issue 26)
+MAX_MODULE_LINES = 900
+
+
+def too_long_modules(root: Path, limit: int = MAX_MODULE_LINES) -> list[str]:
+    """Every .py file under `root` with more than `limit` lines, with its length."""
+    return [f"{path.relative_to(root)}: {n} lines"
+            for path in sorted(root.rglob("*.py"))
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > limit]
+
+
+def test_no_module_in_pnp_is_over_900_lines():
+    assert too_long_modules(PNP) == []
+
+
+def test_the_length_check_catches_a_long_module(tmp_path):
+    (tmp_path / "short.py").write_text("x = 1\n" * MAX_MODULE_LINES)
+    (tmp_path / "long.py").write_text("x = 1\n" * (MAX_MODULE_LINES + 1))
+    assert too_long_modules(tmp_path) == [f"long.py: {MAX_MODULE_LINES + 1} lines"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -29,6 +29,8 @@ from yaml.events import (
     StreamEndEvent,
 )
 
+from pnp.data.positions import MapPos, Positions, SeqPos, compact_subs, pack, unpack
+from pnp.data.yaml_hints import TAB_HINT, UTF8_HINT, syntax_hint
 from pnp.diagnostics import ERROR, Diagnostic, Position
 
 __all__ = [
@@ -90,234 +92,6 @@ _BREAK_RE = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
 _LINE_START = "(?:\\A|(?<=[\r\n\x85\u2028\u2029]))"
 _TAB_INDENT_RE = re.compile(_LINE_START + " *\t")
 _CONTENT_LINE_RE = re.compile(_LINE_START + "[ \t\ufeff]*[^ \t#\r\n\x85\u2028\u2029\ufeff]")
-
-_TAB_HINT = "indent with spaces; YAML forbids tabs"
-_UTF8_HINT = "save the file as UTF-8"
-
-_SYNTAX_HINTS = (
-    ("tab character", _TAB_HINT),
-    (
-        "mapping values are not allowed",
-        "a ': ' inside a value starts a new key; put the whole value in quotes, "
-        'e.g. text: "Pay 2: draw a card"',
-    ),
-    (
-        "could not find expected ':'",
-        "a key is missing its ':' or text runs onto the next line; "
-        "put multi-line text in quotes or after '|'",
-    ),
-    (
-        "quoted scalar",
-        "a quoted value is not closed; add the closing quote "
-        "(inside '...' write '' for an apostrophe)",
-    ),
-    (
-        "unknown escape",
-        "inside double quotes a backslash starts an escape; use single quotes, or write \\\\ "
-        "for a backslash",
-    ),
-    (
-        "cannot start any token",
-        "this character cannot start a plain value (e.g. @ or `); put the value in quotes",
-    ),
-    (
-        "expected alphabetic or numeric character",
-        "'*' and '&' start an alias or an anchor; put text that starts with them in quotes",
-    ),
-    (
-        "block scalar",
-        "after '|' or '>' only an indent number or '+'/'-' may follow; start the text on the "
-        "next line, indented",
-    ),
-    ("flow sequence", "a [ ... ] list is not closed or lacks a comma between items"),
-    ("flow mapping", "a { ... } map is not closed or lacks a comma between entries"),
-    ("expected '-'", "check the indentation: the items of one list start with '- ' in one column"),
-    (
-        "expected <block end>",
-        "check the indentation: entries at the same level must start in the same column",
-    ),
-    (
-        "expected key",
-        "check the indentation (entries at one level start in one column) and quote values "
-        "that contain ': ' or start with a quote",
-    ),
-    ("document", "one file holds one document; remove the text after the end marker '...'"),
-    ("directive", "a line starting with '%' is a YAML directive; quote text that starts with %"),
-    ("tag", "remove the '!' tag; pnp data files use plain YAML"),
-)
-_DEFAULT_SYNTAX_HINT = (
-    "check this line and the one above for a missing quote, bracket or ':', text containing "
-    "': ' that needs quotes, or wrong indentation"
-)
-
-
-_KEY_LINE_RE = re.compile(r"^( *)(- +)?[A-Za-z0-9_\"'-][^:#]*:( |$)")
-
-
-def _over_indented(text: str, line: int) -> bool:
-    """True when `line` (1-based) is a `key: value` line indented further than the previous
-    content line, which already holds a complete `key: value` (so it cannot be its parent)."""
-    lines = text.splitlines()
-    if not 1 < line <= len(lines):
-        return False
-    here = _KEY_LINE_RE.match(lines[line - 1])
-    if here is None:
-        return False
-    for prev in reversed(lines[:line - 1]):
-        stripped = prev.strip()
-        if not stripped or stripped.startswith("#"):
-            continue
-        above = _KEY_LINE_RE.match(prev)
-        if above is None:
-            return False
-        indent = len(above.group(1)) + len(above.group(2) or "")
-        has_value = prev.rstrip().split(":", 1)[1].strip() not in ("", "|", ">", "|-", ">-")
-        return len(here.group(1)) > indent and has_value
-    return False
-
-
-# -- compact source positions ----------------------------------------------------------------
-#
-# A 54,000-card deck has over a million keys and values; a dict from path tuples to (line,
-# column) tuples costs some 300 bytes for each. Positions are kept instead in a tree shaped
-# like the data: a map keeps its keys (one tuple shared by every map with the same keys) and
-# where its packed key and value positions start in the file's one array, a list where its
-# packed item positions start and how many there are, each with the nodes of its maps and lists
-# beside them (None when it holds only scalars).
-
-_SHIFT = 32  # a position is packed as line << 32 | column
-_MASK = (1 << _SHIFT) - 1
-
-
-def _pack(line: int, col: int) -> int:
-    return line << _SHIFT | col
-
-
-def _unpack(packed: int) -> tuple[int, int]:
-    return packed >> _SHIFT, packed & _MASK
-
-
-class _MapPos:
-    """A map's positions: from `start`, key and value positions in turn, in `keys` order."""
-
-    __slots__ = ("keys", "start", "subs")
-
-    def __init__(self, keys: tuple, start: int, subs: tuple | None):
-        self.keys, self.start, self.subs = keys, start, subs
-
-
-class _SeqPos:
-    """A list's positions: from `start`, each of its `count` items' positions."""
-
-    __slots__ = ("start", "count", "subs")
-
-    def __init__(self, start: int, count: int, subs: tuple | None):
-        self.start, self.count, self.subs = start, count, subs
-
-
-def _subs(subs: list) -> tuple | None:
-    """The child nodes of a map or list, None when it holds only scalars."""
-    return None if all(sub is None for sub in subs) else tuple(subs)
-
-
-def _child(node: Any, step: Any, flat: array, want_key: bool) -> tuple[int, Any] | None:
-    """The packed value (or key) position of `step` below a position node, and the step's own
-    node (None for a scalar); None when the node has no such step."""
-    cls = node.__class__
-    if cls is _MapPos:
-        try:
-            i = node.keys.index(step)
-        except ValueError:
-            return None
-        packed = flat[node.start + 2 * i + (0 if want_key else 1)]
-    elif cls is _SeqPos:
-        if want_key or not isinstance(step, int) or not 0 <= step < node.count:
-            return None  # list items have no key
-        i = step
-        packed = flat[node.start + i]
-    else:
-        return None
-    subs = node.subs
-    return packed, (None if subs is None else subs[i])
-
-
-def _walk(root: int, tree: Any, flat: array, want_key: bool) -> Iterator[tuple[tuple, int]]:
-    """Every (path, packed position) of a position tree, parents before children."""
-    if not want_key:
-        yield (), root
-    stack = [((), tree)]
-    while stack:
-        path, node = stack.pop()
-        if type(node) is _MapPos:
-            items = [(k, flat[node.start + 2 * i + (0 if want_key else 1)])
-                     for i, k in enumerate(node.keys)]
-        elif type(node) is _SeqPos:
-            items = [] if want_key else [(i, flat[node.start + i]) for i in range(node.count)]
-        else:
-            continue
-        for step, packed in items:
-            yield (*path, step), packed
-        if node.subs is not None:
-            n = len(node.keys) if type(node) is _MapPos else node.count
-            for i in range(n - 1, -1, -1):
-                if node.subs[i] is not None:
-                    step = node.keys[i] if type(node) is _MapPos else i
-                    stack.append(((*path, step), node.subs[i]))
-
-
-class Positions(Mapping):
-    """Read-only `path -> (line, column)` over a position tree: where each value (or, with
-    `keys=True`, each mapping key) of a document is written."""
-
-    __slots__ = ("_root", "_tree", "_flat", "_keys", "_memo")
-
-    def __init__(self, root: int, tree: Any, flat: array, keys: bool = False):
-        self._root, self._tree, self._flat, self._keys = root, tree, flat, keys
-        self._memo: tuple[tuple, Any] | None = None
-
-    def get(self, path, default=None):
-        path = tuple(path)
-        if not path:
-            return default if self._keys else _unpack(self._root)
-        parent = path[:-1]
-        memo = self._memo  # the last parent looked up: a card's fields are asked in a row
-        if memo is not None and memo[0] == parent:
-            node = memo[1]
-        else:
-            node = self._tree
-            try:
-                for step in parent:
-                    found = _child(node, step, self._flat, False)
-                    if found is None:
-                        return default
-                    node = found[1]
-            except TypeError:  # an odd step (an unhashable list): not a path of this document
-                return default
-            self._memo = (parent, node)
-        try:
-            found = _child(node, path[-1], self._flat, self._keys)
-        except TypeError:
-            return default
-        return default if found is None else _unpack(found[0])
-
-    def __getitem__(self, path) -> tuple[int, int]:
-        found = self.get(path)
-        if found is None:
-            raise KeyError(path)
-        return found
-
-    def __contains__(self, path) -> bool:
-        return self.get(path) is not None
-
-    def __iter__(self) -> Iterator[tuple]:
-        return (path for path, _ in _walk(self._root, self._tree, self._flat, self._keys))
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return f"Positions({len(self)} paths)"
-
 
 @dataclass
 class Document:
@@ -537,7 +311,7 @@ class _Load:
         self._reported: set[tuple] = set()
         self.spans: list[tuple[int, int, int, int]] | None = None  # multi-line quoted/block scalars
         self.names: dict = {}  # each text, key and tuple of keys once per file
-        self.flat = array("Q")  # every packed position of the file (see _MapPos, _SeqPos)
+        self.flat = array("Q")  # every packed position of the file (see MapPos, SeqPos)
 
     # -- reporting -------------------------------------------------------------------------
 
@@ -566,7 +340,7 @@ class _Load:
                 f"character U+{ord(bad.group()):04X} is not allowed in a YAML file",
                 line,
                 col,
-                f"{_UTF8_HINT} text and delete the invisible control character at this spot",
+                f"{UTF8_HINT} text and delete the invisible control character at this spot",
             )
             return self.done(None)
 
@@ -600,7 +374,7 @@ class _Load:
         data, own, tree = (None, 0, None) if root is None else self.build(root)
         del root  # the node tree is no longer needed: only the data and positions stay
         if data is None:
-            line, col = _unpack(own) if own else (1, 1)
+            line, col = unpack(own) if own else (1, 1)
             self.report(
                 "PNP-Y006",
                 "empty document",
@@ -626,7 +400,7 @@ class _Load:
             return source[1:] if source.startswith("\ufeff") else source
         raw = bytes(source)
         if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-            self.report("PNP-Y004", "the file is UTF-16 encoded, not UTF-8", 1, 1, _UTF8_HINT)
+            self.report("PNP-Y004", "the file is UTF-16 encoded, not UTF-8", 1, 1, UTF8_HINT)
             return None
         if raw.startswith(b"\xef\xbb\xbf"):
             raw = raw[3:]
@@ -641,7 +415,7 @@ class _Load:
                 f"column {col} cannot be decoded",
                 line,
                 col,
-                f"{_UTF8_HINT} (this byte comes from another encoding, e.g. Windows-1252)",
+                f"{UTF8_HINT} (this byte comes from another encoding, e.g. Windows-1252)",
             )
             return None
 
@@ -880,7 +654,7 @@ class _Load:
             if problem is not None and here[0] != problem[0] and not here < min(problem, context):
                 continue
             lines.add(line)
-            self.report("PNP-Y003", "tab character used for indentation", line, col, _TAB_HINT)
+            self.report("PNP-Y003", "tab character used for indentation", line, col, TAB_HINT)
         return lines
 
     def report_syntax(self, error: yaml.YAMLError, tab_lines: set[int], text: str = "") -> None:
@@ -913,11 +687,7 @@ class _Load:
         if noticed:
             message += f"; opened here, still open at line {noticed}"
         words = f"{problem} {context or ''}"
-        hint = next((h for key, h in _SYNTAX_HINTS if key in words), _DEFAULT_SYNTAX_HINT)
-        if "mapping values are not allowed" in words and _over_indented(text, line):
-            hint = ("this key is indented further than the key above it: start it in the same "
-                    "column as its neighbours (or, if it is meant as text, quote the value above)")
-        self.report("PNP-Y001", message, line, col, hint)
+        self.report("PNP-Y001", message, line, col, syntax_hint(words, text, line))
 
     # -- phase 2: nodes -> values ----------------------------------------------------------
 
@@ -929,11 +699,11 @@ class _Load:
             value = node[1]
             if type(value) is str:
                 value = self.names.setdefault(value, value)
-            return ("<<" if value is _MERGE else value), _pack(node[2], node[3]), None
+            return ("<<" if value is _MERGE else value), pack(node[2], node[3]), None
         if kind == _ALIAS:
             value, _, tree = self.build(node[1])
-            return value, _pack(node[2], node[3]), tree  # the alias, not the anchor
-        own = _pack(node[2], node[3])
+            return value, pack(node[2], node[3]), tree  # the alias, not the anchor
+        own = pack(node[2], node[3])
         if kind == _SEQ_N:
             values, packed, subs = [], [], []
             for item in node[1]:
@@ -943,10 +713,10 @@ class _Load:
                 subs.append(sub)
             start = len(self.flat)
             self.flat.extend(packed)
-            return values, own, _SeqPos(start, len(packed), _subs(subs))
+            return values, own, SeqPos(start, len(packed), compact_subs(subs))
         return self._map(node, own)
 
-    def _map(self, node: tuple, own: int) -> tuple[dict, int, _MapPos]:
+    def _map(self, node: tuple, own: int) -> tuple[dict, int, MapPos]:
         result, entries = self.build_map(node)
         keys = tuple(entries)
         keys = self.names.setdefault(keys, keys)
@@ -956,7 +726,7 @@ class _Load:
             flat.append(kpos)
             flat.append(vpos)
             subs.append(sub)
-        return result, own, _MapPos(keys, start, _subs(subs))
+        return result, own, MapPos(keys, start, compact_subs(subs))
 
     def build_map(self, node: tuple) -> tuple[dict, dict]:
         """The map's value and, per key in order, (key position, value position, node)."""
@@ -996,10 +766,10 @@ class _Load:
                 if type(value) is str:  # equal texts (a type line, a cost) stored once
                     value = names.setdefault(value, value)
                 result[key] = "<<" if value is _MERGE else value
-                entries[key] = (_pack(*where), _pack(value_node[2], value_node[3]), None)
+                entries[key] = (pack(*where), pack(value_node[2], value_node[3]), None)
             else:
                 result[key], vpos, sub = self.build(value_node)
-                entries[key] = (_pack(*where), vpos, sub)
+                entries[key] = (pack(*where), vpos, sub)
         for merge in merges:
             self.merge(result, entries, seen, merge)
         return result, entries
@@ -1054,7 +824,7 @@ class _Load:
                 seen_as = key if type(key) is str else str(key)
                 if seen_as in seen:
                     continue
-                seen[seen_as] = _unpack(new_entries[key][0])
+                seen[seen_as] = unpack(new_entries[key][0])
                 result[key] = value
                 entries[key] = new_entries[key]
 
