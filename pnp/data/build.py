@@ -10,6 +10,7 @@ import difflib
 import json
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -220,6 +221,7 @@ class Builder:
         phases = self.build_phases(gdoc, tracks, charts, tables, checks, conversions, formulas)
         rules = self.build_rules(gdoc, tracks, groups)
         decks = self.build_decks(charts)
+        supplies = self.build_supplies()
         game = m.GameDef(
             id=g["id"], name=g["name"], folder=self.folder,
             players_min=g["players"]["min"], players_max=g["players"]["max"],
@@ -235,7 +237,8 @@ class Builder:
             record_sheets=self.build_record_sheets(stats, tracks),
             layout_documents=tuple(self.by_kind.get("layout", [])),
             documents=tuple(self.docs), variant=self.variant, origin=gdoc.pos(()),
-            counters=counters, supplies=self.build_supplies(), dice=self.build_dice(),
+            counters=self.check_supply_links(counters, supplies), supplies=supplies,
+            dice=self.build_dice(),
             zones=self.build_zones(decks), action_spaces=self.build_action_spaces(),
         )
         folder = self.folder.resolve().name  # resolved: `pnp validate .` has a name too
@@ -256,7 +259,7 @@ class Builder:
                 id=s["id"], name=s["name"], abbreviation=s.get("abbreviation", ""),
                 aliases=tuple(s.get("aliases") or ()), min=s.get("min", 0), cap=s.get("cap"),
                 start=s.get("start", 0), derived=s.get("derived"), note=s.get("note", ""),
-                origin=doc.pos(path),
+                origin=doc.pos(path), supply=s.get("supply"),
             )
         return stats
 
@@ -278,7 +281,8 @@ class Builder:
     def build_counters(self, stats: dict[str, m.Stat]) -> dict[str, m.Counter]:
         """Every stat as a per-player counter, then the counters of components.yaml."""
         out = {s.id: m.Counter(s.id, s.name, s.min, s.cap, s.start, True, s.abbreviation, s.note,
-                               s.origin, s.aliases, stat=True) for s in stats.values()}
+                               s.origin, s.aliases, stat=True, supply=s.supply)
+               for s in stats.values()}
         seen = {s.id: s.origin for s in stats.values()}
         for doc, path, c in self.items("components", "counters"):
             pos = doc.pos(path + ("id",))
@@ -299,7 +303,23 @@ class Builder:
             out[c["id"]] = m.Counter(
                 c["id"], c["name"], low, cap, start, bool(c.get("per_player", True)),
                 c.get("abbreviation", ""), c.get("note", ""), doc.pos(path),
-                tuple(c.get("aliases") or ()))
+                tuple(c.get("aliases") or ()), supply=c.get("supply"))
+        return out
+
+    def check_supply_links(self, counters: dict[str, m.Counter],
+                           supplies: dict[str, m.Supply]) -> dict[str, m.Counter]:
+        """A counter's `supply:` must name a supply of components.yaml; an unknown one is
+        reported at its line and the link dropped (nothing could be conserved against it)."""
+        out = dict(counters)
+        for c in counters.values():
+            if c.supply is None:
+                continue
+            key = "stats" if c.stat else "components"
+            pos = next((doc.pos(path + ("supply",)) for doc, path, raw
+                        in self.items(key, "stats" if c.stat else "counters")
+                        if raw.get("id") == c.id), c.origin)
+            if self.ref(supplies, c.supply, pos, "supply") is None:
+                out[c.id] = replace(c, supply=None)
         return out
 
     def build_supplies(self) -> dict[str, m.Supply]:

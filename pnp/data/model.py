@@ -31,6 +31,7 @@ class Stat:
     derived: str | None = None
     note: str = ""
     origin: Position = NOWHERE
+    supply: str | None = None  # the supply whose tokens this stat holds (components.yaml)
 
     @property
     def short(self) -> str:
@@ -330,6 +331,8 @@ class Counter:
     origin: Position = NOWHERE
     aliases: tuple[str, ...] = ()
     stat: bool = False  # True when the counter is a stat from stats.yaml
+    #: the supply whose tokens it holds: gains come from it, losses go back (conserved)
+    supply: str | None = None
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ is here is stable:
   `OptionTable` (a decision offered many times with the same options and estimates),
   `GameResult` and `Elimination` (what `finish` fills);
 - helpers that read a `GameDef` so no number is written twice: `start_counters`,
-  `counter_bounds`, `card_instances`, `initial_state`, `supplies`, `zone_visibility`,
+  `counter_bounds`, `card_instances`, `initial_state`, `supplies`, `full_supplies`,
+  `supply_links` (which supply each counter's tokens come from), `zone_visibility`,
   `card_data`, `start_space`, `advance`, `leaders`, `fill_result`, `per_definition` (tables
   compiled once per GameDef), `play_turns` with `Phase` (the turn and phase driver that owns
   step bookkeeping and the turn cap), and `Effects`, which applies effect text ('G+2', 'F-1D6',
@@ -40,7 +41,14 @@ from pnp.data.effects import (
 from pnp.data.model import Card, Condition, GameDef, Track
 from pnp.engine.components import counter_bounds as _bounds
 from pnp.engine.components import counter_bounds as counter_and_shared_bounds
-from pnp.engine.components import deal_cards, initial_state, supplies, zone_visibility
+from pnp.engine.components import (
+    deal_cards,
+    full_supplies,
+    initial_state,
+    supplies,
+    supply_links,
+    zone_visibility,
+)
 from pnp.engine.core import (
     ALL,
     HIDDEN,
@@ -92,6 +100,7 @@ __all__ = [
     "advance", "card_data",
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",
     "per_definition", "play_turns", "start_counters", "start_space", "supplies", "zone_visibility",
+    "full_supplies", "supply_links",
 ]
 
 
@@ -165,6 +174,10 @@ class Effects(EffectRunner):
     row, and an effect with alternatives ('G+1 | F+1') is a decision of the player's, offered
     to the bots with each alternative's expected changes. Abilities (`reroll(1)`) are the rules
     module's own: subclass and define `use_ability(seat, name, args, source)`.
+
+    A counter whose data names a `supply:` holds that supply's tokens: what it gains is taken
+    from the supply and what it loses goes back, and a supply that may not run out gives no
+    more than it holds (each time it runs dry is counted as the event '<supply> ran out').
     """
 
     def __init__(self, game: GameDef, ctx: Context):
@@ -176,6 +189,10 @@ class Effects(EffectRunner):
         self.stat_rows = [p.counters for p in ctx.state.players]
         self._abbr = {s.id: s.abbreviation or s.id for s in game.stats.values()}
         self._parsed: dict[str, Effect] = {}
+        #: counter -> (its supply, whether the supply may run out), for linked counters
+        self._links = {c: (s, supplies(game)[s][1]) for c, s in supply_links(game).items()
+                       if c in bounds and s in supplies(game)}
+        self._depth = 0  # nested applies (a chart row) settle with the supply once, outermost
 
     def effect(self, value: Effect | str | None) -> Effect:
         """An Effect from data: a parsed effect as it is, effect text (a plain card field such
@@ -219,11 +236,43 @@ class Effects(EffectRunner):
             worth = {label: Estimate(mean_delta(a, formula=self._nominal))
                      for label, a in zip(labels, alts, strict=True)}
             ops = alts[labels.index(self.ctx.choose(seat, labels, why, worth.get))]
-        EffectRunner.apply(self, seat, ops, why)
+        if not self._links:
+            EffectRunner.apply(self, seat, ops, why)
+            return
+        row = self.stat_rows[seat]
+        before = {c: row[c] for c in self._links}
+        self._depth += 1
+        try:
+            EffectRunner.apply(self, seat, ops, why)
+        finally:
+            self._depth -= 1
+        if not self._depth:
+            self._settle(seat, before)
 
     def add(self, seat: int, counter: str, amount: int) -> int:
-        """Change one counter of `seat`, clamped to its bounds; returns the change made."""
-        return self.book.add(self.stat_rows[seat], counter, amount)
+        """Change one counter of `seat`, clamped to its bounds (and, for a counter that holds
+        a supply's tokens, to what the supply can give); returns the change made."""
+        row = self.stat_rows[seat]
+        old = row[counter]
+        made = self.book.add(row, counter, amount)
+        if counter in self._links and not self._depth:
+            self._settle(seat, {counter: old})
+        return row[counter] - old if counter in self._links else made
+
+    def _settle(self, seat: int, before: Mapping[str, int]) -> None:
+        """Take what linked counters gained from their supplies, give back what they lost."""
+        row, supply = self.stat_rows[seat], self.ctx.state.supply
+        for counter, old in before.items():
+            change = row[counter] - old
+            if not change:
+                continue
+            name, may_run_out = self._links[counter]
+            left = supply.get(name, 0)
+            if change > left and not may_run_out:  # the supply ran dry: the rest is not had
+                row[counter] -= change - max(left, 0)
+                change = max(left, 0)
+                self.ctx.event(f"{name} ran out", seat)
+            supply[name] = left - change
 
     # EffectRunner hooks -------------------------------------------------------------------
     def roll_amount(self, seat: int, count: int, sides: int, stat: str, sign: int) -> int:

@@ -33,6 +33,17 @@ def supplies(game: Any) -> dict[str, tuple[int, bool]]:
             for s in (getattr(game, "supplies", None) or {}).values()}
 
 
+def full_supplies(game: Any) -> dict[str, int]:
+    """supply id -> its stock: every supply full, as a new game's state starts."""
+    return {s: stock for s, (stock, _) in supplies(game).items()}
+
+
+def supply_links(game: Any) -> dict[str, str]:
+    """counter id -> the supply whose tokens it holds (a counter's `supply:` in the data)."""
+    return {c.id: c.supply for c in (getattr(game, "counters", None) or {}).values()
+            if getattr(c, "supply", None)}
+
+
 def zone_visibility(game: Any) -> dict[str, str]:
     """zone id -> who sees its cards: 'all', 'owner' or 'none'."""
     out = {}
@@ -65,7 +76,7 @@ def initial_state(game: Any, players: int) -> State:
     shared = [c for c in (getattr(game, "counters", None) or {}).values() if not c.per_player]
     state = State([PlayerState({c.id: c.start for c in mine}) for _ in range(players)],
                   counters={c.id: c.start for c in shared},
-                  supply={s: stock for s, (stock, _) in supplies(game).items()})
+                  supply=full_supplies(game))
     uid = 0
     for z in (getattr(game, "zones", None) or {}).values():
         if z.owner == "player":

@@ -259,11 +259,16 @@ def trace_from_log(events: Iterable[dict[str, Any]]) -> list[int]:
 
 
 class RunawayGame(Exception):
-    """A game rolled more dice than any real game could: stopped instead of hanging."""
+    """A game rolled more dice, or decided or stepped more often in one turn, than any real
+    game could: stopped instead of hanging."""
 
 
 #: a game drawing more dice than this is stuck in a loop (a rules bug)
 MAX_ROLLS = 2_000_000
+#: decisions, and step boundaries, within one turn past which a game is stuck in a loop
+MAX_PER_TURN = 20_000
+#: decisions between two looks at the per-turn budget (a power of two, for a cheap test)
+DECISION_CHECK = 1024
 #: the fast dice check for a runaway game every this many dice (or sooner, near the limit);
 #: at most 256, so the count down stays among the ints CPython keeps ready-made
 DICE_BUDGET = 256
@@ -294,6 +299,10 @@ class Context(ZoneOps):
         self.trace: list[int] = []
         self.steps = 0
         self.decisions = 0
+        #: the turn the per-turn budgets count in, and the steps and decisions before it began
+        self._budget_turn = state.turn
+        self._turn_steps = 0
+        self._turn_decisions = 0
         self.violations: list[str] = []
         #: a game drawing more dice than this raises RunawayGame (fixed once the context is made)
         self.max_rolls = max_rolls
@@ -434,6 +443,8 @@ class Context(ZoneOps):
                                     f"{list(options)}")
             add(pick)
             self.decisions += 1
+            if not self.decisions % DECISION_CHECK:
+                self._check_decisions(seat, why)
             return options[pick]
 
         return choose
@@ -560,6 +571,8 @@ class Context(ZoneOps):
             raise IllegalChoice(f"option {pick!r} is not legal ({why}); options: {list(options)}")
         self._trace_add(pick)
         self.decisions += 1
+        if not self.decisions % DECISION_CHECK:
+            self._check_decisions(seat, why)
         if self.log is not None:
             self.log.append({"e": "choice", "seat": seat, "why": why, "options": list(options),
                              "pick": pick, "value": options[pick]})
@@ -582,9 +595,27 @@ class Context(ZoneOps):
         if message not in self.violations:
             self.violations.append(message)
 
+    def _new_turn(self) -> bool:
+        """Whether the turn changed since the budgets last looked (then they count afresh)."""
+        turn = self.state.turn
+        if turn == self._budget_turn:
+            return False
+        self._budget_turn, self._turn_steps, self._turn_decisions = (
+            turn, self.steps, self.decisions)
+        return True
+
+    def _check_decisions(self, seat: int, why: str) -> None:
+        if not self._new_turn() and self.decisions - self._turn_decisions > MAX_PER_TURN:
+            raise RunawayGame(f"more than {MAX_PER_TURN:,} decisions in turn {self._budget_turn} "
+                              f"without the turn ending (the last: seat {seat + 1} deciding "
+                              f"'{why}')")
+
     def step(self, label: str) -> None:
         """A step boundary (a phase ended): invariants and scenario expectations run here."""
         self.steps += 1
+        if self.steps - self._turn_steps > MAX_PER_TURN and not self._new_turn():
+            raise RunawayGame(f"more than {MAX_PER_TURN:,} steps in turn {self._budget_turn} "
+                              f"without the turn ending (the last: '{label}')")
         if self.log is not None:
             st = self.state
             self.log.append({"e": "step", "turn": st.turn, "label": label})

@@ -1,8 +1,10 @@
 """Invariants every game state must satisfy, checked at step boundaries (OpenSpiel style).
 
 The checks here hold for every game: counters within their bounds, supplies within their stock,
-every card in exactly one zone and none lost or made, winners still in the game, copies that
-share nothing, JSON round trips that change nothing, phases in order. A rules module adds its
+tokens conserved between a supply and the counters that hold them, every card in exactly one
+zone and none lost or made, state that refers only to what the game has (seats, track spaces,
+zones, cards), winners still in the game, copies that share nothing, JSON round trips that
+change nothing, phases in order. A rules module adds its
 own through its `invariants(game, state, label)` hook. Each check returns plain sentences; a
 long run records them in GameResult.violations and never raises. Messages name the broken rule,
 not the seat or turn, so the harness can count how many games broke the same way.
@@ -11,7 +13,8 @@ not the seat or turn, so the harness can count how many games broke the same way
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.engine.core import OVER, PREGAME, CardInstance, Context, GameMeta, PlayerState, State
@@ -26,6 +29,104 @@ REPLAY_EVERY = 64
 
 #: a module's own invariants: (state, label of the step just played) -> sentences
 ModuleCheck = Callable[[State, str], list[str]]
+#: a module's count of a supply's tokens held where no counter or card token shows them
+Holdings = Callable[[State], Mapping[str, int]]
+
+
+@dataclass
+class World:
+    """What exists in the game's data, and what must add up: the facts the checks that state
+    refers only to real things need (a rules module cannot change them)."""
+
+    #: track id -> the indexes of its spaces
+    tracks: Mapping[str, frozenset[int]] = field(default_factory=dict)
+    #: every card id a zone may hold (None: not checked)
+    cards: frozenset[str] | None = None
+    #: every zone name, shared or a player's, a card may be in (None: not checked)
+    zones: frozenset[str] | None = None
+    #: supply id -> (per-player counters, shared counters) that hold its tokens
+    links: Mapping[str, tuple[tuple[str, ...], tuple[str, ...]]] = field(default_factory=dict)
+    #: supply id -> what the supply and its holdings must always add up to
+    totals: dict[str, int] = field(default_factory=dict)
+    #: the module's count of tokens held elsewhere (on its board, in its vars)
+    holdings: Holdings | None = None
+
+
+def world_of(game: Any, state: State, from_stock: bool,
+             holdings: Holdings | None = None) -> World:
+    """The World of a game definition (a GameDef, or anything shaped like one) and the state
+    it starts from. `from_stock`: the game starts fresh, so each linked supply and its holders
+    must add up to the box's stock; otherwise (a scenario's state) to what they start with."""
+    tracks = {t.id: frozenset(s.index for s in t.spaces)
+              for t in (getattr(game, "tracks", None) or {}).values()}
+    decks = getattr(game, "decks", None) or {}
+    cards = {c.card for _, _, zone in state.all_zones() for c in zone}
+    cards |= {card.id for d in decks.values() for card in d.cards}
+    zones = {z for z in state.zones} | {z for p in state.players for z in p.zones}
+    zones |= set(getattr(game, "zones", None) or {}) | set(decks)
+    links: dict[str, tuple[list[str], list[str]]] = {}
+    for c in (getattr(game, "counters", None) or {}).values():
+        if getattr(c, "supply", None):
+            links.setdefault(c.supply, ([], []))[0 if c.per_player else 1].append(c.id)
+    world = World(tracks, frozenset(cards), frozenset(zones),
+                  {s: (tuple(mine), tuple(shared)) for s, (mine, shared) in links.items()},
+                  holdings=holdings)
+    stock = {s.id: s.stock for s in (getattr(game, "supplies", None) or {}).values()}
+    start = held_tokens(state, world)
+    world.totals = {s: stock[s] if from_stock and s in stock else start[s] for s in world.links}
+    return world
+
+
+def held_tokens(state: State, world: World) -> dict[str, int]:
+    """supply id -> tokens in the supply, on the counters linked to it, on cards (a card's
+    tokens named like the supply) and wherever else the module says it keeps them."""
+    out = {}
+    elsewhere = world.holdings(state) if world.holdings is not None else {}
+    for supply, (mine, shared) in world.links.items():
+        n = state.supply.get(supply, 0) + elsewhere.get(supply, 0)
+        n += sum(p.counters.get(c, 0) for p in state.players for c in mine)
+        n += sum(state.counters.get(c, 0) for c in shared)
+        n += sum(c.tokens.get(supply, 0) for _, _, cards in state.all_zones() for c in cards
+                 if c.tokens)
+        out[supply] = n
+    return out
+
+
+def check_conservation(state: State, world: World) -> list[str]:
+    """Tokens are neither made nor lost: each linked supply plus everything holding its
+    tokens adds up to the same total at every step."""
+    held = held_tokens(state, world)
+    out = []
+    for supply, total in world.totals.items():
+        if held[supply] != total:
+            mine, shared = world.links[supply]
+            out.append(f"{supply} tokens were made or lost: the supply and the counters "
+                       f"holding them ({', '.join(mine + shared)}) no longer add up")
+    return out
+
+
+def check_references(state: State, world: World) -> list[str]:
+    """State refers only to what exists: winners are seats of this game, pawns stand on
+    spaces of their own tracks, cards are the game's cards in the game's zones."""
+    out = []
+    if any(not isinstance(w, int) or not 0 <= w < len(state.players) for w in state.winners):
+        out.append("a winner is not a seat of this game")
+    if world.tracks or any(p.pos for p in state.players):
+        for p in state.players:
+            for track, space in p.pos.items():
+                spaces = world.tracks.get(track)
+                if spaces is None:
+                    out.append("a pawn stands on a track the game does not have")
+                elif space not in spaces:
+                    out.append("a pawn stands off its track (on a space the track does not have)")
+    if world.zones is not None:
+        names = set(state.zones).union(*(p.zones for p in state.players))
+        if not names <= world.zones:
+            out.append("a card zone exists that the game does not have")
+    if world.cards is not None:
+        if any(c.card not in world.cards for _, _, cards in state.all_zones() for c in cards):
+            out.append("a zone holds a card that is not one of the game's cards")
+    return out
 
 
 def _bounds(values: dict[str, int], bounds: dict[str, tuple[int | None, int | None]],
@@ -229,7 +330,7 @@ class StepChecker:
     """The step hook of a self-played game: phase order always, full checks every or sampled."""
 
     def __init__(self, meta: GameMeta, mode: str, seed: int, state: State,
-                 module_check: ModuleCheck | None = None):
+                 module_check: ModuleCheck | None = None, world: World | None = None):
         if mode not in MODES:
             raise ValueError(f"invariants must be one of {', '.join(MODES)}, not {mode!r}")
         self.meta = meta
@@ -238,6 +339,7 @@ class StepChecker:
         self.checked = mode != "none"
         self.phased = bool(meta.phases)
         self.module_check = module_check
+        self.world = world
         self.offset = seed % SAMPLE_EVERY
         self.cards = set(card_census(state))
         phases = meta.phases
@@ -282,9 +384,24 @@ class StepChecker:
     def full_check(self, state: State, label: str = "", deep: bool = True) -> list[str]:
         """Every invariant at once (`deep=False` skips the JSON round trip, the costly one)."""
         out = check_state(state, self.meta, self.cards) + check_copy(state)
+        if self.world is not None:
+            out += check_references(state, self.world) + check_conservation(state, self.world)
         if deep:
             out += check_roundtrip(state)
         if self.module_check is not None:
             out += self.module_check(state, label)
         return out
 
+
+    def final_check(self, state: State, winners: Any) -> list[str]:
+        """The checks every game gets once it is over, sampled or not: the generic state
+        invariants on the final state and the result's winners (not the copy or round trip)."""
+        if not self.checked:
+            return []
+        out = check_state(state, self.meta, self.cards)
+        if self.world is not None:
+            out += check_references(state, self.world) + check_conservation(state, self.world)
+        players = len(state.players)
+        if any(not isinstance(w, int) or not 0 <= w < players for w in winners):
+            out.append("a winner is not a seat of this game")
+        return out

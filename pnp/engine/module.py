@@ -2,8 +2,8 @@
 
 A rules module must define `metadata`, `new_state`, `play` and `finish` (pnp.engine.core
 .GameModule). Everything else a harness needs is optional, with a default that works for any
-game: the observation a bot gets, the greedy bot's hints, the module's own invariants, the
-coverage keys it reports, a player's counters as printed. `Rules(module)` wraps a module once and answers for both.
+game: the observation a bot gets, the greedy bot's hints, the module's own invariants, where it
+keeps supply tokens no counter shows, the coverage keys it reports, a player's counters as printed. `Rules(module)` wraps a module once and answers for both.
 """
 
 from __future__ import annotations
@@ -55,6 +55,13 @@ class Rules:
         """The module's own invariants at a step (`label` is the step just played)."""
         hook = getattr(self.module, "invariants", None)
         return list(hook(game, state, label)) if hook else []
+
+    def holdings(self, game: Any) -> Callable[[State], Mapping[str, int]] | None:
+        """The module's `holdings(game, state)`: supply id -> that supply's tokens kept where
+        no linked counter or card token shows them (on its board, in its vars), so the
+        harness's conservation check counts them; None when the module keeps none elsewhere."""
+        hook = getattr(self.module, "holdings", None)
+        return None if hook is None else functools.partial(hook, game)
 
     def coverage_keys(self, game: Any) -> dict[str, list[str]]:
         """Every key a game could report as used, by kind (what 'never used' is measured on)."""

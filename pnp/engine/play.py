@@ -19,7 +19,18 @@ from pnp.engine.core import (
     State,
     trace_from_log,
 )
-from pnp.engine.invariants import REPLAY_EVERY, StepChecker
+from pnp.engine.guards import (
+    DEFAULT_LIMITS,
+    GameLimits,
+    OutOfBudget,
+    fingerprint,
+    first_fingerprint,
+    guarded,
+    has_run_away,
+    limits_for,
+    ran_away,
+)
+from pnp.engine.invariants import REPLAY_EVERY, StepChecker, world_of
 from pnp.engine.module import Rules, rules_of
 from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
@@ -27,6 +38,9 @@ from pnp.engine.result import TIMEOUT, GameResult
 #: GameResult.ended when a decision had no legal option or a bot broke the rules (the same
 #: word the self-play harness uses for a game that raised)
 ABORTED = "crashed"
+#: the finding of each game not played because an earlier one ran away in the same process
+NOT_PLAYED = ("not played: an earlier game of this run did not end (see that finding); "
+              "the rules module loops")
 
 
 def metadata(game: GameDef) -> GameMeta:
@@ -40,18 +54,30 @@ def rules(game: GameDef) -> Rules:
 
 
 def step_checker(game: GameDef, module: Rules, meta: GameMeta, mode: str, seed: int,
-                 state: State) -> StepChecker:
-    """Generic invariants plus the module's own, at every (or every sampled) step."""
+                 state: State, from_stock: bool = False) -> StepChecker:
+    """Generic invariants plus the module's own, at every (or every sampled) step.
+    `from_stock`: the game starts fresh, so linked supplies must add up to the box's stock."""
     def own(st: State, label: str) -> list[str]:
         return module.invariants(game, st, label)
 
-    return StepChecker(meta, mode, seed, state, own)
+    world = world_of(game, state, from_stock, module.holdings(game))
+    return StepChecker(meta, mode, seed, state, own, world)
 
 
 def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
               invariants: str = "sample", log: list | None = None,
-              max_turns: int | None = None) -> GameResult:
-    """Self-play one seeded game; violations are recorded in the result, never raised."""
+              max_turns: int | None = None, limits: GameLimits = DEFAULT_LIMITS) -> GameResult:
+    """Self-play one seeded game; violations are recorded in the result, never raised.
+
+    Besides the step checks, every game is checked once more when it ends; the first game a
+    process plays of a definition, and one in REPLAY_EVERY (all with 'all'), is also replayed
+    from its log and the definition compared with its fingerprint, so a module that is not a
+    pure function of its seed, or that changes the rules every game reads, is caught in the
+    default mode too."""
+    digest, first = first_fingerprint(game)
+    if has_run_away(game):  # a module that loops forever costs one budget, not one a game
+        return GameResult(game=game.id, seed=seed, players=players, bots=tuple(bots),
+                          variant=game.variant, ended=ABORTED, violations=[NOT_PLAYED])
     module = rules(game)
     meta = module.metadata(game)
     if not meta.players_min <= players <= meta.players_max:
@@ -67,24 +93,38 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
         log.append({"e": "game", "version": LOG_VERSION, "game": game.id,
                     "variant": game.variant, "players": players, "seed": seed,
                     "bots": list(names), "max_turns": cap})
-    checker = step_checker(game, module, meta, invariants, seed, state)
+    checker = step_checker(game, module, meta, invariants, seed, state, from_stock=True)
     ctx = Context(state, SeededDice(seed), seats, result, log, checker.__call__,
                   meta.zone_visibility)  # a bound method: called faster than the object
     for bot in seats:
         attach = getattr(bot, "attach", None)
         if attach is not None:  # search bots replay the game so far: they need its trace
             attach(game, players, ctx, cap)
-    try:
-        module.play(game, ctx, cap)
-    except RunawayGame as exc:
-        ctx.violate(f"the game did not end: {exc}")
-        state.ended = TIMEOUT
-    except IllegalChoice:  # already recorded by ctx.choose; the game cannot go on
-        state.ended = ABORTED
-    module.finish(game, ctx)
-    due = invariants == "all" or (invariants == "sample" and seed % REPLAY_EVERY == 0)
-    if due and not ctx.violations:
-        for message in check_replay(game, players, ctx.trace, cap, state):
+    with guarded(limits_for(names, limits)):
+        try:
+            module.play(game, ctx, cap)
+        except (RunawayGame, OutOfBudget, MemoryError) as exc:
+            ctx.violate(f"the game did not end: {_budget_words(exc, limits)}")
+            state.ended = TIMEOUT
+            if not isinstance(exc, OutOfBudget) or "os._exit" not in str(exc):
+                ran_away(game)
+        except IllegalChoice:  # already recorded by ctx.choose; the game cannot go on
+            state.ended = ABORTED
+        try:
+            module.finish(game, ctx)
+        except (OutOfBudget, MemoryError) as exc:
+            ctx.violate(f"finishing the game failed: {_budget_words(exc, limits)}")
+    for message in checker.final_check(state, result.winners):
+        ctx.violate(message)
+    due = invariants == "all" or (invariants == "sample"
+                                  and (first or seed % REPLAY_EVERY == 0))
+    if due and fingerprint(game) != digest:
+        ctx.violate("the rules module changed the game definition during play (every later "
+                    "game would read other rules)")
+    elif due and not ctx.violations:
+        with guarded(limits_for(names, limits)):
+            found = check_replay(game, players, ctx.trace, cap, state)
+        for message in found:
             ctx.violate(message)
     result.violations = list(ctx.violations)
     if log is not None:
@@ -92,6 +132,13 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
                     "winners": list(result.winners), "scores": list(result.scores),
                     "state": state.to_json()})
     return result
+
+
+def _budget_words(exc: BaseException, limits: GameLimits) -> str:
+    """A runaway's own words; a MemoryError (the address-space cap) said the same way."""
+    if isinstance(exc, MemoryError):
+        return f"the game used more than its memory budget ({limits.memory_mib} MiB) at once"
+    return str(exc)
 
 
 def replay(game: GameDef, players: int, trace: Iterable[int],
@@ -134,6 +181,6 @@ def check_replay(game: GameDef, players: int, trace: list[int], cap: int,
     """Replaying the game's own dice and decisions must reach the identical final state."""
     try:
         again, _ = replay(game, players, trace, cap)
-    except (ReplayMismatch, Exception) as exc:  # any failure here is a finding, not a crash
+    except (ReplayMismatch, Exception, OutOfBudget) as exc:  # a finding, never a crash
         return [f"replaying the log failed: {type(exc).__name__}"]
     return [] if again == final else ["replaying the log gives a different final state"]

@@ -1,0 +1,173 @@
+"""Limits around one self-played game that no rules module can talk its way past.
+
+A designer's rules module is ordinary Python: it can loop without rolling a die, allocate
+without end, end the process or change the game definition that every later game reads. The
+context counts dice, decisions and steps (pnp.engine.core); what it cannot count is guarded
+here: wall time and memory by a timer that interrupts the game (main thread only: signals
+reach no other), the process's address space by a soft limit, os._exit by a stand-in that
+raises, and the definition by a fingerprint taken before and compared after.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import resource
+import signal
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+#: how often the timer looks at the clock and the memory (seconds)
+TICK = 0.1
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_MIB = 1 << 20
+
+
+class OutOfBudget(BaseException):
+    """A game ran past its wall time or memory budget, or tried to end the process.
+
+    A BaseException, so a rules module's own `except Exception` cannot swallow it and go on."""
+
+
+@dataclass(frozen=True)
+class GameLimits:
+    """What one game may use beyond its dice, decisions and steps."""
+
+    #: wall-clock seconds for one game (0: no limit)
+    seconds: float = 10.0
+    #: MiB one game may grow the process by (0: no limit)
+    memory_mib: int = 1024
+
+
+DEFAULT_LIMITS = GameLimits()
+#: a line-up with a searching bot plays many games inside each one: it gets this much longer
+SEARCH_FACTOR = 30
+#: ids of the definitions (with the definition) one of whose games ran away in this process
+_RAN_AWAY: dict[int, Any] = {}
+
+
+def limits_for(bots: tuple[str, ...] | list[str],
+               limits: GameLimits = DEFAULT_LIMITS) -> GameLimits:
+    """The limits of one game with this line-up: searching bots think for many playouts a
+    decision, so they get longer."""
+    if limits.seconds and any(b.startswith("search") for b in bots):
+        return GameLimits(limits.seconds * SEARCH_FACTOR, limits.memory_mib)
+    return limits
+
+
+def ran_away(game: Any) -> None:
+    """Remember that a game of this definition ran away here: a module that loops forever
+    would otherwise cost a whole budget for every game of the run (see `has_run_away`)."""
+    if len(_RAN_AWAY) > 32:
+        _RAN_AWAY.clear()
+    _RAN_AWAY[id(game)] = game
+
+
+def has_run_away(game: Any) -> bool:
+    """Whether a game of this definition already ran away in this process."""
+    return _RAN_AWAY.get(id(game)) is game
+
+
+def resident_mib() -> float:
+    """This process's resident memory now (Linux /proc; 0 where it cannot be read)."""
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[1]) * _PAGE / _MIB
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
+def _address_space() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as f:
+            return int(f.read().split()[0]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _refuse_exit(code: int = 0) -> None:
+    raise OutOfBudget(f"the rules module tried to end the process (os._exit({code}))")
+
+
+@contextmanager
+def guarded(limits: GameLimits) -> Iterator[None]:
+    """Play one game inside the limits; past one, OutOfBudget is raised inside the game.
+
+    In a thread other than the main one (a Dask worker's) only os._exit is guarded: the
+    context's own budgets still stop a game that decides or steps without end."""
+    real_exit = os._exit
+    os._exit = _refuse_exit  # type: ignore[assignment]
+    timed = (threading.current_thread() is threading.main_thread()
+             and hasattr(signal, "setitimer") and (limits.seconds or limits.memory_mib))
+    if not timed:
+        try:
+            yield
+        finally:
+            os._exit = real_exit  # type: ignore[assignment]
+        return
+    start, base = time.monotonic(), resident_mib()
+
+    def tick(_signum: int, _frame: Any) -> None:
+        if limits.seconds and time.monotonic() - start > limits.seconds:
+            raise OutOfBudget(f"the game ran longer than {limits.seconds:g} s")
+        if limits.memory_mib and resident_mib() - base > limits.memory_mib:
+            raise OutOfBudget(f"the game used more than {limits.memory_mib} MiB of memory")
+
+    previous = signal.signal(signal.SIGALRM, tick)
+    old_as = _lower_address_space(limits)
+    signal.setitimer(signal.ITIMER_REAL, TICK, TICK)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        if old_as is not None:
+            resource.setrlimit(resource.RLIMIT_AS, old_as)
+        os._exit = real_exit  # type: ignore[assignment]
+
+
+def _lower_address_space(limits: GameLimits) -> tuple[int, int] | None:
+    """A soft cap on the address space, twice the memory budget above today's, so one huge
+    allocation fails at once with MemoryError instead of swapping the machine; the old
+    limits, to restore (None when nothing was changed)."""
+    if not limits.memory_mib:
+        return None
+    now = _address_space()
+    if not now:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    want = now + 2 * limits.memory_mib * _MIB
+    if hard != resource.RLIM_INFINITY:
+        want = min(want, hard)
+    if soft != resource.RLIM_INFINITY and soft <= want:
+        return None
+    resource.setrlimit(resource.RLIMIT_AS, (want, hard))
+    return soft, hard
+
+
+def fingerprint(game: Any) -> bytes:
+    """A digest of the whole game definition: equal before and after a game unless the
+    rules module changed the data every later game reads."""
+    return hashlib.blake2b(pickle.dumps(game, protocol=5), digest_size=16).digest()
+
+
+#: id of each definition this process has fingerprinted -> (the definition, its digest)
+_PRINTS: dict[int, tuple[Any, bytes]] = {}
+
+
+def first_fingerprint(game: Any) -> tuple[bytes, bool]:
+    """The definition's digest as this process first saw it, and whether this is the first
+    time (the first game a process plays of a definition is always checked in full)."""
+    hit = _PRINTS.get(id(game))
+    if hit is not None and hit[0] is game:
+        return hit[1], False
+    if len(_PRINTS) > 32:  # definitions come and go in tests; keep the table small
+        _PRINTS.clear()
+    digest = fingerprint(game)
+    _PRINTS[id(game)] = (game, digest)
+    return digest, True
