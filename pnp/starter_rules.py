@@ -7,8 +7,8 @@ below name things in them, so rename those if you rename the data.
 
 from pnp.engine.api import (
     COMPLETED, MAIN, NOBODY, OVER, PREGAME, Effects, Estimate, GameMeta, Phase, PlayerState,
-    State, advance, card_data, card_instances, counter_bounds, fill_result, leaders, play_turns,
-    start_counters, start_space,
+    State, advance, card_data, card_instances, counter_bounds, fill_result, full_supplies,
+    leaders, play_turns, start_counters, start_space, supplies,
 )
 
 DECK, DISCARD = "market", "discard"  # deck.yaml's deck (its draw pile) and the discard pile
@@ -23,15 +23,18 @@ def metadata(game) -> GameMeta:
     return GameMeta(game=game.id, players_min=game.players_min, players_max=game.players_max,
                     max_turns=game.rule("end", "max_turns"), counter_bounds=counter_bounds(game),
                     phases=tuple(p.id for p in game.phases), score_counter=SCORE,
+                    supplies=supplies(game),  # components.yaml's token supplies, if any
                     zone_visibility={DECK: NOBODY},  # nobody sees the draw pile's cards
                     bot_values={SCORE: 10.0})  # to the greedy bot a point beats anything else
 
 
 def new_state(game, players: int) -> State:
-    """Counters at their start values, a pawn on each track's start, the deck in data order."""
+    """Counters at their start values, a pawn on each track's start, the deck in data order,
+    every supply full (a stat with `supply:` takes its tokens from one: Effects does it)."""
     pawns = {t.id: start_space(t) for t in game.tracks.values()}
     return State([PlayerState(start_counters(game), dict(pawns)) for _ in range(players)],
-                 zones={DECK: card_instances(game, DECK), DISCARD: []})
+                 zones={DECK: card_instances(game, DECK), DISCARD: []},
+                 supply=full_supplies(game))
 
 
 def main_state(game, players: int) -> State:

@@ -1,5 +1,6 @@
-"""The Ancient World's and Age of Civilization's own invariants catch the broken states they
-exist for: tokens made or lost, a card or citizen held twice, limits exceeded."""
+"""The Ancient World's and Age of Civilization's own invariants, and the generic token
+conservation their linked supplies get, catch the broken states they exist for: tokens made or
+lost, a card or citizen held twice, limits exceeded."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import pytest
 
 from pnp.data.game import load_game
 from pnp.engine.core import CardInstance, State
-from pnp.engine.play import play_game
+from pnp.engine.invariants import check_conservation, world_of
+from pnp.engine.play import play_game, rules
 from pnp.games import age_of_civilization as aoc
 from pnp.games import the_ancient_world as taw
 from pnp.paths import CARDS
@@ -30,24 +32,40 @@ def taw_mid():
     return _midgame("the-ancient-world")
 
 
+def conserved(game, state: State) -> list[str]:
+    """The generic conservation check of a fresh game (totals = the box's stock)."""
+    return check_conservation(state, world_of(game, state, True, rules(game).holdings(game)))
+
+
 def test_aoc_a_played_state_breaks_nothing(aoc_mid) -> None:
     game, state = aoc_mid
     assert aoc.invariants(game, state, "") == []
+    assert conserved(game, state) == []
 
 
 def test_aoc_a_coin_out_of_nowhere_is_caught(aoc_mid) -> None:
     game, state = aoc_mid
     state = state.copy()
     state.players[0].counters["coins"] += 1
-    assert "coins were made or lost (supply, hands and bonus coins do not add up)" in \
-        aoc.invariants(game, state, "")
+    assert any(m.startswith("coins tokens were made or lost") for m in conserved(game, state))
+
+
+def test_aoc_a_bonus_coin_on_a_card_counts_as_held(aoc_mid) -> None:
+    """A coin moved from the supply onto a civilization card is still in the game."""
+    game, state = aoc_mid
+    state = state.copy()
+    card = state.zones["civilization-market"][0]
+    card.tokens = {**(card.tokens or {}), "coins": (card.tokens or {}).get("coins", 0) + 2}
+    assert any(m.startswith("coins tokens") for m in conserved(game, state))
+    state.supply["coins"] -= 2
+    assert conserved(game, state) == []
 
 
 def test_aoc_a_lost_worker_is_caught(aoc_mid) -> None:
     game, state = aoc_mid
     state = state.copy()
     state.supply["workers"] -= 1
-    assert "worker tokens were made or lost" in aoc.invariants(game, state, "")
+    assert any(m.startswith("workers tokens were made or lost") for m in conserved(game, state))
 
 
 def test_aoc_a_technology_held_twice_is_caught(aoc_mid) -> None:
@@ -75,17 +93,27 @@ def test_aoc_a_time_track_missing_a_card_is_caught(aoc_mid) -> None:
 def test_taw_a_played_state_breaks_nothing(taw_mid) -> None:
     game, state = taw_mid
     assert taw.invariants(game, state, "") == []
+    assert conserved(game, state) == []
 
 
-def test_taw_a_coin_out_of_nowhere_is_caught(taw_mid) -> None:
-    """Tokens are conserved from the totals a game's state is first checked with (a scenario
-    may start from other amounts), so check once, then break it, as the step checker does."""
+@pytest.mark.parametrize("supply", ["coins", "knowledge", "ambrosia"])
+def test_taw_a_token_out_of_nowhere_is_caught(taw_mid, supply) -> None:
     game, state = taw_mid
     state = state.copy()
-    assert taw.invariants(game, state, "") == []
-    state.players[2].counters["coins"] += 2
-    assert "coins are made or lost: held and supply do not add up to the totals" in \
-        taw.invariants(game, state, "")
+    state.players[2].counters[supply] += 2
+    assert any(m.startswith(f"{supply} tokens were made or lost") for m in conserved(game, state))
+
+
+def test_taw_tokens_on_armies_board_and_table_are_counted(taw_mid) -> None:
+    """`holdings` names what no counter shows: ambrosia on a space, a citizen off the box."""
+    game, state = taw_mid
+    state = state.copy()
+    state.vars.setdefault("amb", {})["explore"] = state.vars.get("amb", {}).get("explore", 0) + 1
+    assert any(m.startswith("ambrosia tokens") for m in conserved(game, state))
+    state.supply["ambrosia"] -= 1
+    assert conserved(game, state) == []
+    state.supply["citizens"] += 1
+    assert any(m.startswith("citizens tokens") for m in conserved(game, state))
 
 
 def test_taw_a_citizen_of_one_number_twice_is_caught(taw_mid) -> None:

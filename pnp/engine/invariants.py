@@ -64,14 +64,17 @@ def world_of(game: Any, state: State, from_stock: bool,
     cards |= {card.id for d in decks.values() for card in d.cards}
     zones = {z for z in state.zones} | {z for p in state.players for z in p.zones}
     zones |= set(getattr(game, "zones", None) or {}) | set(decks)
+    stock = {s.id: s.stock for s in (getattr(game, "supplies", None) or {}).values()}
     links: dict[str, tuple[list[str], list[str]]] = {}
     for c in (getattr(game, "counters", None) or {}).values():
         if getattr(c, "supply", None):
             links.setdefault(c.supply, ([], []))[0 if c.per_player else 1].append(c.id)
+    for supply in (holdings(state) if holdings is not None else {}):
+        if supply in stock:  # a supply only the module's own places hold (citizens on a board)
+            links.setdefault(supply, ([], []))
     world = World(tracks, frozenset(cards), frozenset(zones),
                   {s: (tuple(mine), tuple(shared)) for s, (mine, shared) in links.items()},
                   holdings=holdings)
-    stock = {s.id: s.stock for s in (getattr(game, "supplies", None) or {}).values()}
     start = held_tokens(state, world)
     world.totals = {s: stock[s] if from_stock and s in stock else start[s] for s in world.links}
     return world
@@ -100,8 +103,9 @@ def check_conservation(state: State, world: World) -> list[str]:
     for supply, total in world.totals.items():
         if held[supply] != total:
             mine, shared = world.links[supply]
-            out.append(f"{supply} tokens were made or lost: the supply and the counters "
-                       f"holding them ({', '.join(mine + shared)}) no longer add up")
+            holders = ", ".join(mine + shared) or "the places the rules module names"
+            out.append(f"{supply} tokens were made or lost: the supply and what holds them "
+                       f"({holders}) no longer add up")
     return out
 
 

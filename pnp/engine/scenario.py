@@ -32,6 +32,7 @@ from pnp.engine.core import (
     State,
     StopRun,
 )
+from pnp.engine.guards import DEFAULT_LIMITS, OutOfBudget, guarded
 from pnp.engine.module import rules_of
 from pnp.engine.play import step_checker
 from pnp.engine.registry import NoEngine, module_for
@@ -564,10 +565,12 @@ class _Run:
     def play(self, max_turns: int) -> None:
         ctx = self.ctx
         try:
-            self.module.play(self.game, ctx, max_turns)
+            with guarded(DEFAULT_LIMITS):  # a module that loops forever fails, never hangs
+                self.module.play(self.game, ctx, max_turns)
         except StopRun:
             pass
-        except (_ScriptError, ScriptExhausted, IllegalChoice, ReplayMismatch, RunawayGame) as exc:
+        except (_ScriptError, ScriptExhausted, IllegalChoice, ReplayMismatch, RunawayGame,
+                OutOfBudget, MemoryError) as exc:
             where = getattr(exc, "pos", None)
             if where is None:
                 key = "dice" if "dice" in str(exc) else "choices"

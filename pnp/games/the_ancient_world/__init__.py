@@ -14,12 +14,12 @@ from typing import Any
 
 from pnp.engine.api import Context, GameDef, GameMeta, State, fill_result, initial_state
 
-from .checks import invariants
+from .checks import holdings, invariants
 from .game import TAW
 from .rules import BOARD, EMPIRE_DECKS, Rules, has_action, rules_for
 from .scenario import check_scenario, scenario_fields
 
-__all__ = ["ENGINE", "TAW", "Rules", "check_scenario", "coverage_keys", "finish", "invariants",
+__all__ = ["ENGINE", "TAW", "Rules", "check_scenario", "coverage_keys", "finish", "holdings", "invariants",
            "main_state", "metadata", "new_state", "play", "player_counters", "rules_for",
            "scenario_fields"]
 
