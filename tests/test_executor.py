@@ -301,7 +301,11 @@ def play(game, ctx, max_turns: int) -> None:
 @linux_only
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "--variant", "base"],
                                      ["sweep", "--players", "2"]], ids=lambda c: c[0])
-def test_a_rules_module_calling_os_exit_is_a_diagnostic_naming_the_lost_game(tmp_path, command):
+def test_a_rules_module_calling_os_exit_in_a_worker_is_a_finding_naming_the_game(tmp_path,
+                                                                                  command):
+    """os._exit is refused during a game (pnp/engine/guards.py): the worker lives on, the
+    game is a finding with its seed, and no other game is lost. A worker that dies anyway
+    (killed) is PNP-B021: the SIGKILL tests above."""
     from broken_games import starter
 
     from pnp.engine.selfplay import game_seed
@@ -314,10 +318,10 @@ def test_a_rules_module_calling_os_exit_is_a_diagnostic_naming_the_lost_game(tmp
                                        "--workers", "2", "--seed", "1"])
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
-    assert "error PNP-B021: a worker process exited with code 3 while playing game 7 " \
-           f"(seed {game_seed(1, 7)}): " in result.output
-    assert "lost (games " in result.output and "Traceback" not in result.output
-    assert "os._exit" in result.output  # the hint says what a rules module must not do
+    assert "PNP-B001" in result.output and "PNP-B021" not in result.output
+    assert "the rules module tried to end the process (os._exit(3)) (first in game 7, " \
+           f"seed {game_seed(1, 7)})" in result.output
+    assert "Traceback" not in result.output
 
 
 @pytest.mark.skipif(dask_command() is None, reason="needs pnp[cluster] (Dask's distributed)")
