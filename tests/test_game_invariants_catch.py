@@ -140,3 +140,24 @@ def test_taw_a_round_marker_off_its_round_is_caught(taw_mid) -> None:
     state = state.copy()
     state.counters["round"] = state.turn + 3
     assert "the round marker is not on the current round" in taw.invariants(game, state, "")
+
+
+def test_a_scenario_from_the_pregame_is_held_to_the_box_stock(tmp_path) -> None:
+    """Age of Civilization's counters start with 3 coins that setup takes from the supply: a
+    scenario played from the pregame must not read that as coins made (it is held to the
+    stock, as a fresh game is), while one that starts later is held to its own totals."""
+    import os
+
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    from pnp.paths import SCHEMAS
+
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
+    scenario = tmp_path / "pregame.yaml"
+    scenario.write_text(f"# yaml-language-server: $schema={schema}\nname: from the pregame\n"
+                        f"game: {CARDS / 'age-of-civilization'}\nplayers: 2\nbots: first\n"
+                        "expect:\n  - after: pregame\n    players:\n"
+                        "      - counters: {coins: 3}\n")
+    result = CliRunner().invoke(main, ["scenario", str(scenario)])
+    assert result.exit_code == 0, result.output

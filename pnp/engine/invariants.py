@@ -55,8 +55,9 @@ class World:
 def world_of(game: Any, state: State, from_stock: bool,
              holdings: Holdings | None = None) -> World:
     """The World of a game definition (a GameDef, or anything shaped like one) and the state
-    it starts from. `from_stock`: the game starts fresh, so each linked supply and its holders
-    must add up to the box's stock; otherwise (a scenario's state) to what they start with."""
+    it starts from. `from_stock` (or a state still in its pregame): the game starts fresh, so
+    each linked supply and its holders must add up to the box's stock; otherwise (a scenario's
+    state) to what they start with."""
     tracks = {t.id: frozenset(s.index for s in t.spaces)
               for t in (getattr(game, "tracks", None) or {}).values()}
     decks = getattr(game, "decks", None) or {}
@@ -76,7 +77,10 @@ def world_of(game: Any, state: State, from_stock: bool,
                   {s: (tuple(mine), tuple(shared)) for s, (mine, shared) in links.items()},
                   holdings=holdings)
     start = held_tokens(state, world)
-    world.totals = {s: stock[s] if from_stock and s in stock else start[s] for s in world.links}
+    # before setup, counters may start with tokens the setup takes from the supply (Age of
+    # Civilization's 3 coins each), so a game from its pregame is held to the box's stock
+    fresh = from_stock or state.stage == PREGAME
+    world.totals = {s: stock[s] if fresh and s in stock else start[s] for s in world.links}
     return world
 
 
