@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.data.game import load_game
 from pnp.engine.core import State
-from pnp.engine.guards import GameLimits
+from pnp.engine.guards import GameLimits, limits_from_env
 from pnp.engine.play import NOT_PLAYED, play_game
 from pnp.paths import SCHEMAS
 from pnp.scaffold import scaffold
@@ -165,7 +165,16 @@ def test_an_endless_computation_stops_at_the_wall_time_budget(tmp_path):
     started = time.monotonic()
     result = play_game(game, 2, 1, ["random"], limits=GameLimits(seconds=1))
     assert time.monotonic() - started < 5
-    assert result.violations == ["the game did not end: the game ran longer than 1 s"]
+    assert result.violations == ["the game did not end: the game ran longer than 1 s (a game "
+                                 "that needs longer: set PNP_GAME_SECONDS)"]
+
+
+def test_the_budgets_can_be_raised_for_a_game_that_needs_more():
+    assert limits_from_env({}) == GameLimits()
+    assert limits_from_env({"PNP_GAME_SECONDS": "60", "PNP_GAME_MEMORY_MIB": "4096"}) == \
+        GameLimits(60.0, 4096)
+    assert limits_from_env({"PNP_GAME_SECONDS": "0"}).seconds == 0  # no limit
+    assert limits_from_env({"PNP_GAME_SECONDS": "soon"}) == GameLimits()  # ignored
 
 
 @pytest.mark.slow

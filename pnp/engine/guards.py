@@ -44,7 +44,25 @@ class GameLimits:
     memory_mib: int = 1024
 
 
-DEFAULT_LIMITS = GameLimits()
+#: environment variables that change the budgets (inherited by local worker processes)
+SECONDS_ENV, MEMORY_ENV = "PNP_GAME_SECONDS", "PNP_GAME_MEMORY_MIB"
+
+
+def limits_from_env(env: Any = os.environ) -> GameLimits:
+    """The default limits, or the ones PNP_GAME_SECONDS / PNP_GAME_MEMORY_MIB set (0: none);
+    a value that is not a number is ignored."""
+    def read(name: str, default: float) -> float:
+        try:
+            value = float(env.get(name, default))
+        except ValueError:
+            return default
+        return value if value >= 0 else default
+
+    base = GameLimits()
+    return GameLimits(read(SECONDS_ENV, base.seconds), int(read(MEMORY_ENV, base.memory_mib)))
+
+
+DEFAULT_LIMITS = limits_from_env()
 #: a line-up with a searching bot plays many games inside each one: it gets this much longer
 SEARCH_FACTOR = 30
 #: ids of the definitions (with the definition) one of whose games ran away in this process
@@ -114,9 +132,11 @@ def guarded(limits: GameLimits) -> Iterator[None]:
 
     def tick(_signum: int, _frame: Any) -> None:
         if limits.seconds and time.monotonic() - start > limits.seconds:
-            raise OutOfBudget(f"the game ran longer than {limits.seconds:g} s")
+            raise OutOfBudget(f"the game ran longer than {limits.seconds:g} s (a game that "
+                              f"needs longer: set {SECONDS_ENV})")
         if limits.memory_mib and resident_mib() - base > limits.memory_mib:
-            raise OutOfBudget(f"the game used more than {limits.memory_mib} MiB of memory")
+            raise OutOfBudget(f"the game used more than {limits.memory_mib} MiB of memory (a "
+                              f"game that needs more: set {MEMORY_ENV})")
 
     previous = signal.signal(signal.SIGALRM, tick)
     old_as = _lower_address_space(limits)

@@ -137,7 +137,8 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
 def _budget_words(exc: BaseException, limits: GameLimits) -> str:
     """A runaway's own words; a MemoryError (the address-space cap) said the same way."""
     if isinstance(exc, MemoryError):
-        return f"the game used more than its memory budget ({limits.memory_mib} MiB) at once"
+        return (f"the game used more than its memory budget ({limits.memory_mib} MiB) at once "
+                f"(a game that needs more: set PNP_GAME_MEMORY_MIB)")
     return str(exc)
 
 
