@@ -71,3 +71,54 @@ def test_a_large_deck_is_split_over_several_tts_sheets(tmp_path):
     with Image.open(sheets[0]) as im:
         assert im.width <= TTS_MAX_WIDTH and im.height <= TTS_MAX_WIDTH
         assert im.width == 10 * (im.width // 10)
+
+
+def _saved_object(folder: Path) -> dict:
+    import json
+
+    [path] = folder.glob("*.json")
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def test_tts_saved_object_is_a_deck_that_matches_its_sheets(exported):
+    """The structure TTS loads from Saves/Saved Objects: a DeckCustom whose CustomDeck grid is
+    the sheet's, one Card a copy with a name, CardIDs in the sheet's cells, never the hidden
+    cell (the last), and image URLs that point at the written sheets."""
+    out, _ = exported
+    folder = out / "fixture-cards-tts"
+    doc = _saved_object(folder)
+    [deck] = doc["ObjectStates"]
+    assert deck["Name"] == "DeckCustom"
+    [(key, custom)] = deck["CustomDeck"].items()
+    cols, rows = custom["NumWidth"], custom["NumHeight"]
+    assert (cols, rows) == tts_grid(6)
+    with Image.open(folder / "market-1.png") as im:  # the grid divides the sheet into cells
+        assert im.width % cols == 0 and im.height % rows == 0
+    assert custom["FaceURL"] == (folder / "market-1.png").resolve().as_uri()
+    assert custom["BackURL"] == (folder / "market-back.png").resolve().as_uri()
+    cards = deck["ContainedObjects"]
+    assert len(cards) == len(deck["DeckIDs"]) == 6
+    assert [c["CardID"] for c in cards] == deck["DeckIDs"]
+    for c in cards:
+        assert c["Name"] == "Card" and c["Nickname"]
+        assert c["CardID"] // 100 == int(key) and c["CardID"] % 100 < cols * rows - 1
+
+
+def test_tts_sheets_split_over_keys_and_may_point_at_a_url(tmp_path):
+    deck = poker_deck(80, count=1)  # 80 cards: two sheets of at most 69 faces
+    paths, diags = render_deck_sheets(make_game([deck]), out_dir=tmp_path, tts=True,
+                                      tts_url="https://example.org/game/")
+    assert not diags, diags
+    [deck_object] = _saved_object(tmp_path / "fixture-cards-tts")["ObjectStates"]
+    assert sorted(deck_object["CustomDeck"]) == ["1", "2"]
+    assert deck_object["CustomDeck"]["2"]["FaceURL"] == "https://example.org/game/market-2.png"
+    ids = deck_object["DeckIDs"]
+    assert len(ids) == len(set(ids)) == 80
+    assert ids[69] == 200  # the 70th card is the first cell of the second sheet
+
+
+def test_a_single_card_deck_is_a_custom_card(tmp_path):
+    paths, diags = render_deck_sheets(make_game([poker_deck(1, count=1)]), out_dir=tmp_path,
+                                      tts=True)
+    [card] = _saved_object(tmp_path / "fixture-cards-tts")["ObjectStates"]
+    assert card["Name"] == "CardCustom" and card["CardID"] == 100 and card["CustomDeck"]["1"]

@@ -30,7 +30,7 @@ KINDS = tuple(kind_names())
 #: option -> the kinds it applies to (used only to reject options that would be ignored)
 _ONLY_FOR = {
     "duplex": ("cards",), "offset": ("cards",), "print_shop": ("cards",), "png": ("cards",),
-    "tts": ("cards",), "deck": ("cards",), "calibration": ("cards",), "board": ("board",), "no_tiled": ("board",),
+    "tts": ("cards",), "tts_url": ("cards",), "deck": ("cards",), "calibration": ("cards",), "board": ("board",), "no_tiled": ("board",),
     "no_whole": ("board",), "sheet": ("record",), "no_fillable": ("record",),
     "variant": ("rulesheet",),
 }
@@ -62,7 +62,11 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
               "calibration page).")
 @click.option("--print-shop", is_flag=True, help="cards: also one card per page with bleed.")
 @click.option("--png", is_flag=True, help="cards: also one 300 dpi PNG per card.")
-@click.option("--tts", is_flag=True, help="cards: also Tabletop Simulator deck sheets.")
+@click.option("--tts", is_flag=True, help="cards: also Tabletop Simulator deck sheets and a "
+              "saved object (JSON) that loads them.")
+@click.option("--tts-url", default=None, metavar="URL",
+              help="cards: with --tts, the saved object loads the sheets from URL/<file> (where "
+              "you upload them) instead of file:/// paths on this machine.")
 @click.option("--calibration", is_flag=True,
               help="cards: also a duplex calibration page (print it double-sided to read --offset).")
 @click.option("--board", default=None, help="board: only this board id.")
@@ -128,6 +132,7 @@ def _kind_options(kind: str, opts: dict) -> dict:
     if kind == "cards":
         return {"duplex": opts["duplex"], "offset": _offset(opts["offset"]),
                 "print_shop": opts["print_shop"], "png": opts["png"], "tts": opts["tts"],
+                "tts_url": opts["tts_url"],
                 "calibration": opts["calibration"]}
     if kind == "board":
         return {"board_id": opts["board"], "tiled": not opts["no_tiled"],

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pnp.diagnostics import ERROR, Diagnostic
+from pnp.render import tts
 from pnp.render.geometry import Rect
 from pnp.render.pdfwrite import pdf_bytes
 from pnp.render.sheets import PRINT_SHOP_BLEED, Build, CardCopy, draw_print_shop
@@ -110,11 +111,14 @@ def tts_face_count(copies: Sequence[CardCopy]) -> int:
 
 
 def tts_sheets(copies: Sequence[CardCopy], folder: Path, build: Build,
-               diags: list[Diagnostic]) -> list[tuple[Path, bytes]]:
+               diags: list[Diagnostic], game_name: str = "cards",
+               base_url: str | None = None) -> list[tuple[Path, bytes]]:
     """Per deck: `<deck>-<n>.png` sheets (≤ 69 faces, last cell the hidden face, at most
-    4096 px each way) and `<deck>-back.png`."""
+    4096 px each way) and `<deck>-back.png`; and `<folder name>.json`, a Tabletop Simulator
+    saved object of every deck (pnp/render/tts.py) that loads those images."""
     if not copies or not _need_pdfium(diags):
         return []
+    saved: list[tuple[str, list[tts.Sheet], Path | None]] = []
     by_deck: dict[str, list[CardCopy]] = {}
     for cp in copies:
         by_deck.setdefault(cp.front.deck.id, []).append(cp)
@@ -153,8 +157,14 @@ def tts_sheets(copies: Sequence[CardCopy], folder: Path, build: Build,
         pdf, _ = pdf_bytes(draw, (w, h), f"{deck_id} for Tabletop Simulator")
         sizes = [(cols * cell_w, rows * cell_h) for cols, rows in layouts]
         names = [folder / f"{deck_id}-{i + 1}.png" for i in range(len(chunks))]
+        saved.append((deck_copies[0].front.deck.name,
+                      [tts.Sheet(name, cols, rows, [cp.front.card for cp in chunk])
+                       for name, chunk, (cols, rows) in zip(names, chunks, layouts, strict=True)],
+                      folder / f"{deck_id}-back.png" if hidden is not None else None))
         if hidden is not None:
             sizes.append((cell_w, cell_h))
             names.append(folder / f"{deck_id}-back.png")
         out.extend(zip(names, _rasterise(pdf, sizes), strict=True))
+    name = folder.name.removesuffix("-tts")
+    out.append((folder / f"{name}.json", tts.saved_object(game_name, saved, base_url)))
     return out

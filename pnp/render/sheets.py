@@ -456,6 +456,7 @@ def render_deck_sheets(
     progress: Progress | None = None,
     library: LayoutLibrary | None = None,
     stem: str | None = None,
+    tts_url: str | None = None,
 ) -> tuple[list[Path], list[Diagnostic]]:
     """Render the game's decks; returns the files written and every diagnostic.
 
@@ -520,7 +521,8 @@ def render_deck_sheets(
         if png:
             outputs.extend(exports.card_pngs(unique, out / f"{stem}-png", build, diags))
         if tts:
-            outputs.extend(exports.tts_sheets(copies, out / f"{stem}-tts", build, diags))
+            outputs.extend(exports.tts_sheets(copies, out / f"{stem}-tts", build, diags,
+                                              game.name, tts_url))
     diags.extend(build.diags)
     if has_errors(diags):
         return [], diags
