@@ -25,6 +25,8 @@ COMMANDS = {
     "new": "new",
     "schemas": "schemas",
     "upgrade": "upgrade",
+    "export": "export",
+    "fetch-sheet": "fetch_sheet",
 }
 
 
