@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from pnp.cli import main
 from pnp.data.sheet_fetch import csv_url
 
-CSV = "id,name,cost\r\ncaravan,Caravan,2\r\noasis,Oasis,0\r\n".encode()
+CSV = b"id,name,cost\r\ncaravan,Caravan,2\r\noasis,Oasis,0\r\n"
 PAGES = {
     "/sheet.csv": (200, "text/csv", CSV),
     "/moved": (302, "text/plain", b""),

@@ -284,3 +284,13 @@ def test_export_refuses_a_card_that_would_not_come_back_the_same(tmp_path):
     again = CliRunner().invoke(main, ["export", "cards", str(folder), "--format", "xlsx",
                                       "--out", str(tmp_path / "out")])
     assert again.exit_code == 1 and "--force" in again.stderr  # never replaces a file unasked
+
+
+def test_a_spreadsheet_no_deck_reads_is_a_warning_saying_how_to_use_it(tmp_path):
+    folder = small_game(tmp_path, GOOD)
+    (folder / "more-cards.csv").write_text("id,name\nx,X\n")
+    loaded = load_game(folder)
+    [d] = [d for d in loaded.diagnostics if d.code == "PNP-T005"]
+    assert Path(d.file).name == "more-cards.csv" and d.severity == "warning"
+    assert "cards: {from: more-cards.csv}" in d.hint
+    assert loaded.ok  # cards.xlsx, which the deck reads, is not reported

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data.loader import Document, plain_scalar
-from pnp.data.sheets import Table, TableProblem, cell_name, read_table
+from pnp.data.sheets import SHEET_SUFFIXES, Table, TableProblem, cell_name, read_table
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
-__all__ = ["CARD_COLUMNS", "SheetCells", "attach_sheets", "cards_from_table", "cell_value"]
+__all__ = ["CARD_COLUMNS", "SheetCells", "attach_sheets", "cards_from_table", "cell_value",
+           "unread_sheets"]
 
 #: Columns that are the card's own keys; every other column is a field.
 CARD_COLUMNS = ("id", "name", "count")
@@ -69,10 +70,11 @@ class SheetCells:
         return self._at(self.header_row, column)  # a field's name is written in its header
 
 
-def attach_sheets(folder: Path, doc: Document) -> list[Diagnostic]:
+def attach_sheets(folder: Path, doc: Document, used: set[Path] | None = None) -> list[Diagnostic]:
     """Read every `cards: {from: ...}` of a deck document and put the rows in its place; the
     `from:` map stays (and the problems are returned) when the sheet cannot be used. `from:`
-    is relative to the deck file and must stay inside the game `folder`."""
+    is relative to the deck file and must stay inside the game `folder`; each file named is
+    added to `used`."""
     data = doc.data
     decks = data.get("decks") if isinstance(data, dict) else None
     diags: list[Diagnostic] = []
@@ -84,6 +86,8 @@ def attach_sheets(folder: Path, doc: Document) -> list[Diagnostic]:
         sheet = str(sheet) if sheet is not None else None
         where = ("decks", i, "cards")
         path = Path(doc.path).parent / source["from"]
+        if used is not None:
+            used.add(path.resolve())
         if not _inside(folder, path):
             diags.append(Diagnostic.at(doc.pos((*where, "from")), ERROR, "PNP-T001",
                                        f"'{source['from']}' lies outside the game folder",
@@ -107,6 +111,22 @@ def attach_sheets(folder: Path, doc: Document) -> list[Diagnostic]:
         deck["cards"] = cards
         doc.mounts[where] = cells
     return diags
+
+
+def unread_sheets(folder: Path, used: set[Path]) -> list[Diagnostic]:
+    """A warning for each spreadsheet in the game folder that no deck reads: a designer who
+    drops cards.csv beside the YAML learns how to use it instead of seeing nothing happen."""
+    out = []
+    for path in sorted(folder.rglob("*")):
+        rel = path.relative_to(folder).parts
+        if path.suffix.lower() not in SHEET_SUFFIXES or any(p.startswith((".", "~$")) for p in rel):
+            continue
+        if path.is_file() and path.resolve() not in used:
+            out.append(Diagnostic(WARNING, "PNP-T005", f"no deck reads '{path.name}'", str(path),
+                                  1, 1, f"to take a deck's cards from it, write `cards: {{from: "
+                                  f"{'/'.join(rel)}}}` in the deck (one row a card, the first row "
+                                  "names the columns); or move it out of the game folder"))
+    return out
 
 
 def cards_from_table(table: Table, declared: Any) -> tuple[list[dict], SheetCells | None,
