@@ -78,7 +78,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         base = yaml_game(Path(tmp), args.cards)
         folders = {"yaml": base, "xlsx": sheet_game(base, "xlsx"), "csv": sheet_game(base, "csv")}
-        for name, folder in folders.items():  # the same cards every way, and a warm start
+        for folder in folders.values():  # the same cards every way, and a warm start
             loaded = load_game(folder)
             assert loaded.ok and sum(len(d.cards) for d in loaded.game.decks.values()) == args.cards
         times = {(step, name): [] for step in ("read", "load") for name in folders}

@@ -27,6 +27,7 @@ COMMANDS = {
     "upgrade": "upgrade",
     "export": "export",
     "fetch-sheet": "fetch_sheet",
+    "preview": "preview",
 }
 
 
