@@ -163,3 +163,31 @@ def test_the_server_listens_on_loopback_reads_only_and_refuses_other_host_names(
     for method in ("POST", "PUT", "DELETE"):
         assert status(url, method) == 405
     assert status(url, host="attacker.example") == 400  # a rebound DNS name reads nothing
+
+
+def test_the_fast_path_draws_the_edited_card_the_full_reload_then_agrees(game):
+    state = cards_state(game)
+    deck = game / "deck.yaml"
+    deck.write_text(deck.read_text().replace('"Gain 2 {coin}."', '"Gain 6 {coin}."', 1))
+    quick = state.quick({deck})
+    assert [i["id"] for i in quick.items] == ["card/market/caravan"]
+    key = state.items["card/market/caravan"].key
+    assert state.images.get(key)
+    full = state.refresh({deck})
+    assert full.items == []  # the same key: nothing drawn twice
+    assert state.items["card/market/caravan"].key == key
+
+
+def test_the_fast_path_declines_what_needs_the_whole_game(game):
+    state = cards_state(game)
+    deck = game / "deck.yaml"
+    text = deck.read_text()
+    assert state.quick({game / "stats.yaml"}) is None  # not a deck
+    deck.write_text(text.replace("name: Market deck", "name: Market", 1))
+    assert state.quick({deck}) is None  # a deck declaration
+    deck.write_text(text.replace('"Gain 2 {coin}."', '"Gain 2 {coin}.", wild: [1, 2]', 1)
+                    .replace("{id: oasis, name: \"Oasis\", count: 3,", "{id: oasis, count: 3,", 1))
+    assert state.quick({deck}) is None  # an error (a card without a name): the full reload says so
+    deck.write_text(text.replace('      - {id: oasis,', '      - {id: extra, name: Extra}\n'
+                                 '      - {id: oasis,', 1))
+    assert state.quick({deck}) is None  # a card added

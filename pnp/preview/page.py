@@ -59,6 +59,7 @@ const PAGE_SCALE = 0.6;
 window.pnpPageId = Math.random().toString(36).slice(2);  // a reload would change it
 window.pnpLoaded = {};  // item id -> {key, at}: when each image last finished loading
 window.pnpUpdates = 0;
+window.pnpTimings = [];  // the server's time for each update that redrew something or reloaded
 const items = new Map();
 let diagnostics = {};
 
@@ -171,6 +172,9 @@ function apply(update) {
   showDiagnostics();
   applyFilter();
   window.pnpUpdates += 1;
+  if (update.seconds !== undefined) {
+    window.pnpTimings.push({seconds: update.seconds, items: (update.items || []).length});
+  }
   const n = (update.items || []).length;
   status(`updated ${new Date().toLocaleTimeString()}: ${n} redrawn` +
          (update.seconds !== undefined ? ` in ${update.seconds} s` : ""));

@@ -71,12 +71,16 @@ def watch_filter(folder: Path):
 
 
 async def watch(state: PreviewState, hub: Hub, stop: asyncio.Event) -> None:
-    """Refresh on every batch of saved files: cards first, then the slower kinds."""
+    """Refresh on every batch of saved files: the edited cards first (the fast path), then the
+    whole game again (diagnostics, everything else), then the slower kinds."""
     from watchfiles import awatch
 
     async for changes in awatch(state.folder, stop_event=stop, watch_filter=watch_filter(
             state.folder), debounce=400, step=20, rust_timeout=1000):
         paths = {Path(p) for _, p in changes}
+        quick = await run_in_threadpool(state.quick, paths)
+        if quick is not None and quick.items:
+            hub.publish(quick.to_json())
         update = await run_in_threadpool(state.refresh, paths)
         hub.publish(update.to_json())
         pages = await run_in_threadpool(state.refresh_pages, paths)

@@ -9,6 +9,7 @@ items they concern.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from bisect import bisect_right
@@ -17,9 +18,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.data.game import load_game
+from pnp.data.game import load_game_and_documents
 from pnp.data.sheets import SHEET_SUFFIXES
 from pnp.diagnostics import Diagnostic, display_path, has_errors
+from pnp.preview.quick import changed_cards
 from pnp.render.previews import PreviewItem, card_items, draw_card, page_items
 
 __all__ = ["PreviewState", "Update"]
@@ -57,30 +59,79 @@ class PreviewState:
         self.data_diags: list[Diagnostic] = []
         self.ok = False
         self._spans: dict[str, list[tuple[int, str]]] = {}  # file -> (line, item id or '')
+        self._library: Any = None  # the layouts, kept while no layout file changes
+        self._library_diags: list[Diagnostic] = []
+        self._docs: list | None = None  # the documents as read by the last good refresh
         self._lock = threading.RLock()  # pdfium and reportlab draw one thing at a time
 
     # -- refreshing ------------------------------------------------------------------------
 
     def refresh(self, changed: Iterable[Path] | None = None) -> Update:
-        """Reload the game and redraw the cards whose key changed (all on the first call)."""
+        """Reload the game and redraw the cards whose key changed (all on the first call).
+
+        The game is loaded and keyed outside the lock, so images keep being served meanwhile;
+        refresh itself is called from one thread at a time (the watcher)."""
+        start = time.perf_counter()
+        result, docs = load_game_and_documents(self.folder)
+        update = Update(ok=result.ok)
+        items: list[PreviewItem] = []
+        redraw_all = changed is not None and any(
+            Path(p).suffix.lower() not in _CARD_INPUTS for p in changed)
+        if result.ok:
+            same_layouts = (changed is not None and not redraw_all
+                            and not any(_kind_of(Path(p)) == "layout" for p in changed))
+            if not same_layouts or self._library is None:
+                from pnp.render.layout.library import load_library
+
+                self._library, self._library_diags = load_library(result.game)
+            items, diags = card_items(result.game, self._library)
+        with self._lock:
+            self._docs = docs if result.ok else None
+            self.data_diags = list(result.diagnostics)
+            if result.ok:
+                self.data_diags.extend(self._library_diags)
+                self.data_diags.extend(d for d in diags if d not in self._library_diags)
+                self.game = result.game
+                drawn = self._replace([i for i in self.items.values() if i.kind == "cards"],
+                                      items, update, redraw_all)
+                self._map_spans()
+            else:
+                drawn = []
+            self.ok = result.ok
+        for item_id in drawn:
+            self.image(item_id)  # drawn now: the page asks for it at once
+        update.diagnostics = self.diagnostics_json()
+        update.seconds = time.perf_counter() - start
+        return update
+
+    def quick(self, changed: Iterable[Path]) -> Update | None:
+        """Redraw at once the cards whose values a saved deck file or sheet changed (see
+        pnp/preview/quick.py); None when the change needs the full refresh first."""
         start = time.perf_counter()
         with self._lock:
-            result = load_game(self.folder)
-            self.data_diags = list(result.diagnostics)
-            update = Update(ok=result.ok)
-            if result.ok:
-                items, diags = card_items(result.game)
-                self.data_diags.extend(diags)
-                self.game = result.game
-                redraw_all = changed is not None and any(
-                    Path(p).suffix.lower() not in _CARD_INPUTS for p in changed)
-                self._replace([i for i in self.items.values() if i.kind == "cards"], items,
-                              update, redraw_all)
-                self._map_spans()
-            self.ok = result.ok
-            update.diagnostics = self.diagnostics_json()
-            update.seconds = time.perf_counter() - start
-            return update
+            docs, library = self._docs, self._library
+        if not self.ok or docs is None or library is None:
+            return None
+        found = changed_cards(self.folder, docs, changed)
+        if found is None:
+            return None
+        game, ids = found
+        update = Update(ok=True)
+        if ids:
+            items, _ = card_items(game, library)
+            with self._lock:
+                for item in items:
+                    before = self.items.get(item.id)
+                    if item.id not in ids or before is None or before.key == item.key:
+                        continue
+                    item.origin = before.origin  # the cut-down deck's rows are not the file's
+                    self.items[item.id] = item
+                    update.items.append(item.to_json())
+        for shown in update.items:
+            self.image(shown["id"])  # drawn now: the page asks for it at once
+        update.diagnostics = self.diagnostics_json()
+        update.seconds = time.perf_counter() - start
+        return update
 
     def refresh_pages(self, changed: Iterable[Path] | None = None) -> Update:
         """Redraw the other kinds (boards, sheets, tokens, rulesheet) when a file they may read
@@ -120,7 +171,9 @@ class PreviewState:
         return [k for k in kind_names() if k != "cards" and (self.kinds is None or k in self.kinds)]
 
     def _replace(self, old: list[PreviewItem], new: list[PreviewItem], update: Update,
-                 redraw_all: bool) -> None:
+                 redraw_all: bool) -> list[str]:
+        """Install the new items; the ids of the cards to draw at once (redrawn ones)."""
+        drawn: list[str] = []
         new_ids = {i.id for i in new}
         for item in old:
             if item.id not in new_ids:
@@ -134,8 +187,9 @@ class PreviewState:
             self.items[item.id] = item
             if before is None or before.key != item.key or redraw_all:
                 if item.kind == "cards" and before is not None:
-                    self.image(item.id)  # drawn now: the page asks for it at once
+                    drawn.append(item.id)
                 update.items.append(item.to_json())
+        return drawn
 
     # -- images ----------------------------------------------------------------------------
 
@@ -179,12 +233,14 @@ class PreviewState:
         return spans[i][1] if i >= 0 else ""
 
     def diagnostics_json(self) -> dict[str, list[dict]]:
+        """Every diagnostic as the page shows it, by the item it is about ('' the game)."""
         out: dict[str, list[dict]] = {}
-        for d in self.data_diags:
-            out.setdefault(self.owner(d), []).append(_shown(d, self.folder))
-        for item_id, diags in self.render_diags.items():
-            for d in diags:
-                out.setdefault(item_id, []).append(_shown(d, self.folder))
+        with self._lock:
+            for d in self.data_diags:
+                out.setdefault(self.owner(d), []).append(_shown(d, self.folder))
+            for item_id, diags in self.render_diags.items():
+                for d in diags:
+                    out.setdefault(item_id, []).append(_shown(d, self.folder))
         return out
 
     def state_json(self) -> dict[str, Any]:
@@ -196,18 +252,22 @@ class PreviewState:
                     "errors": has_errors(self.data_diags)}
 
 
-def _card_file(path: Path) -> bool:
-    """A file only cards read: a spreadsheet, a deck or layout file (by its schema line)."""
-    if path.suffix.lower() in SHEET_SUFFIXES:
-        return True
+def _kind_of(path: Path) -> str | None:
+    """A YAML file's kind from its schema line (None for other files or none)."""
     if path.suffix.lower() not in (".yaml", ".yml"):
-        return False
+        return None
     try:
         with path.open(encoding="utf-8", errors="replace") as fh:
             first = fh.readline()
     except OSError:
-        return False
-    return "deck.schema.json" in first or "layout.schema.json" in first
+        return None
+    match = re.search(r"([A-Za-z-]+)\.schema\.json", first)
+    return match.group(1) if match else None
+
+
+def _card_file(path: Path) -> bool:
+    """A file only cards read: a spreadsheet, a deck or layout file (by its schema line)."""
+    return path.suffix.lower() in SHEET_SUFFIXES or _kind_of(path) in ("deck", "layout")
 
 
 def _shown(d: Diagnostic, root: Path) -> dict:

@@ -54,14 +54,18 @@ class PreviewItem:
                 "height": self.size[1], "bleed": self.bleed, "safe": self.safe}
 
 
-def card_items(game: Any) -> tuple[list[PreviewItem], list[Diagnostic]]:
-    """One item per card design of every printed deck (no drawing yet: keys only)."""
+def card_items(game: Any, library: Any = None) -> tuple[list[PreviewItem], list[Diagnostic]]:
+    """One item per card design of every printed deck (no drawing yet: keys only). `library`:
+    the game's LayoutLibrary when no layout, icon or font changed since it was loaded."""
     from pnp.render.layout.library import load_library
 
-    library, diags = load_library(game)
+    diags: list[Diagnostic] = []
+    if library is None:
+        library, diags = load_library(game)
     copies, more = prepare_cards(game, [d.id for d in game.decks.values() if d.printed], library)
     diags = [*diags, *(d for d in more if d not in diags)]
     specs: dict[str, str] = {}
+    safe: dict[str, float] = {}
     items: list[PreviewItem] = []
     seen: set[tuple[str, str]] = set()
     for cp in copies:
@@ -74,20 +78,28 @@ def card_items(game: Any) -> tuple[list[PreviewItem], list[Diagnostic]]:
             if face.layout.id not in specs:
                 spec = library.resolve(face.layout.id)[0]
                 specs[face.layout.id] = json.dumps(spec, sort_keys=True, default=str)
-        ctx = json.dumps(cp.front.ctx, sort_keys=True, default=str)
+                safe[face.layout.id] = _safe(spec)
+        ctx = json.dumps(cp.front.ctx, sort_keys=True, default=_plain)
         icons = json.dumps(sorted((k, repr(v)) for k, v in cp.front.layout.icons.items()))
         digest = hashlib.sha1("\0".join([ctx, icons, *(specs[f.layout.id] for f in faces)])
                               .encode()).hexdigest()[:16]
-        words = " ".join(str(v) for v in card.fields.values())
+        words = " ".join(str(_plain(v)) for v in card.fields.values())
         items.append(PreviewItem(f"card/{deck.id}/{card.id}", "cards", deck.name, card.name,
                                  f"{deck.id} {card.id} {card.name} {words}", digest, cp.size,
-                                 CARD_BLEED, _safe(library, cp.front.layout.id),
+                                 CARD_BLEED, safe[cp.front.layout.id],
                                  card.origin, copy=cp))
     return items, diags
 
 
-def _safe(library: Any, layout_id: str) -> float:
-    spec = library.resolve(layout_id)[0]
+def _plain(value: Any) -> Any:
+    """A parsed field value as the card prints it (an effect or condition as written)."""
+    source = getattr(value, "source", None)
+    if isinstance(source, str):
+        return source
+    return list(value) if isinstance(value, tuple) else str(value)
+
+
+def _safe(spec: dict) -> float:
     try:
         return parse_length(spec["safe"]) if "safe" in spec else DEFAULT_SAFE
     except GeometryError:
