@@ -96,8 +96,9 @@ def browser(tmp_path):
         driver.quit()
 
 
-def wait_for(driver, script: str, timeout: float = 15.0):
-    """Poll a JavaScript expression until it is truthy; its value."""
+def wait_for(driver, script: str, timeout: float = 60.0):
+    """Poll a JavaScript expression until it is truthy; its value (the timeout is generous:
+    a loaded machine draws slowly, and this test checks what is redrawn, not how fast)."""
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         value = driver.execute_script(f"return {script};")

@@ -225,6 +225,8 @@ def test_table_problems_point_at_the_deck_file_or_the_cell(tmp_path):
         return [(d.code, Path(d.file).name, d.line, d.cell, d.message)
                 for d in load_game(folder).diagnostics if d.is_error]
 
+    [(code, name, line, _, message)] = errors("cards.xlsx, shet: Empire A")
+    assert (code, name, line) == ("PNP-S002", "deck.yaml", 17) and "'shet'" in message
     assert errors("cards.xlsx, sheet: Empire B") == [
         ("PNP-T002", "deck.yaml", 17, "", "'cards.xlsx' has no sheet 'Empire B'")]
     [(code, name, line, _, message)] = errors("crads.xlsx")

@@ -80,8 +80,9 @@ def attach_sheets(folder: Path, doc: Document, used: set[Path] | None = None) ->
     diags: list[Diagnostic] = []
     for i, deck in enumerate(decks if isinstance(decks, list) else []):
         source = deck.get("cards") if isinstance(deck, dict) else None
-        if not isinstance(source, dict) or not isinstance(source.get("from"), str):
-            continue  # YAML cards, or a shape the schema reports
+        if not isinstance(source, dict) or not isinstance(source.get("from"), str) \
+                or set(source) - {"from", "sheet"}:
+            continue  # YAML cards, or a shape the schema reports (a misspelt `sheet:` too)
         sheet = source.get("sheet")
         sheet = str(sheet) if sheet is not None else None
         where = ("decks", i, "cards")
