@@ -191,3 +191,26 @@ def test_the_fast_path_declines_what_needs_the_whole_game(game):
     deck.write_text(text.replace('      - {id: oasis,', '      - {id: extra, name: Extra}\n'
                                  '      - {id: oasis,', 1))
     assert state.quick({deck}) is None  # a card added
+
+
+def test_a_bad_spreadsheet_cell_is_shown_beside_its_card(game):
+    from openpyxl import Workbook
+
+    book = Workbook()
+    book.active.title = "Events"
+    for row in (["id", "name", "cost", "text"], ["drought", "Drought", 1, "Lose 1 {food}."],
+                ["harvest", "Harvest", 2, "Gain 3 {food}."]):
+        book.active.append(row)
+    book.save(game / "events.xlsx")
+    (game / "events.yaml").write_text(EVENTS.replace(
+        "    cards:\n      - {id: drought, name: Drought, fields: {text: \"Lose 1 {food}.\"}}\n",
+        "    fields: {cost: {type: integer, min: 0, max: 9}, text: {type: text}}\n"
+        "    cards: {from: events.xlsx, sheet: Events}\n"))
+    state = cards_state(game)
+    assert "card/events/harvest" in state.items
+    book.active["C3"] = "two"
+    book.save(game / "events.xlsx")
+    update = state.refresh({game / "events.xlsx"})
+    assert not update.ok
+    [note] = update.diagnostics["card/events/harvest"]
+    assert note["cell"] == "Events!C3 (cost)" and "events.xlsx:Events!C3 (cost)" in note["text"]
