@@ -25,6 +25,9 @@ COMMANDS = {
     "new": "new",
     "schemas": "schemas",
     "upgrade": "upgrade",
+    "export": "export",
+    "fetch-sheet": "fetch_sheet",
+    "preview": "preview",
 }
 
 

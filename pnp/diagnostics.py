@@ -21,14 +21,21 @@ SCHEMA_VERSION = 1
 
 @dataclass(frozen=True, order=True)
 class Position:
-    """A place in a source file: 1-based line and column."""
+    """A place in a source file: 1-based line and column.
+
+    In a spreadsheet, line and column are the cell's row and column number, and `cell` names it
+    as a spreadsheet does (`Empire A!C12 (cost)`: sheet, cell, the column's header)."""
 
     file: str
     line: int = 0
     column: int = 0
+    cell: str = ""
 
     def shifted(self, columns: int) -> Position:
-        """The position `columns` characters further along the same line."""
+        """The position `columns` characters further along the same line (a cell stays put:
+        its next column is another value)."""
+        if self.cell:
+            return self
         return Position(self.file, self.line, self.column + columns)
 
 
@@ -41,6 +48,9 @@ class Diagnostic:
     line: int = 0
     column: int = 0
     hint: str = ""
+    #: a spreadsheet cell's name (`Empire A!C12 (cost)`) where line and column are its row and
+    #: column; shown instead of `line:column`
+    cell: str = ""
 
     @classmethod
     def at(
@@ -48,16 +58,19 @@ class Diagnostic:
     ) -> Diagnostic:
         if pos is None:
             return cls(severity, code, message, hint=hint)
-        return cls(severity, code, message, pos.file, pos.line, pos.column, hint)
+        return cls(severity, code, message, pos.file, pos.line, pos.column, hint, pos.cell)
 
     @property
     def is_error(self) -> bool:
         return self.severity == ERROR
 
     def format_text(self, root: Path | None = None) -> str:
-        """`file:line:column: severity code: message` then an indented hint line."""
+        """`file:line:column: severity code: message` then an indented hint line; a spreadsheet
+        cell reads `file:Sheet!C12 (column): ...`."""
         where = display_path(self.file, root) if self.file else "<pnp>"
-        if self.line:
+        if self.cell:
+            where += f":{self.cell}"
+        elif self.line:
             where += f":{self.line}:{self.column or 1}"
         text = f"{where}: {self.severity} {self.code}: {self.message}"
         if self.hint:
@@ -66,6 +79,8 @@ class Diagnostic:
 
     def to_json(self, root: Path | None = None) -> dict:
         data = asdict(self)
+        if not self.cell:
+            del data["cell"]  # the document stays as it was for every file but a spreadsheet
         if self.file:
             data["file"] = display_path(self.file, root)
         return data

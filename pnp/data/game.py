@@ -16,6 +16,7 @@ from pnp.data.build import Builder, slug
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document, validate_rules
+from pnp.data.sheet_decks import attach_sheets, unread_sheets
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.paths import CARDS
 
@@ -107,6 +108,7 @@ def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
                                 hint="a game folder holds game.yaml and its definition files"))
         return result, None
     docs: list[Document] = []
+    sheets: set[Path] = set()
     for path in result.files:
         escape = outside_link(folder, path)
         if escape is not None:
@@ -126,7 +128,10 @@ def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
                                     f"a game folder holds {', '.join(sorted(GAME_KINDS))} files: "
                                     "fix the schema line, or move the file out"))
             continue
+        if doc.kind == "deck":  # cards kept in a spreadsheet become the deck's card list here
+            diags.extend(attach_sheets(folder, doc, sheets))
         docs.append(doc)
+    diags.extend(unread_sheets(folder, sheets))
     return result, docs
 
 

@@ -341,7 +341,8 @@ def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
             doc = found.doc
             if id(doc) not in group[0]:
                 group[0][id(doc)] = Document(doc.path, copy.deepcopy(doc.data), doc.schema_ref,
-                                             doc.positions, doc.key_positions, {})
+                                             doc.positions, doc.key_positions, {},
+                                             doc.mounts)
             target = resolve_override([group[0][id(doc)]], str(path))
             if not isinstance(target, OverrideProblem):
                 target.set(copy.deepcopy(value))

@@ -41,6 +41,7 @@ __all__ = [
     "Document",
     "load_file",
     "load_text",
+    "plain_scalar",
 ]
 
 #: The first line of every data file: `# yaml-language-server: $schema=<ref>`.
@@ -106,6 +107,9 @@ class Document:
     key_positions: Mapping[tuple, tuple[int, int]] = field(default_factory=dict, repr=False)
     #: data path -> where its value was written instead (a variant override, in game.yaml)
     redirects: dict[tuple, Position] = field(default_factory=dict, repr=False)
+    #: data path -> the values below it that were read from another file (a deck's cards from
+    #: a spreadsheet): an object whose pos(rest) and key_pos(rest) give a Position or None
+    mounts: dict[tuple, Any] = field(default_factory=dict, repr=False)
 
     def redirected(self, path: Sequence[str | int]) -> Position | None:
         """The override position for `path` or its nearest overridden ancestor, if any."""
@@ -139,6 +143,10 @@ class Document:
         if moved is not None:
             return moved
         key = tuple(path)
+        if self.mounts:
+            found = self._mounted(key, False)
+            if found is not None:
+                return found
         while True:
             found = self.positions.get(key)
             if found is not None:
@@ -152,10 +160,22 @@ class Document:
         moved = self.redirected(path)
         if moved is not None:
             return moved
+        if self.mounts:
+            mounted = self._mounted(tuple(path), True)
+            if mounted is not None:
+                return mounted
         found = self.key_positions.get(tuple(path))
         if found is not None:
             return Position(self.file, found[0], found[1])
         return self.pos(path)
+
+    def _mounted(self, key: tuple, keys: bool) -> Position | None:
+        """The position of a value below a mount, from the file it was read from."""
+        for prefix, source in self.mounts.items():
+            n = len(prefix)
+            if len(key) > n and key[:n] == prefix:
+                return source.key_pos(key[n:]) if keys else source.pos(key[n:])
+        return None
 
     @property
     def kind(self) -> str | None:
@@ -278,6 +298,13 @@ def _resolve_plain(text: str) -> Any:
     if text == "<<":
         return _MERGE
     return text
+
+
+def plain_scalar(text: str) -> Any:
+    """What `text` means written unquoted in YAML (`3` an int, `true` a bool, `~` None): a
+    CSV cell of a free-form card field reads as the same text would in a deck file."""
+    value = _resolve_plain(text)
+    return "<<" if value is _MERGE else value
 
 
 def _number(text: str, default: Any) -> Any:
