@@ -29,8 +29,10 @@ def exported(tmp_path_factory):
 def test_poker_png_with_eighth_inch_bleed_is_825_by_1125(exported):
     out, paths = exported
     fronts = sorted((out / "fixture-cards-png" / "market").glob("card-?.png"))
-    backs = sorted((out / "fixture-cards-png" / "market").glob("card-?-back.png"))
-    assert len(fronts) == 3 and len(backs) == 3  # one per distinct card, not per copy
+    assert len(fronts) == 3  # one per distinct card, not per copy
+    # every card has the same back: written once for the deck, not once a card
+    assert not list((out / "fixture-cards-png" / "market").glob("card-?-back.png"))
+    backs = [out / "fixture-cards-png" / "market" / "back.png"]
     for png in fronts + backs:
         with Image.open(png) as im:
             assert im.size == (825, 1125)
@@ -122,3 +124,14 @@ def test_a_single_card_deck_is_a_custom_card(tmp_path):
                                       tts=True)
     [card] = _saved_object(tmp_path / "fixture-cards-tts")["ObjectStates"]
     assert card["Name"] == "CardCustom" and card["CardID"] == 100 and card["CustomDeck"]["1"]
+
+
+def test_cards_with_their_own_backs_keep_one_back_each(tmp_path):
+    """A back that shows the card's own name differs card to card: each keeps its back."""
+    deck = poker_deck(2, back="poker-front")  # the front layout as back: differs per card
+    paths, diags = render_deck_sheets(make_game([deck]), out_dir=tmp_path, png=True)
+    assert not diags, diags
+    folder = tmp_path / "fixture-cards-png" / "market"
+    assert sorted(p.name for p in folder.glob("*-back.png")) == ["card-1-back.png",
+                                                                  "card-2-back.png"]
+    assert not (folder / "back.png").exists()

@@ -68,7 +68,8 @@ def _need_pdfium(diags: list[Diagnostic]) -> bool:
 def card_pngs(copies: Sequence[CardCopy], folder: Path, build: Build,
               diags: list[Diagnostic], bleed: float = PRINT_SHOP_BLEED,
               dpi: int = PNG_DPI) -> list[tuple[Path, bytes]]:
-    """`<folder>/<deck>/<card>.png` (+ `-back.png`): trim + bleed at `dpi`, one per distinct card."""
+    """`<folder>/<deck>/<card>.png`, trim + bleed at `dpi`, one per distinct card, and the
+    deck's `back.png` (or `<card>-back.png` each, when the backs differ)."""
     if not copies or not _need_pdfium(diags):
         return []
     pdf, _ = pdf_bytes(lambda c: draw_print_shop(c, copies, build.drawer(c, copies), bleed),
@@ -80,7 +81,21 @@ def card_pngs(copies: Sequence[CardCopy], folder: Path, build: Build,
             if face is not None:
                 names.append(folder / face.deck.id / f"{face.card.id}{suffix}.png")
                 sizes.append(pixel_size(page, dpi))
-    return list(zip(names, _rasterise(pdf, sizes), strict=True))
+    return _shared_backs(list(zip(names, _rasterise(pdf, sizes), strict=True)))
+
+
+def _shared_backs(pngs: list[tuple[Path, bytes]]) -> list[tuple[Path, bytes]]:
+    """A deck whose cards all have the same back gets one `back.png`, not one a card (what a
+    print shop or a virtual table takes); a deck with different backs keeps `<card>-back.png`."""
+    backs: dict[Path, set[bytes]] = {}
+    for path, png in pngs:
+        if path.stem.endswith("-back"):
+            backs.setdefault(path.parent, set()).add(png)
+    shared = {folder: next(iter(images)) for folder, images in backs.items() if len(images) == 1}
+    out = [(path, png) for path, png in pngs
+           if not (path.stem.endswith("-back") and path.parent in shared)]
+    out += [(folder / "back.png", png) for folder, png in shared.items()]
+    return out
 
 
 def tts_grid(n_cards: int) -> tuple[int, int]:
