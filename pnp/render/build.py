@@ -107,7 +107,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
             return [], diags
         steps = [kind for kind in renderers() if kind.applies(game)]
         for i, kind in enumerate(steps):
-            p, d = kind.render(game, stage, paper)
+            p, d = kind.render(game, stage, paper, **getattr(kind, "kit_options", {}))
             paths.extend(p)
             diags.extend(d)
             if progress is not None:

@@ -148,6 +148,9 @@ def deck_stem(deck) -> str:
 
 class Cards:
     name = "cards"
+    #: a kit prints every card's back after its fronts, mirrored for a long-edge flip: backs
+    #: tell decks apart and carry the city-state side and military legacies
+    kit_options = {"duplex": "long"}
 
     def applies(self, game) -> bool:
         return bool(game.decks)

@@ -141,6 +141,7 @@ class ShapeElement(BoxElement):
         self.stroke = Prop("stroke", data.get("stroke"), parse_color)
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.radius = Prop("radius", data.get("radius", "3mm"), as_length)
+        self.holds = data.get("holds")  # what players put here; checked by layout.fit
 
     def draw(self, c, dc):
         x, y, w, h = self.box(dc)

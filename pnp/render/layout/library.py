@@ -32,6 +32,7 @@ from pnp.render.layout.codes import (
     ElementError,
     shown_char,
 )
+from pnp.render.layout.dienet import R_DIE_NET, DieNetElement, NetError
 from pnp.render.layout.elements import (
     ELEMENT_TYPES,
     DrawContext,
@@ -245,11 +246,11 @@ class LayoutLibrary:
         for i, el in enumerate(data["elements"]):
             eid = str(el.get("id", f"#{i + 1}"))
             pos = origins.get(f"el.{el.get('id')}" if "id" in el else f"el.#{i}", where)
-            cls = ELEMENT_TYPES.get(el.get("type", ""))
+            cls = {**ELEMENT_TYPES, "die_net": DieNetElement}.get(el.get("type", ""))
             if cls is None:
                 diags.append(Diagnostic.at(pos, ERROR, R_SCHEMA,
                                            f"element '{eid}': unknown type {el.get('type')!r}",
-                                           f"use one of {', '.join(ELEMENT_TYPES)}"))
+                                           f"use one of {', '.join(ELEMENT_TYPES)}, die_net"))
                 continue
             try:
                 element = cls(eid, el, pos, w, h)
@@ -258,6 +259,10 @@ class LayoutLibrary:
                 continue
             except fonts.FontError as exc:
                 diags.append(Diagnostic.at(pos, ERROR, R_FONT, f"element '{eid}': {exc}"))
+                continue
+            except NetError as exc:
+                diags.append(Diagnostic.at(pos, ERROR, R_DIE_NET, f"element '{eid}': {exc}",
+                                           "write the net as rows of '.' and the digits 0-5"))
                 continue
             except (ValueError, GeometryError) as exc:
                 code = R_COLOR if "colour" in str(exc) else R_LENGTH
