@@ -184,6 +184,32 @@ class Cards:
         return [f"{deck_stem(deck)}.pdf" for deck in game.decks.values() if deck.printed]
 
 
+class SymbolKey:
+    """`symbol-key.pdf`: every symbol the game defines with a meaning (pnp.render.symbolkey)."""
+
+    name = "symbols"
+
+    def applies(self, game) -> bool:
+        from pnp.render.symbolkey import symbols
+
+        return bool(symbols(game))
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        from pnp.render.symbolkey import check_symbols
+
+        return check_symbols(game)
+
+    def render(self, game, out_dir, paper) -> Rendered:
+        from pnp.render.symbolkey import render_symbol_key
+
+        return render_symbol_key(game, out_dir, paper)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.symbolkey import FILE_NAME
+
+        return [FILE_NAME]
+
+
 class Rulesheet:
     name = "rulesheet"
 
@@ -208,5 +234,5 @@ class Rulesheet:
         return [rulesheet_name(game)]
 
 
-for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), Rulesheet()):
+for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), SymbolKey(), Rulesheet()):
     register(_kind)

@@ -256,13 +256,24 @@ LABEL_MIN_SIZE = 4.0
 def _page_label(c, grid: Grid, text: str) -> None:
     """A small grey label in the margin that no crop mark crosses.
 
-    Crop marks sit only on cut lines, so the label is kept within one card's span: centred
-    under the first column when the bottom margin has room (A4), else turned along the first
-    row in the left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
+    Below the crop marks when the bottom margin leaves room under them (the whole page width);
+    otherwise, as crop marks sit only on cut lines, within one card's span: centred under the
+    first column when the bottom margin has room (A4), else turned along the first row in the
+    left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
     shrink to fit the span, down to 4 pt, then lose their end.
     """
     cw, ch = grid.card
     below, left = grid.y0 - grid.bleed, grid.x0 - grid.bleed
+    if below >= mm(9.5):  # room under the crop marks (1 to 6 mm off the art): the full width
+        span = grid.paper[0] - 2 * mm(10)
+        size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
+        text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
+        c.saveState()
+        c.setFillColorRGB(0.45, 0.45, 0.45)
+        c.setFont(fonts.DEFAULT_FONT, size)
+        c.drawCentredString(grid.paper[0] / 2, (below - mm(6)) / 2 - size / 3, text)
+        c.restoreState()
+        return
     if below >= mm(7):
         span, horizontal = cw - mm(4), True
     elif left >= mm(7):

@@ -149,7 +149,16 @@ def template_context(game: GameDef) -> dict[str, Any]:
     h = Helpers(game)
     return {"game": game, "variant": game.variant, "rule": h.rule, "readings": h.readings,
             "table": markdown_table, "stat_name": h.stat_name,
-            "stat": h.stat}
+            "stat": h.stat, "symbols": symbol_glossary(game)}
+
+
+def symbol_glossary(game: GameDef) -> list[dict[str, str]]:
+    """The game's symbols for a glossary: `name`, `mark` (the inline `{name}`) and `meaning`,
+    the same list the kit's symbol key prints."""
+    from pnp.templating.icons import game_symbols
+
+    return [{"name": s.name, "mark": "{" + s.name + "}", "meaning": s.meaning}
+            for s in game_symbols(game)[0]]
 
 
 def template_filters(game: GameDef) -> Mapping[str, Any]:
