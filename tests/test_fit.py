@@ -83,3 +83,32 @@ def test_arrangement_lays_pieces_in_rows_when_one_row_is_too_long():
     assert arrangement(5, t, t, 94 * MM, 18 * MM, 1 * MM) == (5, 1)
     assert arrangement(5, t, t, 60 * MM, 40 * MM, 1 * MM) == (3, 2)
     assert arrangement(5, t, t, 56 * MM, 18 * MM, 1 * MM) is None
+
+
+def test_a_special_technology_covers_one_column_of_the_technology_card(tmp_path):
+    game = _load(CARDS / "age-of-civilization")
+    assert not [d for d in preflight(game) if d.code in ("PNP-R042", "PNP-R043")]
+    # poker-size, as it was, it would cover the whole 59×92 mm card instead of one column
+    folder = tmp_path / "aoc"
+    shutil.copytree(CARDS / "age-of-civilization", folder)
+    decks = folder / "deck.yaml"
+    text = decks.read_text(encoding="utf-8")
+    old = "size: {width: 17mm, height: 75mm}"
+    assert old in text
+    decks.write_text(text.replace(old, "size: poker", 1), encoding="utf-8")
+    found = [d for d in preflight(_load(folder)) if d.code == "PNP-R042"]
+    assert {m for d in found for m in ("slot-left", "slot-middle", "slot-right")
+            if m in d.message} == {"slot-left", "slot-middle", "slot-right"}
+
+
+def test_every_scoring_track_space_holds_a_score_star(tmp_path):
+    folder = tmp_path / "aoc"
+    shutil.copytree(CARDS / "age-of-civilization", folder)
+    decks = folder / "deck.yaml"
+    text = decks.read_text(encoding="utf-8")
+    old = "size: {width: 10mm, height: 10mm}"
+    assert old in text
+    # an 18 mm star, the size of the other tokens, covers several spaces
+    decks.write_text(text.replace(old, "size: {width: 18mm, height: 18mm}", 1), "utf-8")
+    found = [d for d in preflight(_load(folder)) if d.code == "PNP-R042"]
+    assert len([d for d in found if "'sp-" in d.message]) == 30

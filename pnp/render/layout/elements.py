@@ -177,6 +177,7 @@ class LineElement(Element):
         self.stroke = Prop("stroke", data.get("stroke", "black"), parse_color)
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.dash = [parse_length(d) for d in data.get("dash", [])]
+        self.arrow = data.get("arrow", "none")  # an arrowhead at the end, the start or both
 
     def draw(self, c, dc):
         x1, y1, x2, y2 = (p.get(dc.ctx, self.what) for p in self.pts)
@@ -184,12 +185,37 @@ class LineElement(Element):
         if stroke is None:
             return
         set_stroke(c, stroke)
-        c.setLineWidth(self.stroke_width.get(dc.ctx, self.what))
+        width = self.stroke_width.get(dc.ctx, self.what)
+        c.setLineWidth(width)
         if self.dash:
             c.setDash(self.dash)
         c.line(x1, self.card_h - y1, x2, self.card_h - y2)
         if self.dash:
             c.setDash()
+        heads = {"end": [(x1, y1, x2, y2)], "start": [(x2, y2, x1, y1)],
+                 "both": [(x1, y1, x2, y2), (x2, y2, x1, y1)]}.get(self.arrow, [])
+        for ax, ay, bx, by in heads:
+            _arrowhead(c, stroke, ax, self.card_h - ay, bx, self.card_h - by, width)
+
+
+def _arrowhead(c, rgb, ax: float, ay: float, bx: float, by: float, width: float) -> None:
+    """A filled arrowhead with its tip at (bx, by), pointing from (ax, ay)."""
+    import math
+
+    length = math.hypot(bx - ax, by - ay)
+    if length <= 0:
+        return
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    size = max(4 * width, 3.5)
+    back_x, back_y = bx - ux * size, by - uy * size
+    half = size * 0.45
+    set_fill(c, rgb)
+    p = c.beginPath()
+    p.moveTo(bx, by)
+    p.lineTo(back_x - uy * half, back_y + ux * half)
+    p.lineTo(back_x + uy * half, back_y - ux * half)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
 
 
 class TextElement(BoxElement):
