@@ -149,3 +149,13 @@ def test_card_exports_keep_the_kit_names(ac, tmp_path):
     assert pngs == sorted([f"{c}.png" for c in charts] + [f"{c}-back.png" for c in charts])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards-chart-cards-png",
                                                           "cards-chart-cards.pdf"]
+
+
+def test_the_common_counters_mark_every_pre_history_space_after_the_start(kit, ac):
+    # the pregame puts a marker on each Pre-History space but Dawn of Time (22 of 23); the
+    # same markers then go on built wonders (12 on the Wonders track)
+    spaces = len(ac.tracks["pre-history"].spaces) - 1
+    assert spaces == 22 and len(ac.tracks["wonders"].spaces) - 1 <= spaces
+    with pdfplumber.open(kit / "tokens.pdf") as pdf:
+        text = " ".join(page.extract_text() or "" for page in pdf.pages)
+    assert f"Common counters × {spaces}" in text

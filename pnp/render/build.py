@@ -34,6 +34,8 @@ PLAYER_COLOURS: tuple[tuple[str, str], ...] = (
     ("Reddish purple", "#CC79A7"),
     ("Black", "#000000"),
 )
+COUNTER_SIZE = "12mm"  # a common counter marks one space of a track (at least 14 mm wide)
+COUNTER_COLOUR = "#d9d9d9"  # light grey: no player's colour
 PAWN_SIZE = "13mm"  # twelve to a row on A4 and Letter, and small enough for a 23 mm space
 
 
@@ -46,7 +48,8 @@ def pawn_component(game: GameDef) -> Component | None:
 
 
 def pawn_groups(game: GameDef) -> tuple[list, list[Diagnostic]]:
-    """One token group per player colour, up to the game's maximum number of players."""
+    """One token group per player colour, up to the game's maximum number of players, and the
+    game's common counters (a shared component named for counters) as round markers."""
     from pnp.render.tokens import TokenGroup
 
     comp = pawn_component(game)
@@ -64,6 +67,12 @@ def pawn_groups(game: GameDef) -> tuple[list, list[Diagnostic]]:
         groups.append(TokenGroup(label=f"Player {i + 1} · {name} {comp.name.lower()}",
                                  colour=hex_, count=comp.count, shape="pawn", size=PAWN_SIZE,
                                  text=f"P{i + 1}", origin=comp.origin))
+    for shared in game.components:  # a common set of counters (markers) beside the pawns
+        if not shared.per_player and shared.count > 0 and "counter" in (
+                shared.id + " " + shared.name).lower():
+            groups.append(TokenGroup(label=shared.name, colour=COUNTER_COLOUR,
+                                     count=shared.count, shape="circle", size=COUNTER_SIZE,
+                                     text="", origin=shared.origin))
     return groups, diags
 
 
@@ -76,7 +85,7 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     if not groups:
         return [], diags
     paths, d = render_tokens(groups, Path(out_dir) / "tokens.pdf", paper,
-                             title=f"{game.name} — pawns")
+                             title=f"{game.name} — pawns and counters")
     return paths, diags + d
 
 

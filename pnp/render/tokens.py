@@ -231,7 +231,7 @@ def draw_token_sheets(c, ready: Sequence[_Ready], paper: tuple[float, float], ti
         remaining = r.group.count
         first = True
         while remaining > 0:
-            head = mm(5) if first else 0.0
+            head = mm(7) if first else 0.0  # the label clears the corner marks (2.4 mm)
             if y_top - head - fh < MARGIN:
                 c.showPage()
                 pages += 1
