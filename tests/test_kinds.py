@@ -51,8 +51,9 @@ def only_stickers(monkeypatch) -> FakeKind:
     return fake
 
 
-def test_the_registry_holds_the_six_kinds_in_build_order():
-    assert kinds.kind_names() == ["record", "board", "tokens", "cards", "symbols", "rulesheet"]
+def test_the_registry_holds_the_seven_kinds_in_build_order():
+    assert kinds.kind_names() == ["record", "board", "tokens", "cards", "symbols", "rulesheet",
+                                  "guide"]
 
 
 def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monkeypatch):

@@ -90,8 +90,12 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
 
 def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
-               progress: Progress | None = None) -> tuple[list[Path], list[Diagnostic]]:
+               progress: Progress | None = None, gutterfold: bool = False,
+               low_ink: bool = False) -> tuple[list[Path], list[Diagnostic]]:
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
+
+    `gutterfold` prints each card's back beside its front (no duplex printer needed),
+    `low_ink` leaves out the cards' dark backgrounds and full-bleed frames.
 
     Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
     fillable), each board tiled on `paper` and whole on its large paper, pawn tokens for every
@@ -111,12 +115,15 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
     paths: list[Path] = []
     diags: list[Diagnostic] = []
+    print_options = {"gutterfold": gutterfold, "low_ink": low_ink}
     with staged(target, diags) as stage:
         if stage is None:
             return [], diags
         steps = [kind for kind in renderers() if kind.applies(game)]
         for i, kind in enumerate(steps):
-            p, d = kind.render(game, stage, paper, **getattr(kind, "kit_options", {}))
+            options = kind.kit_options(game, **print_options) if hasattr(
+                kind, "kit_options") else {}
+            p, d = kind.render(game, stage, paper, **options)
             paths.extend(p)
             diags.extend(d)
             if progress is not None:

@@ -148,9 +148,14 @@ def deck_stem(deck) -> str:
 
 class Cards:
     name = "cards"
-    #: a kit prints every card's back after its fronts, mirrored for a long-edge flip: backs
-    #: tell decks apart and carry the city-state side and military legacies
-    kit_options = {"duplex": "long"}
+    def kit_options(self, game, gutterfold: bool = False, low_ink: bool = False) -> dict:
+        """A kit prints every card's back: after its fronts, mirrored for a long-edge flip, or
+        beside them with `gutterfold` (backs tell decks apart and carry the city-state side and
+        military legacies); sheet footers carry the kit's version stamp."""
+        from pnp.render.guide import kit_stamp
+
+        sides = {"gutterfold": True} if gutterfold else {"duplex": "long"}
+        return {**sides, "low_ink": low_ink, "stamp": kit_stamp(game)}
 
     def applies(self, game) -> bool:
         return bool(game.decks)
@@ -234,5 +239,31 @@ class Rulesheet:
         return [rulesheet_name(game)]
 
 
-for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), SymbolKey(), Rulesheet()):
+class Guide:
+    """`print-guide.pdf` (what to print, how, in what order) and `print-all.pdf` (the guide and
+    every home file in one); last, so it can count the pages the other kinds wrote."""
+
+    name = "guide"
+
+    def applies(self, game) -> bool:
+        return True
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        return []
+
+    def kit_options(self, game, gutterfold: bool = False, low_ink: bool = False) -> dict:
+        return {"gutterfold": gutterfold}
+
+    def render(self, game, out_dir, paper, gutterfold: bool = False) -> Rendered:
+        from pnp.render.guide import render_guide
+
+        return render_guide(game, out_dir, paper, gutterfold=gutterfold)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.guide import GUIDE, PRINT_ALL
+
+        return [GUIDE, PRINT_ALL]
+
+
+for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), SymbolKey(), Rulesheet(), Guide()):
     register(_kind)

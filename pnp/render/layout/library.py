@@ -61,13 +61,19 @@ class CardLayout:
     game_root: Path
     max_bleed: float = 9.0  # 1/8 in: how far art may extend past the trim
 
-    def draw(self, c, ctx: Mapping[str, Any], bleed: float) -> list[ElementError]:
-        """Draw every element; errors are returned (one per failing element), drawing goes on."""
+    def draw(self, c, ctx: Mapping[str, Any], bleed: float,
+             low_ink: bool = False) -> list[ElementError]:
+        """Draw every element; errors are returned (one per failing element), drawing goes on.
+
+        `low_ink` leaves out the background and the full-bleed boxes (the dark frames that
+        use most ink) and outlines the trim thinly instead."""
         w, h = self.size
         bleed = min(bleed, self.max_bleed)
         dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h)
         errors: list[ElementError] = []
-        if self.background is not None:
+        if low_ink:
+            pdfops.append_operators(c, f"q 0.6 0.6 0.6 RG 0.4 w 0 0 {w:.2f} {h:.2f} re S Q")
+        if self.background is not None and not low_ink:
             try:
                 bg = self.background.get(ctx, f"layout '{self.id}'")
             except ElementError as err:
@@ -79,6 +85,8 @@ class CardLayout:
                     c, f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
                     f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
         for el in self.elements:
+            if low_ink and getattr(el, "bleed", False):
+                continue
             try:
                 if el.visible(dc):
                     el.draw(c, dc)
