@@ -98,3 +98,57 @@ def test_the_first_edition_prints_its_own_kit(tmp_path):
     base_tokens = sum(c.count for c in _game("the-ancient-world").decks["tokens"].cards)
     first_tokens = sum(c.count for c in game.decks["tokens"].cards)
     assert base_tokens - first_tokens == 40  # no ambrosia pieces
+
+
+def _face_ops(layout_id, low_ink):
+    """The page operators of one TAW military card back drawn alone."""
+    from pnp.render.layout import load_library
+    from pnp.render.pdfwrite import pdf_bytes
+    from pnp.render.sheets import card_context
+
+    game = _game("the-ancient-world")
+    library, _ = load_library(game)
+    deck = game.decks["military"]
+    from pnp.render.geometry import card_size
+
+    layout, _ = library.compile(layout_id, card_size(deck.size))
+
+    def draw(c):
+        c.translate(20, 20)
+        assert layout.draw(c, card_context(game, deck, deck.cards[0]), 9.0, low_ink) == []
+        c.showPage()
+
+    data, _ = pdf_bytes(draw, (300, 400))
+    from io import BytesIO
+
+    page = PdfReader(BytesIO(data)).pages[0]
+    ops = page.get_contents().get_data().decode("latin-1")
+    for xo in (page["/Resources"].get("/XObject") or {}).values():
+        ops += xo.get_object().get_data().decode("latin-1")
+    return ops
+
+
+def test_low_ink_drops_the_dark_frame_and_prints_light_text_dark():
+    frame = "0.557 0.169 0.133 rg"  # the military back's #8e2b22
+    cream = "0.984 0.973 0.945 rg"  # its word MILITARY in #fbf8f1
+    full = _face_ops("taw-military-back", False)
+    assert frame in full and cream in full
+    low = _face_ops("taw-military-back", True)
+    assert frame not in low and cream not in low and "0.110 0.150 0.200 rg" in low
+
+
+def test_low_ink_keeps_light_text_on_a_shape_it_still_draws():
+    # the titan's white defence number sits on its dark ring, which low ink keeps
+    from pnp.render.geometry import card_size
+    from pnp.render.layout import load_library
+
+    game = _game("the-ancient-world")
+    library, _ = load_library(game)
+    layout, _ = library.compile("taw-titan-front", card_size("poker"))
+    flat = [i for e in layout.elements for i in (getattr(e, "elements", None) or [e])]
+    on_fill = layout.text_on_fill()
+    ids = {e.id for e in flat if id(e) in on_fill}
+    assert {"defence", "damage-label"} <= ids
+    back, _ = library.compile("taw-military-back", card_size("poker"))
+    flat = [i for e in back.elements for i in (getattr(e, "elements", None) or [e])]
+    assert "word" not in {e.id for e in flat if id(e) in back.text_on_fill()}

@@ -41,6 +41,8 @@ from pnp.render.pdfops import place_form
 from pnp.render.text import ICON_EM, fit, measure
 from pnp.templating.sandbox import TemplateLimit
 
+LOW_INK_TEXT = (0.11, 0.15, 0.2)
+
 
 @dataclass
 class DrawContext:
@@ -52,6 +54,8 @@ class DrawContext:
     bleed: float
     card_w: float
     card_h: float
+    low_ink: bool = False  # a low-ink print: no dark frame behind light text
+    on_fill: frozenset = frozenset()  # ids of text elements that sit on a filled shape
 
 
 class Element:
@@ -243,6 +247,9 @@ class TextElement(BoxElement):
         color = self.color.get(dc.ctx, self.what)
         if color is None:
             return
+        if dc.low_ink and id(self) not in dc.on_fill and \
+                0.2126 * color[0] + 0.7152 * color[1] + 0.0722 * color[2] > 0.75:
+            color = LOW_INK_TEXT  # light text was meant for the dark frame low ink leaves out
         # the same text in the same box gives the same operators: cached per canvas
         cache = canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)

@@ -66,10 +66,11 @@ class CardLayout:
         """Draw every element; errors are returned (one per failing element), drawing goes on.
 
         `low_ink` leaves out the background and the full-bleed boxes (the dark frames that
-        use most ink) and outlines the trim thinly instead."""
+        use most ink), outlines the trim thinly instead and prints light text dark."""
         w, h = self.size
         bleed = min(bleed, self.max_bleed)
-        dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h)
+        dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h, low_ink,
+                         self.text_on_fill() if low_ink else frozenset())
         errors: list[ElementError] = []
         if low_ink:
             pdfops.append_operators(c, f"q 0.6 0.6 0.6 RG 0.4 w 0 0 {w:.2f} {h:.2f} re S Q")
@@ -94,6 +95,26 @@ class CardLayout:
                 err.origin = err.origin or getattr(el, "origin", None) or self.origin
                 errors.append(err)
         return errors
+
+
+    def text_on_fill(self) -> frozenset:
+        """Text elements drawn on a filled shape that low ink keeps (their colour stays)."""
+        cached = getattr(self, "_on_fill", None)
+        if cached is not None:
+            return cached
+        flat = [inner for el in self.elements for inner in (getattr(el, "elements", None) or [el])]
+        boxes, found = [], set()
+        for el in flat:
+            box = el.static_box() if hasattr(el, "static_box") else None
+            if isinstance(el, TextElement):
+                if box and any(b[0] <= box[0] + box[2] / 2 <= b[0] + b[2]
+                               and b[1] <= box[1] + box[3] / 2 <= b[1] + b[3] for b in boxes):
+                    found.add(id(el))
+            elif box and not getattr(el, "bleed", False) and getattr(el, "fill", None) is not None \
+                    and (not el.fill.is_const or el.fill.const is not None):
+                boxes.append(box)
+        self._on_fill = frozenset(found)
+        return self._on_fill
 
 
 @dataclass
