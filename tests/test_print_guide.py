@@ -152,3 +152,18 @@ def test_low_ink_keeps_light_text_on_a_shape_it_still_draws():
     back, _ = library.compile("taw-military-back", card_size("poker"))
     flat = [i for e in back.elements for i in (getattr(e, "elements", None) or [e])]
     assert "word" not in {e.id for e in flat if id(e) in back.text_on_fill()}
+
+
+def test_pack_puts_decks_of_one_size_on_shared_sheets(tmp_path):
+    game = _game("the-ancient-world")
+    written, diags = build_game(game, tmp_path / "packed", pack=True)
+    assert written and not [d for d in diags if d.is_error]
+    poker = [d for d in game.decks.values() if d.printed and d.size == "poker"]
+    cards = sum(c.count for d in poker for c in d.cards)
+    alone = sum(-(-sum(c.count for c in d.cards) // 9) for d in poker)  # 9 poker cards a sheet
+    assert (cards, alone) == (181, 25)  # the count: 25 sheets one deck a file
+    pages = len(PdfReader(tmp_path / "packed" / "cards-poker.pdf").pages)
+    assert pages == 2 * -(-cards // 9) == 42  # 21 sheets, each with its page of backs
+    guide = _text(tmp_path / "packed" / GUIDE)
+    assert "cards-poker.pdf" in guide and "181 pieces of 64×89 mm" in guide
+    assert not (tmp_path / "packed" / "cards-empire-a.pdf").exists()

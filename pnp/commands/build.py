@@ -27,8 +27,10 @@ from pnp.paths import default_output
               help="Card backs beside their fronts with a fold line, for printers without duplex.")
 @click.option("--low-ink", is_flag=True,
               help="Leave out the cards' dark backgrounds and full-bleed frames.")
+@click.option("--pack", is_flag=True,
+              help="One card file per card size (cards-poker.pdf ...): small decks share sheets.")
 def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: str | None,
-            gutterfold: bool, low_ink: bool) -> None:
+            gutterfold: bool, low_ink: bool, pack: bool) -> None:
     """Validate and render every bundled game (or the games named)."""
     out_dir = out_dir or default_output()
     failed = False
@@ -54,7 +56,7 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: s
 
             kit = out_dir / (f"{game.id}-{variant}" if variant else game.id)
             paths, diags = build_game(game, kit, paper=paper, progress=progress,
-                                      gutterfold=gutterfold, low_ink=low_ink)
+                                      gutterfold=gutterfold, low_ink=low_ink, pack=pack)
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):

@@ -91,11 +91,12 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
 def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
                progress: Progress | None = None, gutterfold: bool = False,
-               low_ink: bool = False) -> tuple[list[Path], list[Diagnostic]]:
+               low_ink: bool = False, pack: bool = False) -> tuple[list[Path], list[Diagnostic]]:
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
 
     `gutterfold` prints each card's back beside its front (no duplex printer needed),
-    `low_ink` leaves out the cards' dark backgrounds and full-bleed frames.
+    `low_ink` leaves out the cards' dark backgrounds and full-bleed frames, `pack` puts all
+    decks of one card size in one file (`cards-poker.pdf`), so small decks share sheets.
 
     Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
     fillable), each board tiled on `paper` and whole on its large paper, pawn tokens for every
@@ -115,7 +116,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
     paths: list[Path] = []
     diags: list[Diagnostic] = []
-    print_options = {"gutterfold": gutterfold, "low_ink": low_ink}
+    print_options = {"gutterfold": gutterfold, "low_ink": low_ink, "pack": pack}
     with staged(target, diags) as stage:
         if stage is None:
             return [], diags

@@ -89,9 +89,21 @@ def _deck_description(game: Any, deck_id: str) -> str:
     return ""
 
 
-def entries(game: Any, names: list[str]) -> list[Entry]:
+def _packed_entry(game: Any, decks: list, name: str) -> Entry:
+    n = sum(max(0, int(c.count)) for d in decks for c in d.cards)
+    w, h = card_size(decks[0].size)
+    what = (f"{n} pieces of {w / mm(1):.0f}×{h / mm(1):.0f} mm sharing sheets: "
+            + ", ".join(f"{d.name} ({sum(max(0, int(c.count)) for c in d.cards)})"
+                        for d in decks) + ".")
+    return Entry(name, what, "1", "card stock", "two" if any(d.back for d in decks) else "one")
+
+
+def entries(game: Any, names: list[str], pack: bool = False) -> list[Entry]:
     """What the guide says about each file of the kit, in the order to print them."""
+    from pnp.render.kinds import deck_files
+
     decks = {f"cards-{d.id}.pdf": d for d in game.decks.values() if d.printed}
+    packed = {f"{stem}.pdf": ds for stem, ds in deck_files(game, True).items()} if pack else {}
     per_player = [c for c in game.components if c.per_player]
     players = f"{game.players_min}-{game.players_max}"
     out: list[Entry] = []
@@ -124,6 +136,8 @@ def entries(game: Any, names: list[str]) -> list[Entry]:
                 what += " " + ", ".join(f"{c.name} ({c.count} each)" for c in per_player
                                         if "pawn" in c.id) + "."
             out.append(Entry(name, what, "1", "card stock", "one"))
+        elif name in packed:
+            out.append(_packed_entry(game, packed[name], name))
         elif name in decks:
             out.append(_deck_entry(game, decks[name], name))
         elif name.endswith(".pdf"):
@@ -262,7 +276,7 @@ def _x(text: str) -> str:
 
 def render_guide(game: Any, out_dir: str | os.PathLike, paper: str = "a4",
                  names: list[str] | None = None, gutterfold: bool = False,
-                 ) -> tuple[list[Path], list[Diagnostic]]:
+                 pack: bool = False) -> tuple[list[Path], list[Diagnostic]]:
     """Write the guide, and print-all when every home file it lists is in out_dir."""
     from pypdf import PdfReader, PdfWriter
 
@@ -272,7 +286,13 @@ def render_guide(game: Any, out_dir: str | os.PathLike, paper: str = "a4",
     if names is None:
         names = [n for kind in renderers() if kind.name != "guide" and kind.applies(game)
                  for n in kind.output_names(game, paper)]
-    items = entries(game, names)
+        if pack:
+            from pnp.render.kinds import deck_files
+
+            unpacked = {f"cards-{d.id}.pdf" for d in game.decks.values()}
+            names = [n for n in names if n not in unpacked] + [
+                f"{stem}.pdf" for stem in deck_files(game, True)]
+    items = entries(game, names, pack)
     if gutterfold:
         items = _one_sided(items)
     pages: dict[str, int] = {}
