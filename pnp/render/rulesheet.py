@@ -46,6 +46,7 @@ from pnp.paper import names_text
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_paper
 from pnp.render.pdfwrite import write_outputs
+from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.render.text import measure
 from pnp.rulesheet.check import Prepared, prepare
 from pnp.rulesheet.context import Helpers
@@ -497,6 +498,7 @@ class RulesheetDoc(BaseDocTemplate):
         total = self.pages_last_pass
         label = f"page {doc.page} of {total}" if total else f"page {doc.page}"
         canv.drawRightString(w - MARGIN, y, label)
+        draw_scale_bar(canv, (w - LENGTH) / 2, y - 1)  # check the print is at actual size
         canv.restoreState()
 
     def afterFlowable(self, flowable) -> None:

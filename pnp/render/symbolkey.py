@@ -17,6 +17,7 @@ from pnp.render.geometry import mm, parse_paper
 from pnp.render.layout.icons import ICON_UNITS, Icon, icon_form
 from pnp.render.pdfops import place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.render.text import fit
 from pnp.templating.icons import game_symbols
 from pnp.templating.symbols import symbol_clashes
@@ -72,6 +73,7 @@ def draw_symbol_key(c, game: Any, paper: tuple[float, float]) -> int:
         c.setFont("Vera", 7)
         c.setFillColorRGB(0.4, 0.4, 0.4)
         c.drawString(margin, mm(8), f"{game.name} · symbol key · page {pages + 1}")
+        draw_scale_bar(c, pw - margin - LENGTH, mm(7))
         c.showPage()
         pages += 1
     return pages
