@@ -314,6 +314,16 @@ class Story:
                 # a short note under a table (a footnote) stays with the table
                 last._content.append(para)
                 return
+            if isinstance(last, ColumnTable) and height <= 3 * LEADING:
+                # under a long table too: together they move to the next column when the
+                # column cannot take both (and split as usual when larger than a column),
+                # taking the heading and short lead-in above the table along
+                k = len(self.flowables) - 1
+                while k > 0 and len(self.flowables) - k < 3 and \
+                        isinstance(self.flowables[k - 1], Paragraph):
+                    k -= 1
+                self.flowables[k:] = [KeepTogether([*self.flowables[k:], para])]
+                return
             self.add(para, min(height, LEADING * _NEED_AFTER_HEADING))
         elif t in ("bullet_list", "ordered_list"):
             self.list(node, indent)
