@@ -14,7 +14,7 @@ from pnp.render.build import PLAYER_COLOURS, build_game
 
 KIT = {
     "record-page.pdf", "record-page-fillable.pdf", "board-a4-tiled.pdf", "board-a2.pdf",
-    "tokens.pdf", "cards-chart-cards.pdf", "rulesheet.pdf",
+    "tokens.pdf", "cards-chart-cards.pdf", "rulesheet.pdf", "print-guide.pdf", "print-all.pdf",
 }
 PLAYERS, PAWNS_EACH = 6, 12
 
@@ -26,7 +26,8 @@ def kit(tmp_path_factory, ac) -> Path:
     paths, diags = build_game(ac, folder, "a4", progress=lambda i, n: ticks.append((i, n)))
     assert not [d for d in diags if d.is_error], diags
     assert {p.name for p in paths} == KIT
-    assert ticks[-1][0] == ticks[-1][1] == 5  # record sheets, boards, tokens, cards, rulesheet
+    # record sheets, boards, tokens, cards, rulesheet, guide (no symbol key: no icons)
+    assert ticks[-1][0] == ticks[-1][1] == 6
     return folder
 
 
@@ -149,3 +150,13 @@ def test_card_exports_keep_the_kit_names(ac, tmp_path):
     assert pngs == sorted([f"{c}.png" for c in charts] + [f"{c}-back.png" for c in charts])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["cards-chart-cards-png",
                                                           "cards-chart-cards.pdf"]
+
+
+def test_the_common_counters_mark_every_pre_history_space_after_the_start(kit, ac):
+    # the pregame puts a marker on each Pre-History space but Dawn of Time (22 of 23); the
+    # same markers then go on built wonders (12 on the Wonders track)
+    spaces = len(ac.tracks["pre-history"].spaces) - 1
+    assert spaces == 22 and len(ac.tracks["wonders"].spaces) - 1 <= spaces
+    with pdfplumber.open(kit / "tokens.pdf") as pdf:
+        text = " ".join(page.extract_text() or "" for page in pdf.pages)
+    assert f"Common counters × {spaces}" in text

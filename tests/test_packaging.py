@@ -64,7 +64,7 @@ def test_templates_hold_the_shared_layouts_and_every_icon_image():
 
 
 def test_the_rulesheet_sources_are_found():
-    assert len(list((paths.RULESHEET / "ancient-civilizations").glob("*.md"))) == 7
+    assert len(list((paths.RULESHEET / "ancient-civilizations").glob("*.md"))) == 8
 
 
 def test_an_installed_package_reads_its_own_copy_and_a_checkout_reads_itself(tmp_path, monkeypatch):

@@ -20,12 +20,22 @@ from pnp.paths import default_output
               help="Output folder (default: ./output under the current folder). Each game gets a "
               "sub-folder.")
 @paper_option("The home paper the kit is laid out on.")
-def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
+@click.option("--variant", default=None,
+              help="Print this variant's kit (its own card counts and pieces) into "
+              "GAME-VARIANT/.")
+@click.option("--gutterfold", is_flag=True,
+              help="Card backs beside their fronts with a fold line, for printers without duplex.")
+@click.option("--low-ink", is_flag=True,
+              help="Leave out the cards' dark backgrounds and full-bleed frames.")
+@click.option("--pack", is_flag=True,
+              help="One card file per card size (cards-poker.pdf ...): small decks share sheets.")
+def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: str | None,
+            gutterfold: bool, low_ink: bool, pack: bool) -> None:
     """Validate and render every bundled game (or the games named)."""
     out_dir = out_dir or default_output()
     failed = False
     for folder in resolve_games(games):
-        result = load_game(folder)
+        result = load_game(folder, variant)
         if result.diagnostics:
             click.echo(render_text(result.diagnostics), err=True)
         if not result.ok:
@@ -44,7 +54,9 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str) -> None:
                 bar.length = total
                 bar.update(done - bar.pos)
 
-            paths, diags = build_game(game, out_dir / game.id, paper=paper, progress=progress)
+            kit = out_dir / (f"{game.id}-{variant}" if variant else game.id)
+            paths, diags = build_game(game, kit, paper=paper, progress=progress,
+                                      gutterfold=gutterfold, low_ink=low_ink, pack=pack)
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):

@@ -34,6 +34,8 @@ PLAYER_COLOURS: tuple[tuple[str, str], ...] = (
     ("Reddish purple", "#CC79A7"),
     ("Black", "#000000"),
 )
+COUNTER_SIZE = "12mm"  # a common counter marks one space of a track (at least 14 mm wide)
+COUNTER_COLOUR = "#d9d9d9"  # light grey: no player's colour
 PAWN_SIZE = "13mm"  # twelve to a row on A4 and Letter, and small enough for a 23 mm space
 
 
@@ -46,7 +48,8 @@ def pawn_component(game: GameDef) -> Component | None:
 
 
 def pawn_groups(game: GameDef) -> tuple[list, list[Diagnostic]]:
-    """One token group per player colour, up to the game's maximum number of players."""
+    """One token group per player colour, up to the game's maximum number of players, and the
+    game's common counters (a shared component named for counters) as round markers."""
     from pnp.render.tokens import TokenGroup
 
     comp = pawn_component(game)
@@ -64,6 +67,12 @@ def pawn_groups(game: GameDef) -> tuple[list, list[Diagnostic]]:
         groups.append(TokenGroup(label=f"Player {i + 1} · {name} {comp.name.lower()}",
                                  colour=hex_, count=comp.count, shape="pawn", size=PAWN_SIZE,
                                  text=f"P{i + 1}", origin=comp.origin))
+    for shared in game.components:  # a common set of counters (markers) beside the pawns
+        if not shared.per_player and shared.count > 0 and "counter" in (
+                shared.id + " " + shared.name).lower():
+            groups.append(TokenGroup(label=shared.name, colour=COUNTER_COLOUR,
+                                     count=shared.count, shape="circle", size=COUNTER_SIZE,
+                                     text="", origin=shared.origin))
     return groups, diags
 
 
@@ -76,13 +85,18 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     if not groups:
         return [], diags
     paths, d = render_tokens(groups, Path(out_dir) / "tokens.pdf", paper,
-                             title=f"{game.name} — pawns")
+                             title=f"{game.name} — pawns and counters")
     return paths, diags + d
 
 
 def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
-               progress: Progress | None = None) -> tuple[list[Path], list[Diagnostic]]:
+               progress: Progress | None = None, gutterfold: bool = False,
+               low_ink: bool = False, pack: bool = False) -> tuple[list[Path], list[Diagnostic]]:
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
+
+    `gutterfold` prints each card's back beside its front (no duplex printer needed),
+    `low_ink` leaves out the cards' dark backgrounds and full-bleed frames, `pack` puts all
+    decks of one card size in one file (`cards-poker.pdf`), so small decks share sheets.
 
     Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
     fillable), each board tiled on `paper` and whole on its large paper, pawn tokens for every
@@ -102,12 +116,15 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
     paths: list[Path] = []
     diags: list[Diagnostic] = []
+    print_options = {"gutterfold": gutterfold, "low_ink": low_ink, "pack": pack}
     with staged(target, diags) as stage:
         if stage is None:
             return [], diags
         steps = [kind for kind in renderers() if kind.applies(game)]
         for i, kind in enumerate(steps):
-            p, d = kind.render(game, stage, paper)
+            options = kind.kit_options(game, **print_options) if hasattr(
+                kind, "kit_options") else {}
+            p, d = kind.render(game, stage, paper, **options)
             paths.extend(p)
             diags.extend(d)
             if progress is not None:

@@ -146,8 +146,43 @@ def deck_stem(deck) -> str:
     return f"cards-{deck.id}"
 
 
+def deck_files(game, pack: bool = False) -> dict[str, list]:
+    """File stem -> the printed decks in it: one deck a file, or with `pack` every deck of one
+    card size in one file (`cards-poker`, `cards-18x18mm`), so small decks share sheets."""
+    from pnp.render.geometry import CARD_SIZES_MM, GeometryError, card_size, mm, size_key
+
+    files: dict[str, list] = {}
+    for deck in game.decks.values():
+        if not deck.printed:
+            continue
+        if not pack:
+            files[deck_stem(deck)] = [deck]
+            continue
+        try:
+            key = size_key(card_size(deck.size))
+        except GeometryError:
+            files[deck_stem(deck)] = [deck]  # preflight reports the size
+            continue
+        named = next((n for n, (w, h) in CARD_SIZES_MM.items()
+                      if size_key((mm(w), mm(h))) == key), None)
+        stem = f"cards-{named}" if named else (
+            f"cards-{key[0] / mm(1):.0f}x{key[1] / mm(1):.0f}mm")
+        files.setdefault(stem, []).append(deck)
+    return files
+
+
 class Cards:
     name = "cards"
+    def kit_options(self, game, gutterfold: bool = False, low_ink: bool = False,
+                    pack: bool = False) -> dict:
+        """A kit prints every card's back: after its fronts, mirrored for a long-edge flip, or
+        beside them with `gutterfold` (backs tell decks apart and carry the city-state side and
+        military legacies); sheet footers carry the kit's version stamp; `pack` puts the decks
+        of one card size in one file."""
+        from pnp.render.guide import kit_stamp
+
+        sides = {"gutterfold": True} if gutterfold else {"duplex": "long"}
+        return {**sides, "low_ink": low_ink, "stamp": kit_stamp(game), "pack": pack}
 
     def applies(self, game) -> bool:
         return bool(game.decks)
@@ -164,11 +199,10 @@ class Cards:
 
         written: list[Path] = []
         diags: list[Diagnostic] = []
-        for deck in game.decks.values():
-            if not deck.printed:
-                continue  # data only: its cards are printed on other cards
-            paths, d = render_deck_sheets(game, [deck.id], paper, out_dir, stem=deck_stem(deck),
-                                          **options)
+        pack = options.pop("pack", False)
+        for stem, decks in deck_files(game, pack).items():  # data-only decks are not printed
+            paths, d = render_deck_sheets(game, [deck.id for deck in decks], paper, out_dir,
+                                          stem=stem, **options)
             written.extend(paths)
             diags.extend(d)
         if calibration:
@@ -179,6 +213,32 @@ class Cards:
 
     def output_names(self, game, paper) -> list[str]:
         return [f"{deck_stem(deck)}.pdf" for deck in game.decks.values() if deck.printed]
+
+
+class SymbolKey:
+    """`symbol-key.pdf`: every symbol the game defines with a meaning (pnp.render.symbolkey)."""
+
+    name = "symbols"
+
+    def applies(self, game) -> bool:
+        from pnp.render.symbolkey import symbols
+
+        return bool(symbols(game))
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        from pnp.render.symbolkey import check_symbols
+
+        return check_symbols(game)
+
+    def render(self, game, out_dir, paper) -> Rendered:
+        from pnp.render.symbolkey import render_symbol_key
+
+        return render_symbol_key(game, out_dir, paper)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.symbolkey import FILE_NAME
+
+        return [FILE_NAME]
 
 
 class Rulesheet:
@@ -205,5 +265,33 @@ class Rulesheet:
         return [rulesheet_name(game)]
 
 
-for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), Rulesheet()):
+class Guide:
+    """`print-guide.pdf` (what to print, how, in what order) and `print-all.pdf` (the guide and
+    every home file in one); last, so it can count the pages the other kinds wrote."""
+
+    name = "guide"
+
+    def applies(self, game) -> bool:
+        return True
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        return []
+
+    def kit_options(self, game, gutterfold: bool = False, low_ink: bool = False,
+                    pack: bool = False) -> dict:
+        return {"gutterfold": gutterfold, "pack": pack}
+
+    def render(self, game, out_dir, paper, gutterfold: bool = False,
+               pack: bool = False) -> Rendered:
+        from pnp.render.guide import render_guide
+
+        return render_guide(game, out_dir, paper, gutterfold=gutterfold, pack=pack)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.guide import GUIDE, PRINT_ALL
+
+        return [GUIDE, PRINT_ALL]
+
+
+for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), SymbolKey(), Rulesheet(), Guide()):
     register(_kind)

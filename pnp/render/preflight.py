@@ -106,6 +106,17 @@ def check_pawns(game: Any, paper_size) -> list[Diagnostic]:
 # cards
 
 
+def fit_diagnostics(layout: Any, game: Any) -> list[Diagnostic]:
+    """Every box of `layout` that declares `holds` checked against its occupants (layout.fit)."""
+    from pnp.render.layout.fit import check_holds
+
+    out: list[Diagnostic] = []
+    for el in layout.elements:
+        for inner in getattr(el, "elements", None) or [el]:  # a StaticRun groups several
+            out.extend(check_holds(inner, game, layout.id))
+    return out
+
+
 def check_cards(game: Any, paper_size) -> list[Diagnostic]:
     from pnp.render.sheets import HOME_BLEED, HOME_MARGIN, _layout, card_context
 
@@ -128,6 +139,9 @@ def check_cards(game: Any, paper_size) -> list[Diagnostic]:
             layout = _layout(library, deck, layout_id, size, diags)
             if layout is None:
                 continue
+            for d in fit_diagnostics(layout, game):
+                if d not in diags:
+                    diags.append(d)
             for card in deck.cards:
                 ctx = card_context(game, deck, card)
                 errors = layout.draw(c, ctx, HOME_BLEED)

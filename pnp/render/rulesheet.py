@@ -46,6 +46,7 @@ from pnp.paper import names_text
 from pnp.render import fonts
 from pnp.render.geometry import GeometryError, mm, parse_paper
 from pnp.render.pdfwrite import write_outputs
+from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.render.text import measure
 from pnp.rulesheet.check import Prepared, prepare
 from pnp.rulesheet.context import Helpers
@@ -78,7 +79,7 @@ _NEED_AFTER_HEADING = 3  # lines of text (or table rows) a heading never leaves 
 def make_styles() -> dict[str, ParagraphStyle]:
     fonts.ensure_fonts()
     base = ParagraphStyle("body", fontName="Vera", bulletFontName="Vera", fontSize=BODY, leading=LEADING,
-                          textColor=INK, spaceAfter=4.5)
+                          textColor=INK, spaceAfter=4.5, allowWidows=0, allowOrphans=0)
     s = {
         "body": base,
         "title": ParagraphStyle("title", parent=base, fontName="Vera-Bold", fontSize=24,
@@ -306,7 +307,24 @@ class Story:
             if indent:
                 style = ParagraphStyle(f"body-{indent}", parent=style, leftIndent=indent)
             para = Paragraph(self.inline.markup(node.children[0]), style)
-            self.add(para, min(_height(para, self.width - indent), LEADING * _NEED_AFTER_HEADING))
+            height = _height(para, self.width - indent)
+            last = self.flowables[-1] if self.flowables and not self.pending else None
+            if isinstance(last, KeepTogether) and getattr(last, "_pnp_table", False) and \
+                    height <= 3 * LEADING:
+                # a short note under a table (a footnote) stays with the table
+                last._content.append(para)
+                return
+            if isinstance(last, ColumnTable) and height <= 3 * LEADING:
+                # under a long table too: together they move to the next column when the
+                # column cannot take both (and split as usual when larger than a column),
+                # taking the heading and short lead-in above the table along
+                k = len(self.flowables) - 1
+                while k > 0 and len(self.flowables) - k < 3 and \
+                        isinstance(self.flowables[k - 1], Paragraph):
+                    k -= 1
+                self.flowables[k:] = [KeepTogether([*self.flowables[k:], para])]
+                return
+            self.add(para, min(height, LEADING * _NEED_AFTER_HEADING))
         elif t in ("bullet_list", "ordered_list"):
             self.list(node, indent)
         elif t == "table":
@@ -320,6 +338,17 @@ class Story:
                                 spaceAfter=6), lead=0)
 
     def list(self, node: SyntaxTreeNode, indent: int) -> None:
+        """A list; a short one (a third of a column or less) is kept in one piece, so no page
+        or column starts with its last bullet alone."""
+        before = len(self.flowables)
+        self._list(node, indent)
+        items = self.flowables[before:]
+        pending_free = not any(isinstance(f, CondPageBreak) for f in items)
+        height = sum(_height(f, self.width) for f in items if isinstance(f, Paragraph))
+        if items and pending_free and height <= 250:
+            self.flowables[before:] = [KeepTogether(items)]
+
+    def _list(self, node: SyntaxTreeNode, indent: int) -> None:
         ordered = node.type == "ordered_list"
         start = int(node.attrs.get("start", 1)) if ordered else 1
         step = 12 if not ordered else 15
@@ -398,7 +427,9 @@ class Story:
         table.wrap(self.width, 1e6)
         heights = table._rowHeights  # what a heading above must see room for
         if body < 7:
-            return KeepTogether([table, Spacer(1, 6)]), sum(heights) + 6
+            kept = KeepTogether([table, Spacer(1, 6)])
+            kept._pnp_table = True  # a footnote paragraph after it joins it (Story.block)
+            return kept, sum(heights) + 6
         return table, sum(heights[:4])
 
 
@@ -477,6 +508,7 @@ class RulesheetDoc(BaseDocTemplate):
         total = self.pages_last_pass
         label = f"page {doc.page} of {total}" if total else f"page {doc.page}"
         canv.drawRightString(w - MARGIN, y, label)
+        draw_scale_bar(canv, (w - LENGTH) / 2, y - 1)  # check the print is at actual size
         canv.restoreState()
 
     def afterFlowable(self, flowable) -> None:
@@ -498,9 +530,8 @@ def readings_markdown(game: GameDef) -> str:
     """The interpretations section, as Markdown, in the reading this build plays."""
     h = Helpers(game)
     lines = [f"# {READINGS_TITLE}", ""]
-    intro = ("Where the rules can be read more than one way, the game's data records the reading "
-             "that pnp prints, plays and simulates. Each entry names the rule and the reading "
-             "in play.")
+    intro = ("Where the rules can be read more than one way, this is the reading the pieces "
+             "and this sheet follow. Each entry names the rule and the reading in play.")
     if game.variant:
         intro += (f" This copy is printed for the variant **{escape_md(game.variant)}**; the "
                   "entry it changes says so.")

@@ -149,7 +149,8 @@ def _layout(library: LayoutLibrary, deck, layout_id: str, size, diags) -> CardLa
 class Build:
     """State shared by every output of one build: diagnostics (each once) and progress."""
 
-    def __init__(self, progress: Progress | None = None, total: int = 0):
+    def __init__(self, progress: Progress | None = None, total: int = 0, low_ink: bool = False):
+        self.low_ink = low_ink  # card faces without their backgrounds and full-bleed boxes
         self.diags: list[Diagnostic] = []
         self.progress = progress
         self.total = total
@@ -206,12 +207,12 @@ class FaceDrawer:
                 name = f"pnpface{len(self._forms)}"
                 w, h = face.layout.size
                 c.beginForm(name, -bleed, -bleed, w + bleed, h + bleed)
-                self._report(face, face.layout.draw(c, face.ctx, bleed))
+                self._report(face, face.layout.draw(c, face.ctx, bleed, self.build.low_ink))
                 c.endForm()
                 self._forms[key] = name
             place_form(c, name, 0, 0)
         else:
-            self._report(face, face.layout.draw(c, face.ctx, bleed))
+            self._report(face, face.layout.draw(c, face.ctx, bleed, self.build.low_ink))
         append_operators(c, "Q")
         self.build.tick()
 
@@ -256,13 +257,24 @@ LABEL_MIN_SIZE = 4.0
 def _page_label(c, grid: Grid, text: str) -> None:
     """A small grey label in the margin that no crop mark crosses.
 
-    Crop marks sit only on cut lines, so the label is kept within one card's span: centred
-    under the first column when the bottom margin has room (A4), else turned along the first
-    row in the left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
+    Below the crop marks when the bottom margin leaves room under them (the whole page width);
+    otherwise, as crop marks sit only on cut lines, within one card's span: centred under the
+    first column when the bottom margin has room (A4), else turned along the first row in the
+    left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
     shrink to fit the span, down to 4 pt, then lose their end.
     """
     cw, ch = grid.card
     below, left = grid.y0 - grid.bleed, grid.x0 - grid.bleed
+    if below >= mm(9.5):  # room under the crop marks (1 to 6 mm off the art): the full width
+        span = grid.paper[0] - 2 * mm(10)
+        size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
+        text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
+        c.saveState()
+        c.setFillColorRGB(0.45, 0.45, 0.45)
+        c.setFont(fonts.DEFAULT_FONT, size)
+        c.drawCentredString(grid.paper[0] / 2, (below - mm(6)) / 2 - size / 3, text)
+        c.restoreState()
+        return
     if below >= mm(7):
         span, horizontal = cw - mm(4), True
     elif left >= mm(7):
@@ -337,6 +349,52 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
             _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
                                  f"({duplex}-edge flip)")
             c.restoreState()
+            c.showPage()
+            pages += 1
+    return pages
+
+
+def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
+                           drawer: FaceDrawer, title: str = "", bleed: float = HOME_BLEED,
+                           margin: float = HOME_MARGIN) -> int:
+    """Fronts on the left half of each page, their backs mirrored on the right half, a dashed
+    fold line between: no duplex printer needed (fold, glue, cut). A card too wide for half
+    the page gets the two-sided pages instead. Returns the number of pages."""
+    pages = 0
+    pw, ph = paper
+    half = (pw / 2, ph)
+    for group in size_groups(copies):
+        try:
+            grid = impose_grid(half, group[0].size, bleed, margin)
+        except GeometryError:
+            pages += draw_home_sheets(c, group, paper, drawer, "long", title=title,
+                                      bleed=bleed, margin=margin)
+            continue
+        n_sheets = (len(group) + grid.per_page - 1) // grid.per_page
+        for sheet in range(n_sheets):
+            chunk = group[sheet * grid.per_page:(sheet + 1) * grid.per_page]
+            c.setPageSize(paper)
+            for i, cp in enumerate(chunk):
+                col, row = grid.cell(i)
+                r = grid.trim_rect(col, row)
+                drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
+            draw_crop_marks(c, grid, [grid.cell(i) for i in range(len(chunk))])
+            c.saveState()
+            c.translate(pw / 2, 0)
+            backs = []
+            for i, cp in enumerate(chunk):
+                if cp.back is None:
+                    continue
+                col, row = back_cell(grid, *grid.cell(i), "long")
+                r = grid.trim_rect(col, row)
+                drawer.place(cp.back, r.x, r.y, r.grow(bleed, bleed, bleed, bleed), bleed)
+                backs.append((col, row))
+            draw_crop_marks(c, grid, backs)
+            c.restoreState()
+            append_operators(c, f"q 0.45 0.45 0.45 RG 0.6 w [4 3] 0 d {pw / 2:.2f} {mm(4):.2f} m "
+                                f"{pw / 2:.2f} {ph - mm(4):.2f} l S Q")
+            _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold "
+                                 "on the dashed line, glue, then cut")
             c.showPage()
             pages += 1
     return pages
@@ -457,12 +515,18 @@ def render_deck_sheets(
     library: LayoutLibrary | None = None,
     stem: str | None = None,
     tts_url: str | None = None,
+    gutterfold: bool = False,
+    low_ink: bool = False,
+    stamp: str = "",
 ) -> tuple[list[Path], list[Diagnostic]]:
     """Render the game's decks; returns the files written and every diagnostic.
 
     Writes `<game>-cards.pdf` (home sheets; with `duplex` a mirrored back page follows each
     front page), `<game>-cards-printshop.pdf` with `print_shop`, per-card PNGs with `png` and
-    Tabletop Simulator sheets with `tts`; `stem` replaces `<game>-cards` (a kit's names). When any error is found nothing is written, so the
+    Tabletop Simulator sheets with `tts`; `stem` replaces `<game>-cards` (a kit's names).
+    `gutterfold` puts each front and its back side by side on one page (instead of duplex
+    pages), `low_ink` leaves out card backgrounds and full-bleed boxes, `stamp` joins the game
+    name in each sheet's footer (the kit's version stamp). When any error is found nothing is written, so the
     previous files stay as they were.
     """
     diags: list[Diagnostic] = []
@@ -491,7 +555,8 @@ def render_deck_sheets(
         return [], diags
     out = Path(out_dir)
     stem = stem or (f"{game.id}-cards" if not deck_ids else f"{game.id}-{'-'.join(deck_ids)}")
-    sides = sum(1 + (cp.back is not None and duplex is not None) for cp in copies)
+    sides = sum(1 + (cp.back is not None and (duplex is not None or gutterfold))
+                for cp in copies)
     total = sides
     if print_shop:
         total += sum(1 + (cp.back is not None) for cp in copies)
@@ -502,12 +567,16 @@ def render_deck_sheets(
         from pnp.render.exports import tts_face_count
 
         total += tts_face_count(copies)
-    build = Build(progress, total)
+    build = Build(progress, total, low_ink)
     title = f"{game.name} — cards"
+    label = f"{game.name} · {stamp}" if stamp else game.name
     outputs: list[tuple[Path, bytes]] = []
 
     def home(c):
-        draw_home_sheets(c, copies, paper_size, build.drawer(c, copies), duplex, off, game.name)
+        if gutterfold:
+            draw_gutterfold_sheets(c, copies, paper_size, build.drawer(c, copies), label)
+        else:
+            draw_home_sheets(c, copies, paper_size, build.drawer(c, copies), duplex, off, label)
 
     outputs.append((out / f"{stem}.pdf", pdf_bytes(home, paper_size, title)[0]))
     if print_shop:

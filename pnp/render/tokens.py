@@ -19,6 +19,7 @@ from pnp.render.geometry import GeometryError, mm, parse_length, parse_paper
 from pnp.render.layout.icons import draw_shape
 from pnp.render.layout.values import parse_color
 from pnp.render.pdfwrite import pdf_bytes
+from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.render.text import fit_width, measure
 
 R_TOKEN = "PNP-R060"  # a token group that cannot be drawn (colour, size, shape)
@@ -222,6 +223,7 @@ def draw_token_sheets(c, ready: Sequence[_Ready], paper: tuple[float, float], ti
         c.setFillColorRGB(0.2, 0.2, 0.2)
         c.setFont("Vera-Bold", 10)
         c.drawString(MARGIN, ph - MARGIN - 8, f"{title} — page {pages}")
+        draw_scale_bar(c, pw - MARGIN - LENGTH, ph - MARGIN - 9)
         return ph - MARGIN - mm(8)
 
     y_top = header()
@@ -231,7 +233,7 @@ def draw_token_sheets(c, ready: Sequence[_Ready], paper: tuple[float, float], ti
         remaining = r.group.count
         first = True
         while remaining > 0:
-            head = mm(5) if first else 0.0
+            head = mm(7) if first else 0.0  # the label clears the corner marks (2.4 mm)
             if y_top - head - fh < MARGIN:
                 c.showPage()
                 pages += 1

@@ -125,6 +125,26 @@ class Helpers:
             return jinja2.StrictUndefined(hint=f"the game data has no rule parameter '{where}'")
         return value
 
+    def card_name(self, card_id: Any) -> str:
+        """The printed name of a card by its id (a rulesheet never prints ids)."""
+        for deck in self.game.decks.values():
+            for card in deck.cards:
+                if card.id == card_id:
+                    return card.name
+        raise jinja2.UndefinedError(f"no card with id {card_id!r} in any deck")
+
+    def variants(self) -> list[dict[str, Any]]:
+        """Each variant as players read it: `id`, `name` (the id in words) and `text` (its
+        description, or the reading it plays)."""
+        out = []
+        for v in self.game.variants.values():
+            text = v.description
+            if not text and v.interpretation in self.game.interpretations:
+                interp = self.game.interpretations[v.interpretation]
+                text = next((a.reading for a in interp.alternatives if a.id == v.id), "")
+            out.append({"id": v.id, "name": v.id.replace("-", " ").capitalize(), "text": text})
+        return out
+
     def readings(self) -> list[dict[str, Any]]:
         """Each interpretation with the reading this build plays (a variant's, when one is on)."""
         out = []
@@ -149,7 +169,17 @@ def template_context(game: GameDef) -> dict[str, Any]:
     h = Helpers(game)
     return {"game": game, "variant": game.variant, "rule": h.rule, "readings": h.readings,
             "table": markdown_table, "stat_name": h.stat_name,
-            "stat": h.stat}
+            "stat": h.stat, "symbols": symbol_glossary(game), "card_name": h.card_name,
+            "variants": h.variants}
+
+
+def symbol_glossary(game: GameDef) -> list[dict[str, str]]:
+    """The game's symbols for a glossary: `name`, `mark` (the inline `{name}`) and `meaning`,
+    the same list the kit's symbol key prints."""
+    from pnp.templating.icons import game_symbols
+
+    return [{"name": s.name, "mark": "{" + s.name + "}", "meaning": s.meaning}
+            for s in game_symbols(game)[0]]
 
 
 def template_filters(game: GameDef) -> Mapping[str, Any]:

@@ -37,6 +37,7 @@ class IconDef:
     label: str = ""
     label_color: tuple[float, float, float] | None = (1, 1, 1)
     origin: Position | None = None
+    meaning: str = ""  # what the symbol stands for, in players' words (the symbol key prints it)
 
 
 def icon_entries(doc) -> Iterator[tuple[str, Mapping[str, Any], Position]]:
@@ -66,13 +67,14 @@ def read_icon(name: str, spec: Mapping[str, Any], where: Position | None, base: 
             diags.append(Diagnostic.at(where, ERROR, R_MISSING_IMAGE,
                                        f"icon {name!r}: file {spec['file']!r} not found"))
             return None
-        return IconDef(name, file=path, origin=where)
+        return IconDef(name, file=path, origin=where, meaning=str(spec.get("meaning", "")))
     try:
         return IconDef(name, shape=spec.get("shape", "circle"),
                        fill=parse_color(spec.get("fill", "black")),
                        stroke=parse_color(spec.get("stroke")),
                        label=str(spec.get("label", "")),
-                       label_color=parse_color(spec.get("label_color", "white")), origin=where)
+                       label_color=parse_color(spec.get("label_color", "white")), origin=where,
+                       meaning=str(spec.get("meaning", "")))
     except ValueError as exc:
         diags.append(Diagnostic.at(where, ERROR, R_COLOR, f"icon {name!r}: {exc}"))
         return None
@@ -99,3 +101,13 @@ def game_icons(game: Any = None, templates_dir: Path | None = None,
     for doc in [*docs, *(getattr(game, "layout_documents", ()) or ())]:
         icons.update(read_icons(doc, diags))
     return icons, diags
+
+
+def game_symbols(game: Any) -> tuple[list[IconDef], list[Diagnostic]]:
+    """The symbols a game explains: the icons its own layout files define with a `meaning`, in
+    the order they are written (the symbol key and the rulesheet's glossary list these)."""
+    diags: list[Diagnostic] = []
+    icons: dict[str, IconDef] = {}
+    for doc in getattr(game, "layout_documents", ()) or ():
+        icons.update(read_icons(doc, diags))
+    return [icon for icon in icons.values() if icon.meaning], diags

@@ -41,6 +41,8 @@ from pnp.render.pdfops import place_form
 from pnp.render.text import ICON_EM, fit, measure
 from pnp.templating.sandbox import TemplateLimit
 
+LOW_INK_TEXT = (0.11, 0.15, 0.2)
+
 
 @dataclass
 class DrawContext:
@@ -52,6 +54,8 @@ class DrawContext:
     bleed: float
     card_w: float
     card_h: float
+    low_ink: bool = False  # a low-ink print: no dark frame behind light text
+    on_fill: frozenset = frozenset()  # ids of text elements that sit on a filled shape
 
 
 class Element:
@@ -141,6 +145,7 @@ class ShapeElement(BoxElement):
         self.stroke = Prop("stroke", data.get("stroke"), parse_color)
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.radius = Prop("radius", data.get("radius", "3mm"), as_length)
+        self.holds = data.get("holds")  # what players put here; checked by layout.fit
 
     def draw(self, c, dc):
         x, y, w, h = self.box(dc)
@@ -176,6 +181,7 @@ class LineElement(Element):
         self.stroke = Prop("stroke", data.get("stroke", "black"), parse_color)
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.dash = [parse_length(d) for d in data.get("dash", [])]
+        self.arrow = data.get("arrow", "none")  # an arrowhead at the end, the start or both
 
     def draw(self, c, dc):
         x1, y1, x2, y2 = (p.get(dc.ctx, self.what) for p in self.pts)
@@ -183,12 +189,37 @@ class LineElement(Element):
         if stroke is None:
             return
         set_stroke(c, stroke)
-        c.setLineWidth(self.stroke_width.get(dc.ctx, self.what))
+        width = self.stroke_width.get(dc.ctx, self.what)
+        c.setLineWidth(width)
         if self.dash:
             c.setDash(self.dash)
         c.line(x1, self.card_h - y1, x2, self.card_h - y2)
         if self.dash:
             c.setDash()
+        heads = {"end": [(x1, y1, x2, y2)], "start": [(x2, y2, x1, y1)],
+                 "both": [(x1, y1, x2, y2), (x2, y2, x1, y1)]}.get(self.arrow, [])
+        for ax, ay, bx, by in heads:
+            _arrowhead(c, stroke, ax, self.card_h - ay, bx, self.card_h - by, width)
+
+
+def _arrowhead(c, rgb, ax: float, ay: float, bx: float, by: float, width: float) -> None:
+    """A filled arrowhead with its tip at (bx, by), pointing from (ax, ay)."""
+    import math
+
+    length = math.hypot(bx - ax, by - ay)
+    if length <= 0:
+        return
+    ux, uy = (bx - ax) / length, (by - ay) / length
+    size = max(4 * width, 3.5)
+    back_x, back_y = bx - ux * size, by - uy * size
+    half = size * 0.45
+    set_fill(c, rgb)
+    p = c.beginPath()
+    p.moveTo(bx, by)
+    p.lineTo(back_x - uy * half, back_y + ux * half)
+    p.lineTo(back_x + uy * half, back_y - ux * half)
+    p.close()
+    c.drawPath(p, stroke=0, fill=1)
 
 
 class TextElement(BoxElement):
@@ -216,6 +247,9 @@ class TextElement(BoxElement):
         color = self.color.get(dc.ctx, self.what)
         if color is None:
             return
+        if dc.low_ink and id(self) not in dc.on_fill and \
+                0.2126 * color[0] + 0.7152 * color[1] + 0.0722 * color[2] > 0.75:
+            color = LOW_INK_TEXT  # light text was meant for the dark frame low ink leaves out
         # the same text in the same box gives the same operators: cached per canvas
         cache = canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)

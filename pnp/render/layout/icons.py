@@ -40,7 +40,8 @@ class Icon(IconDef):
             c.drawString(x + (size - w) / 2, y + size / 2 - s * 0.36, self.label)
 
 
-SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "heart")
+SHAPES = ("circle", "square", "rounded", "diamond", "triangle", "hexagon", "star", "heart",
+          "banner", "arrow", "pentagon", "shield")
 #: the font of a drawn icon's label
 ICON_LABEL_FONT = "Vera-Bold"
 
@@ -57,6 +58,19 @@ def shape_points(shape: str, x: float, y: float, w: float, h: float) -> list[tup
     if shape == "hexagon":
         return [(cx + w / 2 * math.cos(math.radians(a)), cy + h / 2 * math.sin(math.radians(a)))
                 for a in range(0, 360, 60)]
+    if shape == "banner":  # a hanging flag with a swallowtail
+        return [(x + w * 0.18, y + h), (x + w * 0.82, y + h), (x + w * 0.82, y),
+                (cx, y + h * 0.28), (x + w * 0.18, y)]
+    if shape == "arrow":  # pointing right
+        return [(x, y + h * 0.36), (x + w * 0.55, y + h * 0.36), (x + w * 0.55, y + h * 0.12),
+                (x + w, cy), (x + w * 0.55, y + h * 0.88), (x + w * 0.55, y + h * 0.64),
+                (x, y + h * 0.64)]
+    if shape == "pentagon":
+        return [(cx + w / 2 * math.cos(math.radians(90 + 72 * i)),
+                 cy - h * 0.04 + h / 2 * math.sin(math.radians(90 + 72 * i))) for i in range(5)]
+    if shape == "shield":
+        return [(x + w * 0.08, y + h * 0.95), (x + w * 0.92, y + h * 0.95),
+                (x + w * 0.92, y + h * 0.45), (cx, y + h * 0.03), (x + w * 0.08, y + h * 0.45)]
     if shape == "star":
         pts = []
         for i in range(10):

@@ -32,6 +32,7 @@ from pnp.render.layout.codes import (
     ElementError,
     shown_char,
 )
+from pnp.render.layout.dienet import R_DIE_NET, DieNetElement, NetError
 from pnp.render.layout.elements import (
     ELEMENT_TYPES,
     DrawContext,
@@ -60,13 +61,20 @@ class CardLayout:
     game_root: Path
     max_bleed: float = 9.0  # 1/8 in: how far art may extend past the trim
 
-    def draw(self, c, ctx: Mapping[str, Any], bleed: float) -> list[ElementError]:
-        """Draw every element; errors are returned (one per failing element), drawing goes on."""
+    def draw(self, c, ctx: Mapping[str, Any], bleed: float,
+             low_ink: bool = False) -> list[ElementError]:
+        """Draw every element; errors are returned (one per failing element), drawing goes on.
+
+        `low_ink` leaves out the background and the full-bleed boxes (the dark frames that
+        use most ink), outlines the trim thinly instead and prints light text dark."""
         w, h = self.size
         bleed = min(bleed, self.max_bleed)
-        dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h)
+        dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h, low_ink,
+                         self.text_on_fill() if low_ink else frozenset())
         errors: list[ElementError] = []
-        if self.background is not None:
+        if low_ink:
+            pdfops.append_operators(c, f"q 0.6 0.6 0.6 RG 0.4 w 0 0 {w:.2f} {h:.2f} re S Q")
+        if self.background is not None and not low_ink:
             try:
                 bg = self.background.get(ctx, f"layout '{self.id}'")
             except ElementError as err:
@@ -78,6 +86,8 @@ class CardLayout:
                     c, f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
                     f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
         for el in self.elements:
+            if low_ink and getattr(el, "bleed", False):
+                continue
             try:
                 if el.visible(dc):
                     el.draw(c, dc)
@@ -85,6 +95,26 @@ class CardLayout:
                 err.origin = err.origin or getattr(el, "origin", None) or self.origin
                 errors.append(err)
         return errors
+
+
+    def text_on_fill(self) -> frozenset:
+        """Text elements drawn on a filled shape that low ink keeps (their colour stays)."""
+        cached = getattr(self, "_on_fill", None)
+        if cached is not None:
+            return cached
+        flat = [inner for el in self.elements for inner in (getattr(el, "elements", None) or [el])]
+        boxes, found = [], set()
+        for el in flat:
+            box = el.static_box() if hasattr(el, "static_box") else None
+            if isinstance(el, TextElement):
+                if box and any(b[0] <= box[0] + box[2] / 2 <= b[0] + b[2]
+                               and b[1] <= box[1] + box[3] / 2 <= b[1] + b[3] for b in boxes):
+                    found.add(id(el))
+            elif box and not getattr(el, "bleed", False) and getattr(el, "fill", None) is not None \
+                    and (not el.fill.is_const or el.fill.const is not None):
+                boxes.append(box)
+        self._on_fill = frozenset(found)
+        return self._on_fill
 
 
 @dataclass
@@ -245,11 +275,11 @@ class LayoutLibrary:
         for i, el in enumerate(data["elements"]):
             eid = str(el.get("id", f"#{i + 1}"))
             pos = origins.get(f"el.{el.get('id')}" if "id" in el else f"el.#{i}", where)
-            cls = ELEMENT_TYPES.get(el.get("type", ""))
+            cls = {**ELEMENT_TYPES, "die_net": DieNetElement}.get(el.get("type", ""))
             if cls is None:
                 diags.append(Diagnostic.at(pos, ERROR, R_SCHEMA,
                                            f"element '{eid}': unknown type {el.get('type')!r}",
-                                           f"use one of {', '.join(ELEMENT_TYPES)}"))
+                                           f"use one of {', '.join(ELEMENT_TYPES)}, die_net"))
                 continue
             try:
                 element = cls(eid, el, pos, w, h)
@@ -258,6 +288,10 @@ class LayoutLibrary:
                 continue
             except fonts.FontError as exc:
                 diags.append(Diagnostic.at(pos, ERROR, R_FONT, f"element '{eid}': {exc}"))
+                continue
+            except NetError as exc:
+                diags.append(Diagnostic.at(pos, ERROR, R_DIE_NET, f"element '{eid}': {exc}",
+                                           "write the net as rows of '.' and the digits 0-5"))
                 continue
             except (ValueError, GeometryError) as exc:
                 code = R_COLOR if "colour" in str(exc) else R_LENGTH
