@@ -135,3 +135,23 @@ def test_cards_with_their_own_backs_keep_one_back_each(tmp_path):
     assert sorted(p.name for p in folder.glob("*-back.png")) == ["card-1-back.png",
                                                                   "card-2-back.png"]
     assert not (folder / "back.png").exists()
+
+
+def test_pnp_build_takes_the_card_exports(tmp_path):
+    """`pnp build --png --tts --print-shop` writes what `pnp render cards` would, beside the
+    kit's deck files; the home files are the same as a plain build's."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    plain, exported = tmp_path / "plain", tmp_path / "exported"
+    for out, extra in ((plain, []), (exported, ["--png", "--tts", "--print-shop"])):
+        result = CliRunner().invoke(main, ["build", "ancient-civilizations", "--out", str(out),
+                                           *extra])
+        assert result.exit_code == 0, result.output
+    kit, more = plain / "ancient-civilizations", exported / "ancient-civilizations"
+    assert (more / "cards-chart-cards-printshop.pdf").exists()
+    assert (more / "cards-chart-cards-png" / "chart-cards" / "back.png").exists()
+    assert (more / "cards-chart-cards-tts" / "cards-chart-cards.json").exists()
+    for pdf in kit.glob("*.pdf"):  # the guide and print-all.pdf too: exports are not home files
+        assert (more / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name

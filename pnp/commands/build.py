@@ -29,8 +29,15 @@ from pnp.paths import default_output
               help="Leave out the cards' dark backgrounds and full-bleed frames.")
 @click.option("--pack", is_flag=True,
               help="One card file per card size (cards-poker.pdf ...): small decks share sheets.")
+@click.option("--print-shop", is_flag=True, help="Also each deck one card a page with bleed.")
+@click.option("--png", is_flag=True, help="Also one 300 dpi PNG per card (a deck's shared back "
+              "once).")
+@click.option("--tts", is_flag=True, help="Also Tabletop Simulator deck sheets and saved objects.")
+@click.option("--tts-url", default=None, metavar="URL",
+              help="With --tts: the saved objects load the sheets from URL/<file>.")
 def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: str | None,
-            gutterfold: bool, low_ink: bool, pack: bool) -> None:
+            gutterfold: bool, low_ink: bool, pack: bool, print_shop: bool, png: bool,
+            tts: bool, tts_url: str | None) -> None:
     """Validate and render every bundled game (or the games named)."""
     out_dir = out_dir or default_output()
     failed = False
@@ -56,7 +63,8 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: s
 
             kit = out_dir / (f"{game.id}-{variant}" if variant else game.id)
             paths, diags = build_game(game, kit, paper=paper, progress=progress,
-                                      gutterfold=gutterfold, low_ink=low_ink, pack=pack)
+                                      gutterfold=gutterfold, low_ink=low_ink, pack=pack,
+                                      print_shop=print_shop, png=png, tts=tts, tts_url=tts_url)
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):

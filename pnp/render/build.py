@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pnp.data.model import Component, GameDef
 from pnp.diagnostics import WARNING, Diagnostic, has_errors
@@ -91,12 +92,14 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
 def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
                progress: Progress | None = None, gutterfold: bool = False,
-               low_ink: bool = False, pack: bool = False) -> tuple[list[Path], list[Diagnostic]]:
+               low_ink: bool = False, pack: bool = False,
+               **exports: Any) -> tuple[list[Path], list[Diagnostic]]:
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
 
     `gutterfold` prints each card's back beside its front (no duplex printer needed),
     `low_ink` leaves out the cards' dark backgrounds and full-bleed frames, `pack` puts all
     decks of one card size in one file (`cards-poker.pdf`), so small decks share sheets.
+    `exports` (print_shop, png, tts, tts_url) add the card exports `pnp render cards` writes.
 
     Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
     fillable), each board tiled on `paper` and whole on its large paper, pawn tokens for every
@@ -116,7 +119,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
     paths: list[Path] = []
     diags: list[Diagnostic] = []
-    print_options = {"gutterfold": gutterfold, "low_ink": low_ink, "pack": pack}
+    print_options = {"gutterfold": gutterfold, "low_ink": low_ink, "pack": pack, **exports}
     with staged(target, diags) as stage:
         if stage is None:
             return [], diags

@@ -174,15 +174,19 @@ def deck_files(game, pack: bool = False) -> dict[str, list]:
 class Cards:
     name = "cards"
     def kit_options(self, game, gutterfold: bool = False, low_ink: bool = False,
-                    pack: bool = False) -> dict:
+                    pack: bool = False, print_shop: bool = False, png: bool = False,
+                    tts: bool = False, tts_url: str | None = None) -> dict:
         """A kit prints every card's back: after its fronts, mirrored for a long-edge flip, or
         beside them with `gutterfold` (backs tell decks apart and carry the city-state side and
         military legacies); sheet footers carry the kit's version stamp; `pack` puts the decks
-        of one card size in one file."""
+        of one card size in one file. The exports (`print_shop`, `png`, `tts`, `tts_url`) are
+        written beside the deck files, as `pnp render cards` writes them."""
         from pnp.render.guide import kit_stamp
 
         sides = {"gutterfold": True} if gutterfold else {"duplex": "long"}
-        return {**sides, "low_ink": low_ink, "stamp": kit_stamp(game), "pack": pack}
+        exports = {"print_shop": print_shop, "png": png, "tts": tts, "tts_url": tts_url}
+        return {**sides, "low_ink": low_ink, "stamp": kit_stamp(game), "pack": pack,
+                **{k: v for k, v in exports.items() if v}}
 
     def applies(self, game) -> bool:
         return bool(game.decks)
@@ -278,7 +282,7 @@ class Guide:
         return []
 
     def kit_options(self, game, gutterfold: bool = False, low_ink: bool = False,
-                    pack: bool = False) -> dict:
+                    pack: bool = False, **exports: object) -> dict:
         return {"gutterfold": gutterfold, "pack": pack}
 
     def render(self, game, out_dir, paper, gutterfold: bool = False,
