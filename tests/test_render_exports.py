@@ -155,3 +155,37 @@ def test_pnp_build_takes_the_card_exports(tmp_path):
     assert (more / "cards-chart-cards-tts" / "cards-chart-cards.json").exists()
     for pdf in kit.glob("*.pdf"):  # the guide and print-all.pdf too: exports are not home files
         assert (more / pdf.name).read_bytes() == pdf.read_bytes(), pdf.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id", ["ancient-civilizations", "the-ancient-world",
+                                     "age-of-civilization"])
+def test_every_bundled_game_exports_tts_objects_that_match_their_sheets(tmp_path, game_id):
+    """Every deck's saved object parses; each CustomDeck's grid divides its sheet into whole
+    cells; every card is named and sits in a cell of its sheet that is not the hidden one; and
+    no sheet is over 4096 px."""
+    import json
+    from urllib.parse import unquote, urlparse
+
+    from pnp.data.game import load_game
+    from pnp.paths import CARDS
+    from pnp.render.kinds import renderer
+
+    game = load_game(CARDS / game_id).game
+    paths, diags = renderer("cards").render(game, tmp_path, "a4", tts=True)
+    assert not [d for d in diags if d.is_error]
+    saves = sorted(tmp_path.glob("*-tts/*.json"))
+    assert len(saves) == sum(1 for deck in game.decks.values() if deck.printed)
+    for save in saves:
+        for obj in json.loads(save.read_text(encoding="utf-8"))["ObjectStates"]:
+            cards = obj.get("ContainedObjects", [obj])
+            assert all(c["Nickname"] for c in cards), save
+            for key, custom in obj["CustomDeck"].items():
+                sheet = Path(unquote(urlparse(custom["FaceURL"]).path))
+                with Image.open(sheet) as im:
+                    assert im.width <= TTS_MAX_WIDTH and im.height <= TTS_MAX_WIDTH
+                    assert im.width % custom["NumWidth"] == 0
+                    assert im.height % custom["NumHeight"] == 0
+                cells = custom["NumWidth"] * custom["NumHeight"]
+                mine = [c["CardID"] for c in cards if c["CardID"] // 100 == int(key)]
+                assert mine and all(i % 100 < cells - 1 for i in mine), save
