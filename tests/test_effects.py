@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from pnp.data.effects import (
     ABILITIES,
     BAD_ABILITY_ARGS,
+    BAD_DICE,
     PER_TURN,
     SYNTAX_ERROR,
     THIS_TURN,
@@ -51,7 +52,7 @@ FORMULAS = {"provinces": []}
 NAMES = Names.create(stats=STATS, charts=CHARTS, tracks=TRACKS, formulas=FORMULAS)
 POS = Position("game.yaml", 12, 15)
 CODES = {SYNTAX_ERROR, UNKNOWN_STAT, UNKNOWN_CHART, UNKNOWN_ABILITY, BAD_ABILITY_ARGS}
-CODES |= {UNKNOWN_FORMULA}
+CODES |= {UNKNOWN_FORMULA, BAD_DICE}  # 'A-001D1': a die of one side, past the dice limits
 
 
 def parse(text: str, pos: Position | None = POS):
@@ -427,6 +428,7 @@ FRAGMENTS = [
         st.lists(st.sampled_from(FRAGMENTS), max_size=14).map("".join),
     )
 )
+@example("A-001D1")  # found by hypothesis: a one-sided die, past the dice limits (PNP-E008)
 def test_arbitrary_text_never_raises(text: str) -> None:
     effect, diags = parse(text)
     assert (effect is None) == bool(diags)
