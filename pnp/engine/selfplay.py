@@ -1,7 +1,8 @@
 """Self-play harness: play N seeded games and aggregate them (where they run: executor.py).
 
-Each game's seed is derived from the base seed and the game's index, and its bots are rotated
-by index, so a game is fully determined by (base seed, index). Results are folded in index
+Each game's seed is derived from the base seed and the game's index, and its bots' seats from
+the line-up and the index (pnp/engine/lineup.py), so a game is fully determined by (base seed,
+index). Results are folded in index
 order (batches merge exactly), so the report is identical for any executor and worker count.
 """
 
@@ -16,6 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pnp.engine import lineup
 from pnp.engine import stats as st
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, GameResult
 
@@ -29,8 +31,9 @@ ProgressFn = Callable[[int], None]
 
 #: what GameResult.ended holds when the engine raised: reported as an invariant violation
 CRASHED = "crashed"
-#: bots used when none are named: every bot of a balance run sits in every seat
-DEFAULT_BOTS = ("random", "greedy")
+#: bots used when none are named: one kind in every seat, so a seat's win rate is about the
+#: seat and not the line-up (greedy: it plays every game's own estimates at little cost)
+DEFAULT_BOTS = ("greedy",)
 #: invariant-check modes passed through to the engine
 INVARIANT_MODES = ("all", "sample", "none")
 
@@ -57,12 +60,9 @@ def game_seed(base: int, index: int) -> int:
 
 
 def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
-    """Bot per seat for game `index`: rotated by one each game, so every bot sits in every seat.
-
-    Over any run of len(bots) consecutive games each seat sees each bot exactly once.
-    """
-    k = len(bots)
-    return tuple(bots[(index + seat) % k] for seat in range(players))
+    """Bot per seat for game `index`: every distinct arrangement of the line-up in turn, so
+    over a balanced run (lineup.balanced_games) each is played equally often."""
+    return lineup.seating(tuple(bots), players, index)
 
 
 # --------------------------------------------------------------------------- playing
@@ -489,6 +489,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
                                        st.describe(a.first_elimination_turns).items()},
         },
         "fair_share": _r(fair),
+        "lineup": {"bots": list(lineup.pool(c.bots, c.players)),
+                   "seatings": 1 if len(c.bots) == 1 else lineup.count(c.bots, c.players)},
         "seats": seats,
         "bots": bots,
         "margin": margin,
@@ -560,9 +562,11 @@ def _faction_table(a: Aggregate) -> list[dict[str, Any]]:
 
 def report_document(sim: Simulation) -> dict[str, Any]:
     """summarize() plus the findings, most severe first."""
-    from pnp.engine.findings import find
+    from pnp.engine.findings import find, seat_tests
 
     doc = summarize(sim)
+    for seat, test in zip(doc["seats"], seat_tests(doc), strict=True):
+        seat.update(p_holm=_r(test["p_holm"]), flagged=test["flagged"])
     doc["findings"] = [f.to_json() for f in find(doc, sim.game, sim.aggregate)]
     return doc
 

@@ -21,7 +21,7 @@ from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
 from pnp.render.text import ellipsise, measure
 from pnp.render.text import wrap as wrap_text
-from pnp.report.text import coverage_title
+from pnp.report.text import coverage_title, lineup_text
 
 MARGIN = 42.0
 FONT, BOLD = "Vera", "Vera-Bold"
@@ -326,8 +326,8 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
     pages.heading(f"Self-play report: {title}", 16)
     pages.paragraph(
         f"Variant: {doc['variant'] or 'base rules'}. {doc['games']} games, {doc['players']} "
-        f"players, seed {doc['seed']}, bots {', '.join(b['bot'] for b in doc['bots'])} "
-        f"(rotated so each bot sits in each seat). Invariants checked: {doc['invariants']}.",
+        f"players, seed {doc['seed']}, {lineup_text(doc)}. "
+        f"Invariants checked: {doc['invariants']}.",
         color=GREY)
     pages.gap(6)
     figures = [
