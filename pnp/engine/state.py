@@ -256,18 +256,23 @@ def observe(state: State, seat: int, visibility: Mapping[str, str]) -> State:
 
 def redeterminize(state: State, seat: int, visibility: Mapping[str, str],
                   rng: random.Random) -> None:
-    """Shuffle every card `seat` cannot see among the places it cannot see (in place).
+    """Shuffle the cards `seat` cannot see, each zone's among that zone's unseen places only
+    (in place).
 
     A search bot playing out from a copy of the true state would otherwise know the hidden
-    cards; after this it only knows what it could see (the unseen cards' multiset and places).
+    cards; after this it knows what it could see, and each face-down zone keeps the cards it
+    holds, in an order the seat cannot tell from any other. Cards never move between zones:
+    a draw pile of events and a market row of civilizations hold different kinds of card, and
+    a rules module may rely on it (pooling every zone's hidden cards put event tokens in the
+    civilization market of Age of Civilization). Zones are visited in state order and each
+    is shuffled by the one `rng`, so the result depends on the seed alone.
     """
-    places: list[tuple[list[CardInstance], int]] = []
     for owner, zone, cards in state.all_zones():
         vis = visibility.get(zone, ALL)
-        for i, c in enumerate(cards):
-            if not visible(vis, c.face_up, owner, seat):
-                places.append((cards, i))
-    hidden = [cards[i] for cards, i in places]
-    rng.shuffle(hidden)
-    for (cards, i), card in zip(places, hidden, strict=True):
-        cards[i] = card
+        places = [i for i, c in enumerate(cards) if not visible(vis, c.face_up, owner, seat)]
+        if len(places) < 2:
+            continue
+        hidden = [cards[i] for i in places]
+        rng.shuffle(hidden)
+        for i, card in zip(places, hidden, strict=True):
+            cards[i] = card
