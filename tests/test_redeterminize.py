@@ -13,7 +13,16 @@ from collections import Counter
 
 import pytest
 
-from pnp.engine.state import ALL, NOBODY, OWNER, CardInstance, PlayerState, State, redeterminize
+from pnp.engine.state import (
+    ALL,
+    NOBODY,
+    OWNER,
+    CardInstance,
+    PlayerState,
+    State,
+    card_backs,
+    redeterminize,
+)
 
 
 def _state() -> State:
@@ -39,7 +48,7 @@ def _contents(state: State) -> dict:
             for owner, zone, cards in state.all_zones()}
 
 
-def test_hidden_cards_stay_in_their_own_zone():
+def test_without_backs_hidden_cards_stay_in_their_own_zone():
     before = _state()
     orders = set()
     for seed in range(50):
@@ -51,6 +60,48 @@ def test_hidden_cards_stay_in_their_own_zone():
         orders.add((tuple(c.card for c in state.zones["events"]),
                     tuple(c.card for c in state.players[1].zones["hand"])))
     assert len(orders) > 10  # the unseen orders really are dealt afresh
+
+
+def _backs(state: State) -> dict:
+    """The hands were dealt from the events' pile's neighbour, a shared 'deck' of hand
+    cards: their back is the deck's; events and civilizations have their own."""
+    backs = card_backs(state)
+    for p in state.players:
+        for c in p.zones["hand"]:
+            backs[c.uid] = (-1, "deck")
+    return backs
+
+
+def test_cards_swap_only_with_cards_of_the_same_back():
+    """An unseen card in an opponent's hand may be any unseen card of its deck, but an event
+    never lands among the civilizations (the crash of issue 20), nor a hand card among either."""
+    before = _state()
+    backs = _backs(before)
+    seen_in_hand = set()
+    for seed in range(50):
+        state = before.copy()
+        redeterminize(state, 0, VIS, random.Random(seed), backs)
+        assert _contents(state)[(-1, "events")] == _contents(before)[(-1, "events")]
+        assert _contents(state)[(-1, "civs")] == _contents(before)[(-1, "civs")]
+        assert [c.card for c in state.players[0].zones["hand"]] == ["a1", "a2", "a3"]
+        assert {c.card for c in state.players[1].zones["hand"]} <= {"b1", "b2", "b3"}
+        seen_in_hand.update(c.card for c in state.players[1].zones["hand"])
+    assert seen_in_hand == {"b1", "b2", "b3"}
+
+
+def test_a_seat_cannot_tell_which_unseen_cards_of_a_deck_an_opponent_holds():
+    state = _state()
+    state.zones["deck"] = [CardInstance(100 + i, f"d{i}") for i in range(6)]
+    backs = {**card_backs(state), **{c.uid: (-1, "deck") for c in state.players[1].zones["hand"]}}
+    vis = {**VIS, "deck": NOBODY}
+    held = Counter()
+    for seed in range(200):
+        copy = state.copy()
+        redeterminize(copy, 0, vis, random.Random(seed), backs)
+        held.update(c.card for c in copy.players[1].zones["hand"])
+        assert len(copy.zones["deck"]) == 6 and len(copy.players[1].zones["hand"]) == 3
+    # nine unseen cards of one back, three places in the hand: each card is there sometimes
+    assert set(held) == {"b1", "b2", "b3", *(f"d{i}" for i in range(6))}
 
 
 def test_a_face_up_card_in_a_hidden_zone_keeps_its_place():
