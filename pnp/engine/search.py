@@ -85,7 +85,7 @@ class _Playout:
     the decision being searched, then seeded dice and playout bots."""
 
     __slots__ = ("branch", "branched", "ctx", "draw", "off_script", "pick", "policy", "pos",
-                 "prefix")
+                 "prefix", "tag")
 
     def __init__(self, prefix: Sequence[int], pick: int, tag: str,
                  policy: Sequence[Any], branch: Callable[[_Playout, int, Sequence[Any], str], None]):
@@ -97,6 +97,8 @@ class _Playout:
         self.branched = False
         self.off_script = False  # a die was drawn after the prefix but before the decision
         self.ctx: Context | None = None
+        #: what the dice after the prefix are seeded from (a branch may still change it)
+        self.tag = tag
         n = len(prefix)
         #: one stream of dice per kind of roll (its `why`): after different options, the
         #: same kinds of roll still see the same luck for as long as their counts agree
@@ -111,7 +113,7 @@ class _Playout:
                 self.off_script = True
             rand = streams.get(why)
             if rand is None:
-                rand = streams[why] = random.Random(f"{tag}:{why}").random
+                rand = streams[why] = random.Random(f"{self.tag}:{why}").random
             return _floor(rand() * sides) + 1
 
         self.draw = draw
