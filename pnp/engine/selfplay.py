@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.engine import lineup
 from pnp.engine import stats as st
+from pnp.engine.drama import game_drama
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, GameResult
 
 if TYPE_CHECKING:
@@ -166,6 +167,12 @@ class Aggregate:
     supply_low: dict[str, list[int]] = field(default_factory=dict)  # per game: fewest left
     faction_seats: Counter = field(default_factory=Counter)  # seat-games each faction played
     faction_win_units: Counter = field(default_factory=Counter)  # win credit units per faction
+    #: per game with a lead record (pnp/engine/drama.py): lead changes, the share of turns
+    #: the winner trailed, the share of the game before it led for good, a comeback (1/0)
+    lead_changes: list[int] = field(default_factory=list)
+    trailing_shares: list[float] = field(default_factory=list)
+    decided_at: list[float] = field(default_factory=list)
+    comebacks: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.seat_win_units:
@@ -244,6 +251,12 @@ class Aggregate:
         self.rolls += r.rolls
         for name, left in sorted(r.supply_low.items()):
             self.supply_low.setdefault(name, []).append(left)
+        lead = game_drama(r.leaders_by_turn, winners)
+        if lead is not None:
+            self.lead_changes.append(lead["lead_changes"])
+            self.trailing_shares.append(lead["trailing_share"])
+            self.decided_at.append(lead["decided_at"])
+            self.comebacks.append(lead["comeback"])
         for seat, faction in enumerate(r.factions):
             if faction:
                 self.faction_seats[faction] += 1
@@ -260,7 +273,8 @@ class Aggregate:
         g = self.games
         self.games += later.games
         for name in ("turns", "completed", "timed_out", "eliminated", "first_elimination_turns",
-                     "margins", "margin_shares"):
+                     "margins", "margin_shares", "lead_changes", "trailing_shares",
+                     "decided_at", "comebacks"):
             getattr(self, name).extend(getattr(later, name))
         for name in ("ended", "elimination_causes", "bot_seats", "bot_win_units", "space_counts",
                      "chart_counts", "coverage", "cap_clips", "floor_clips", "events",
@@ -509,6 +523,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "decisions_per_game": _r(a.decisions / n, 2) if n else 0.0,
         "rolls_per_game": _r(a.rolls / n, 2) if n else 0.0,
         "violations": sorted(a.violations.values(), key=lambda v: (v["first_game"], v["message"])),
+        "lead": _lead_table(a),
         "supplies": _supply_table(game, a),
         "factions": _faction_table(a),
         "findings": [],
@@ -545,6 +560,22 @@ def _supply_table(game: Any, a: Aggregate) -> dict[str, dict[str, Any]]:
                      "shortfall_max": max(short, default=0),
                      "print_more": max(0, p99 - box)}
     return out
+
+
+def _lead_table(a: Aggregate) -> dict[str, Any]:
+    """Lead changes, drama and decisiveness over the games that recorded who led each turn
+    (pnp/engine/drama.py); `games` 0 when the rules module's turn loop records none."""
+    n = len(a.lead_changes)
+    if not n:
+        return {"games": 0}
+    changes = {k: _r(v) for k, v in st.describe(a.lead_changes).items()}
+    trailing = st.mean_ci(a.trailing_shares)
+    comebacks = sum(a.comebacks)
+    return {"games": n, "lead_changes": changes,
+            "trailing_share": {"mean": _r(trailing[0]), "ci95": [_r(trailing[1]), _r(trailing[2])]},
+            "decided_at": {k: _r(v) for k, v in st.describe(a.decided_at).items()},
+            "comeback_rate": _r(comebacks / n),
+            "comeback_ci95": [_r(x) for x in st.wilson(comebacks, n)]}
 
 
 def _faction_table(a: Aggregate) -> list[dict[str, Any]]:

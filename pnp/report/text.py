@@ -51,6 +51,18 @@ def lineup_text(doc: Mapping[str, Any]) -> str:
             f"seatings equally often")
 
 
+def lead_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The Lead line (lead changes, drama, decisiveness, comebacks), when turns were traced."""
+    lead = doc.get("lead") or {}
+    if not lead.get("games"):
+        return []
+    c, t, d = lead["lead_changes"], lead["trailing_share"], lead["decided_at"]
+    return [f"Lead       changes mean {num(c['mean'])} (p95 {num(c['p95'])}); the winner "
+            f"trailed {pct(t['mean'])} [{_ci(t['ci95'])}] of turns, led for good after "
+            f"{pct(d['p50'])} of the game (p50); comebacks {pct(lead['comeback_rate'])} "
+            f"[{_ci(lead['comeback_ci95'])}]"]
+
+
 def render_text(doc: Mapping[str, Any]) -> str:
     """Header, key figures, then the findings most severe first."""
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
@@ -72,6 +84,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
                                   for b in doc["bots"]),
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
+        *lead_lines(doc),
     ]
     used = [f"{coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
             for kind, keys in doc.get("coverage", {}).items() if keys]
