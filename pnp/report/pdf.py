@@ -344,6 +344,11 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
         ("Invariants", "no violations" if not doc["violations"] else
          f"{len(doc['violations'])} distinct violations"),
     ]
+    lead = doc.get("lead") or {}
+    if lead.get("games"):
+        figures.insert(-1, ("Lead", f"{num(lead['lead_changes']['mean'])} changes a game; the "
+                                    f"winner trailed {pct(lead['trailing_share']['mean'])} of "
+                                    f"turns; comebacks {pct(lead['comeback_rate'])}"))
     for i, s in enumerate((doc.get("supplies") or {}).values()):
         figures.append(("" if i else "Components needed",
                         f"{s['name']}: p99 {s['need_p99']}, max {s['need_max']} of {s['stock']} "
