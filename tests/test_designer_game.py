@@ -43,7 +43,8 @@ def line_of(path: Path, prefix: str) -> int:
 
 
 def test_new_game_simulates_200_games_with_coverage_and_no_violations(demo):
-    result = run("simulate", str(demo), "--games", "200", "--format", "json")
+    result = run("simulate", str(demo), "--games", "200", "--bots", "random,greedy",
+                 "--format", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert doc["violations"] == [] and doc["outcomes"]["crashed"] == 0

@@ -35,6 +35,7 @@ def test_the_example_validates_without_a_warning(folder):
 @pytest.mark.parametrize("folder", EXAMPLES, ids=lambda p: p.name)
 def test_the_example_self_plays_50_games_with_every_check_and_every_card_bought(folder):
     result = run("simulate", str(folder), "--games", "50", "--invariants", "all",
+                 "--bots", "random,greedy",
                  "--format", "json")
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)

@@ -28,6 +28,8 @@ from pnp.engine.selfplay import (
 )
 
 TIMING = ("seconds", "games_per_second")
+#: a mixed line-up (the default is one bot in every seat)
+MIX = ("random", "greedy")
 
 
 def run(play, games=200, players=4, seed=1, workers=1, variant=None, **kw):
@@ -52,13 +54,20 @@ def test_game_seeds_depend_only_on_base_seed_and_index():
     assert game_seed(1, 0) == 7081672161958746514
 
 
-def test_every_bot_sits_in_every_seat():
-    games = [seating(("random", "greedy"), 4, i) for i in range(2)]
+def test_every_bot_sits_in_every_seat_equally_often_with_the_same_company():
+    """Over a balanced run each seat holds each bot equally often, and the bots a seat plays
+    against are the same mix whichever seat it is (the old rotation left seat 2 of three
+    alone against two others every other game)."""
+    games = [seating(("random", "greedy"), 3, i) for i in range(3)]
+    assert sorted(games) == sorted({("random", "greedy", "random"),
+                                    ("greedy", "random", "random"),
+                                    ("random", "random", "greedy")})
+    for seat in range(3):
+        assert Counter(g[seat] for g in games) == Counter(random=2, greedy=1)
+    four = [seating(("a", "b", "c"), 4, i) for i in range(12)]
+    assert len(set(four)) == 12
     for seat in range(4):
-        assert {g[seat] for g in games} == {"random", "greedy"}
-    three = [seating(("a", "b", "c"), 4, i) for i in range(3)]
-    for seat in range(4):
-        assert sorted(g[seat] for g in three) == ["a", "b", "c"]
+        assert Counter(g[seat] for g in four) == Counter(a=6, b=3, c=3)
 
 
 def test_same_seed_twice_gives_the_same_report():
@@ -166,7 +175,7 @@ def test_compare_flags_a_real_difference_and_not_identical_rules():
 
 
 def test_per_bot_rates_count_seat_games():
-    doc = report_document(run(fair_play, games=10, players=4))
+    doc = report_document(run(fair_play, games=10, players=4, bots=MIX))
     assert {b["bot"]: b["seat_games"] for b in doc["bots"]} == {"random": 20, "greedy": 20}
     assert Counter(b["bot"] for b in doc["bots"]) == Counter({"random": 1, "greedy": 1})
 
@@ -177,7 +186,7 @@ def skill_finding(doc: dict) -> str:
 
 
 def test_a_bot_that_wins_more_than_its_share_shows_that_skill_matters():
-    doc = report_document(run(skilled_play, games=300, players=2))
+    doc = report_document(run(skilled_play, games=300, players=2, bots=MIX))
     greedy = next(b for b in doc["bots"] if b["bot"] == "greedy")
     assert greedy["ci95"][0] <= SKILLED_WIN <= greedy["ci95"][1]
     message = skill_finding(doc)
@@ -188,14 +197,14 @@ def test_a_bot_that_wins_more_than_its_share_shows_that_skill_matters():
 
 
 def test_bots_that_win_their_fair_share_say_the_game_may_be_mostly_luck():
-    doc = report_document(run(fair_play, games=300, players=2))
+    doc = report_document(run(fair_play, games=300, players=2, bots=MIX))
     message = skill_finding(doc)
     assert message.startswith("No bot wins clearly more than its share")
     assert "against a fair share of 50%" in message and "mostly luck" in message
 
 
 def test_the_fair_share_of_a_skill_finding_leaves_out_games_nobody_won():
-    doc = report_document(run(half_unwon_play, games=300, players=2))
+    doc = report_document(run(half_unwon_play, games=300, players=2, bots=MIX))
     assert 0.4 * 0.5 < doc["fair_share"] < 0.6 * 0.5
     assert f"against a fair share of {doc['fair_share'] * 100:.0f}%" in skill_finding(doc)
 

@@ -95,7 +95,8 @@ def test_sweep_command_text_json_and_report(tmp_path):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert [c["label"] for c in doc["cells"]][:2] == ["3p base random,greedy", "3p base greedy"]
-    assert len(doc["cells"]) == 8 and doc["games"] == 24
+    # random,greedy is rounded up to its seatings: 3 at three players, 6 at four
+    assert len(doc["cells"]) == 8 and doc["games"] == 2 * (3 + 3) + 2 * (6 + 3)
     assert (tmp_path / "s.pdf").read_bytes().startswith(b"%PDF")
     text = CliRunner().invoke(main, args)
     assert text.exit_code == 0 and "4p arch-ideas greedy" in text.output

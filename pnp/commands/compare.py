@@ -8,6 +8,7 @@ import click
 
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK
 from pnp.commands.simulate import (
+    balanced,
     check_players,
     game_options,
     load_variant,
@@ -34,6 +35,7 @@ def command(game: str, variants: tuple[str, ...], games: int, players: int | Non
     (game_a, var_a), (game_b, var_b) = (load_variant(game, v) for v in labels)
     bot_names = parse_bots(bots)
     players = check_players(game_a, players)
+    games = balanced(games, bot_names, players)
     sims = []
     with open_executor(workers, scheduler) as executor:
         for gamedef, variant in ((game_a, var_a), (game_b, var_b)):

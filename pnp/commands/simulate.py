@@ -42,6 +42,20 @@ def parse_bots(value: str | None) -> tuple[str, ...]:
     return names
 
 
+def balanced(games: int, bots: tuple[str, ...], players: int) -> int:
+    """--games rounded up so every seating of a mixed line-up is played equally often (said on
+    stderr when it changes); a line-up with too many seatings is a usage error."""
+    from pnp.engine import lineup
+
+    if problem := lineup.problem(bots, players):
+        raise click.BadParameter(problem, param_hint="--bots")
+    total = lineup.balanced_games(games, bots, players)
+    if total != games:
+        click.echo(f"playing {total} games, not {games}: a whole number of rounds through the "
+                   f"{lineup.count(bots, players)} seatings of {','.join(bots)}", err=True)
+    return total
+
+
 def load_variant(name: str, variant: str | None):
     """Load GAME (exit 2 when unknown) under `variant` ('base' or None = no variant)."""
     variant = None if variant in (None, "", "base") else variant
@@ -155,8 +169,9 @@ def game_options(f):
         click.option("--seed", "-s", type=int, default=1, show_default=True,
                      help="Base seed; game i uses a seed derived from (seed, i)."),
         click.option("--bots", default=None,
-                     help="Comma-separated bots, rotated through the seats (default random,greedy); "
-                          "search:N gives the search bot N playouts per option."),
+                     help="The line-up: one bot for every seat (default greedy), or comma-separated "
+                          "bots seated every way in turn; search:N gives the search bot N "
+                          "playouts per option."),
         click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
                      show_default=True, help="Check invariants at every step, a sample, or none."),
         max_turns_option,
@@ -186,8 +201,11 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
     gamedef, variant = load_variant(game, variant)
     refuse_game_files(gamedef, (report_path, "--report", "report.pdf"),
                       (log_path, "--log", "games.jsonl"))  # before any game is played
-    config = SimConfig(games=games, players=check_players(gamedef, players), seed=seed,
-                       bots=parse_bots(bots), variant=variant, invariants=invariants,
+    players = check_players(gamedef, players)
+    names = parse_bots(bots)
+    games = balanced(games, names, players)
+    config = SimConfig(games=games, players=players, seed=seed,
+                       bots=names, variant=variant, invariants=invariants,
                        max_turns=max_turns, workers=workers,
                        log_games=min(log_games, games) if log_path else 0)
     with open_executor(workers, scheduler) as executor, \

@@ -24,6 +24,7 @@ from pnp.commands.simulate import (
     parse_bots,
     progress_bar,
 )
+from pnp.engine import lineup
 from pnp.engine.selfplay import INVARIANT_MODES
 from pnp.paper import REPORT_MIN_SIZE
 
@@ -51,7 +52,8 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
 @click.option("--variant", "variants", multiple=True,
               help="Rule variants: repeat or comma-separate ('base' = no variant). Default: base.")
 @click.option("--bots", "bot_mixes", multiple=True,
-              help="A bot mix, rotated through the seats (random,greedy); repeat for more mixes.")
+              help="A line-up: one bot for every seat (default greedy), or comma-separated bots "
+                   "seated every way in turn (random,greedy); repeat for more line-ups.")
 @games_option("Games per cell.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Base seed; every cell plays the seeds derived from it.")
@@ -79,8 +81,12 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
     counts = parse_players(players, base)
     mixes = list(dict.fromkeys(parse_bots(mix) for mix in bot_mixes)) or [parse_bots(None)]
     cells = sweep.cross(counts, list(loaded), mixes)
+    for cell in cells:
+        if problem := lineup.problem(cell.bots, cell.players):
+            raise click.BadParameter(problem, param_hint="--bots")
+    total = sum(lineup.balanced_games(games, c.bots, c.players) for c in cells)
     with open_executor(workers, scheduler) as executor, \
-            progress_bar(games * len(cells), f"{base.id} sweep ({len(cells)} cells)") as update:
+            progress_bar(total, f"{base.id} sweep ({len(cells)} cells)") as update:
         doc = sweep.run_sweep(loaded, cells, games, seed=seed, invariants=invariants,
                               max_turns=max_turns, executor=executor, progress=update)
     from pnp.report import text

@@ -8,6 +8,8 @@
   Military before defeat, Territory and Population before elimination). Ties go to the earliest option, which rules modules make the
   cautious one (keep, stay, stop, done, none). Without outcomes it takes the first option.
 - first: always the first option (deterministic; handy in scenarios).
+- mcts: information-set Monte Carlo tree search (pnp/engine/mcts.py), the strong generic bot;
+  `mcts:N` gives it N iterations per decision.
 - search, search-greedy: flat Monte Carlo over whole-game playouts by trace replay, with random
   (or greedy) playout bots; works for any rules module (pnp/engine/search.py). A budget in
   playouts per option may follow the name: `search:32`.
@@ -22,6 +24,7 @@ from operator import itemgetter
 from typing import Any
 
 from pnp.engine.core import NO_HINTS, PREGAME, BotHints, Estimate, GameMeta, OptionTable, State
+from pnp.engine.mcts import MAX_ITERATIONS, MctsBot
 from pnp.engine.search import MAX_PLAYOUTS, SearchBot
 
 Outcomes = Callable[[Any], dict[str, float]] | None
@@ -261,6 +264,11 @@ def _search_greedy(seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HI
     return SearchBot(seed, seat, meta, playouts, policy="greedy", hints=hints)
 
 
+def _mcts(seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS,
+          iterations: int | None = None) -> MctsBot:
+    return MctsBot(seed, seat, meta, iterations, hints=hints)
+
+
 #: bot name -> factory(seed, seat, meta, hints): hints are the game's BotHints (NO_HINTS when
 #: its module has no `bot_hints`); a bot that needs none may ignore them
 BOTS: dict[str, Callable[..., Any]] = {
@@ -269,9 +277,12 @@ BOTS: dict[str, Callable[..., Any]] = {
     "first": FirstBot,
     "search": _search,
     "search-greedy": _search_greedy,
+    "mcts": _mcts,
 }
-#: bots that take a budget after a colon (`search:32`)
-BUDGETED = {"search", "search-greedy"}
+#: bots that take a budget after a colon (`search:32`): the most it may be, and what it counts
+BUDGETED = {"search": (MAX_PLAYOUTS, "playouts per option"),
+            "search-greedy": (MAX_PLAYOUTS, "playouts per option"),
+            "mcts": (MAX_ITERATIONS, "iterations per decision")}
 
 
 def bot_factory(name: str) -> Callable[..., Any]:
@@ -284,9 +295,10 @@ def bot_factory(name: str) -> Callable[..., Any]:
     if base not in BUDGETED:
         raise ValueError(f"bot {base!r} takes no budget (only {', '.join(sorted(BUDGETED))} "
                          f"do, as in 'search:32')")
-    if not arg.isdigit() or not 1 <= int(arg) <= MAX_PLAYOUTS:
-        raise ValueError(f"bot {name!r}: the budget after ':' is playouts per option, a whole "
-                         f"number from 1 to {MAX_PLAYOUTS}")
+    most, unit = BUDGETED[base]
+    if not arg.isdigit() or not 1 <= int(arg) <= most:
+        raise ValueError(f"bot {name!r}: the budget after ':' is {unit}, a whole "
+                         f"number from 1 to {most}")
     playouts = int(arg)
     factory = BOTS[base]
 

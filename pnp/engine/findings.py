@@ -24,7 +24,7 @@ EARLY_ELIMINATION_RATE = 0.10
 ELIMINATION_RATE_INFO = 0.25
 #: a seat's edge must exceed this (absolute win-rate points) as well as be significant
 SEAT_GAP_MIN = 0.03
-#: family-wise error for "some seat differs": each of P seats is tested at SEAT_ALPHA / P
+#: family-wise error for "some seat differs": the P seats' p-values are Holm-corrected
 SEAT_ALPHA = 0.05
 #: clips per game above which a cap or floor is reported (info), and warned about
 CAP_CLIPS_INFO = 1.0
@@ -148,38 +148,63 @@ def _eliminations(doc, game, agg) -> list[Finding]:
     return out
 
 
+def seat_tests(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The one seat-fairness test, shared by PNP-B005 and `pnp sweep` so they never disagree.
+
+    Each seat's win credit is tested against the fair share with the score test (the one the
+    Wilson interval inverts); the P seats' p-values are Holm-corrected (family-wise error
+    SEAT_ALPHA for "some seat differs"), and a seat is flagged when its corrected p-value is
+    below SEAT_ALPHA **and** it is at least SEAT_GAP_MIN from the fair share. Per seat:
+    {seat, gap, p, p_holm, flagged}."""
+    fair, n = doc["fair_share"], doc["games"]
+    seats = doc["seats"]
+    raw = [st.rate_p_value(s["wins"], n, fair) for s in seats]
+    adjusted = st.holm(raw)
+    out = []
+    for s, p, q in zip(seats, raw, adjusted, strict=True):
+        gap = s["win_rate"] - fair
+        out.append({"seat": s["seat"], "gap": gap, "p": p, "p_holm": q,
+                    "flagged": bool(q < SEAT_ALPHA and abs(gap) >= SEAT_GAP_MIN)})
+    return out
+
+
 def _seats(doc, game, agg) -> list[Finding]:
     """Each favoured seat on its own line; the seats that lose out together on one line.
 
-    With P seats tested at once, one would stray outside its 95% interval by chance in about
-    P games in 20; so the decision uses Bonferroni-widened intervals (the message shows the 95% one).
+    The decision is seat_tests' (Holm-corrected for the number of seats); the message shows
+    the plain 95% interval and the corrected p-value.
     """
     fair = doc["fair_share"]
     out, below = [], []
-    z = st.normal_quantile(1 - SEAT_ALPHA / (2 * max(1, len(doc["seats"]))))
-
-    def adjusted(s: Mapping[str, Any]) -> tuple[float, float]:
-        return st.wilson(s["wins"], doc["games"], z)
-
-    for s in doc["seats"]:
-        gap = s["win_rate"] - fair
-        if not (st.excludes(adjusted(s), fair) and abs(gap) >= SEAT_GAP_MIN):
+    by_seat = {s["seat"]: s for s in doc["seats"]}
+    for t in seat_tests(doc):
+        if not t["flagged"]:
             continue
+        s = by_seat[t["seat"]]
         lo, hi = s["ci95"]
-        if gap > 0:
+        if t["gap"] > 0:
             out.append(Finding(WARNING, "PNP-B005",
                                f"Seat {s['seat']} wins {pct(s['win_rate'])} of games "
-                               f"(95% CI {pct(lo)}–{pct(hi)}), above the fair share of {pct(fair)}"))
+                               f"(95% CI {pct(lo)}–{pct(hi)}), above the fair share of "
+                               f"{pct(fair)} (Holm-corrected {_p(t['p_holm'])})"))
         else:
-            below.append(s)
+            below.append((s, t))
     if below:
-        which = _and([str(s["seat"]) for s in below])
-        rates = ", ".join(f"{pct(s['win_rate'])} ({pct(s['ci95'][0])}–{pct(s['ci95'][1])})"
-                          for s in below)
+        which = _and([str(s["seat"]) for s, _ in below])
+        rates = ", ".join(f"{pct(s['win_rate'])} ({pct(s['ci95'][0])}–{pct(s['ci95'][1])}, "
+                          f"{_p(t['p_holm'])})" for s, t in below)
         out.append(Finding(WARNING, "PNP-B005",
                            f"Seat{'s' if len(below) > 1 else ''} {which} win{'' if len(below) > 1 else 's'} "
-                           f"less than the fair share of {pct(fair)}: {rates} (95% CIs)"))
+                           f"less than the fair share of {pct(fair)}: {rates} (95% CIs, "
+                           f"Holm-corrected p)"))
     return out
+
+
+def _p(p: float) -> str:
+    """A p-value as a short statement: p = 0.003, p = 0.04, p < 0.001."""
+    if p < 0.001:
+        return "p < 0.001"
+    return f"p = {p:.3f}" if p < 0.01 else f"p = {p:.2f}"
 
 
 def _and(items: list[str]) -> str:

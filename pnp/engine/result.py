@@ -66,3 +66,6 @@ class GameResult:
     #: per seat, the faction the player played (a city-state, a civilization), when the rules
     #: module reports one; the report shows win rates by faction
     factions: tuple[str, ...] = ()
+    #: the seats leading (by the module's own `leaders`) at the end of each turn, recorded by
+    #: the api's play_turns: what lead changes, drama and decisiveness are measured on
+    leaders_by_turn: list[tuple[int, ...]] = field(default_factory=list)

@@ -8,7 +8,8 @@ where the bot is being asked. So, at a decision with k options, for each option 
 
 1. replay the recorded prefix (dice and decisions, exactly as they happened),
 2. at the decision being made, hide what the bot could not see (`redeterminize`: the unseen
-   cards are dealt afresh among the unseen places) and take the option being evaluated,
+   cards are dealt afresh among the unseen places, each only where a card of the same back,
+   the same deck, could be) and take the option being evaluated,
 3. go on with fresh seeded dice and a simple playout bot in every seat (random by default,
    greedy with `search-greedy`), to the game's end or the turn cap,
 
@@ -45,6 +46,7 @@ from pnp.engine.core import (
 from pnp.engine.module import Rules, rules_of
 from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
+from pnp.engine.state import card_backs
 
 #: playouts per option of the plain `search` bot
 DEFAULT_PLAYOUTS = 8
@@ -83,7 +85,7 @@ class _Playout:
     the decision being searched, then seeded dice and playout bots."""
 
     __slots__ = ("branch", "branched", "ctx", "draw", "off_script", "pick", "policy", "pos",
-                 "prefix")
+                 "prefix", "tag")
 
     def __init__(self, prefix: Sequence[int], pick: int, tag: str,
                  policy: Sequence[Any], branch: Callable[[_Playout, int, Sequence[Any], str], None]):
@@ -95,6 +97,8 @@ class _Playout:
         self.branched = False
         self.off_script = False  # a die was drawn after the prefix but before the decision
         self.ctx: Context | None = None
+        #: what the dice after the prefix are seeded from (a branch may still change it)
+        self.tag = tag
         n = len(prefix)
         #: one stream of dice per kind of roll (its `why`): after different options, the
         #: same kinds of roll still see the same luck for as long as their counts agree
@@ -109,7 +113,7 @@ class _Playout:
                 self.off_script = True
             rand = streams.get(why)
             if rand is None:
-                rand = streams[why] = random.Random(f"{tag}:{why}").random
+                rand = streams[why] = random.Random(f"{self.tag}:{why}").random
             return _floor(rand() * sides) + 1
 
         self.draw = draw
@@ -178,6 +182,7 @@ class SearchBot:
         self.real: Context | None = None
         self.cap = 0
         self.module: Rules | None = None
+        self.backs: dict = {}
         #: decisions searched, prefixes checked against the real state, and mismatches found
         self.searched = 0
         self.checked = 0
@@ -191,6 +196,8 @@ class SearchBot:
         self.real = ctx
         self.cap = cap
         self.module = rules_of(module_for(game))
+        #: each card's back (the pile it starts in): determinisation swaps like with like
+        self.backs = card_backs(self.module.new_state(game, players))
 
     def budget(self, options: int) -> int:
         """Playouts per option at a decision with this many options."""
@@ -245,7 +252,7 @@ class SearchBot:
                                  "same decision in the same state: the rules module is not "
                                  "deterministic given its dice and decisions")
             if self.hide and self.meta.zone_visibility:
-                redeterminize(st, seat, self.meta.zone_visibility, hidden)
+                redeterminize(st, seat, self.meta.zone_visibility, hidden, self.backs)
 
         source = _Playout(prefix, pick, tag, bots, branch)
         state = module.new_state(self.game, self.players)

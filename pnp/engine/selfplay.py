@@ -1,7 +1,8 @@
 """Self-play harness: play N seeded games and aggregate them (where they run: executor.py).
 
-Each game's seed is derived from the base seed and the game's index, and its bots are rotated
-by index, so a game is fully determined by (base seed, index). Results are folded in index
+Each game's seed is derived from the base seed and the game's index, and its bots' seats from
+the line-up and the index (pnp/engine/lineup.py), so a game is fully determined by (base seed,
+index). Results are folded in index
 order (batches merge exactly), so the report is identical for any executor and worker count.
 """
 
@@ -16,7 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pnp.engine import lineup
 from pnp.engine import stats as st
+from pnp.engine.drama import game_drama
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, GameResult
 
 if TYPE_CHECKING:
@@ -29,8 +32,9 @@ ProgressFn = Callable[[int], None]
 
 #: what GameResult.ended holds when the engine raised: reported as an invariant violation
 CRASHED = "crashed"
-#: bots used when none are named: every bot of a balance run sits in every seat
-DEFAULT_BOTS = ("random", "greedy")
+#: bots used when none are named: one kind in every seat, so a seat's win rate is about the
+#: seat and not the line-up (greedy: it plays every game's own estimates at little cost)
+DEFAULT_BOTS = ("greedy",)
 #: invariant-check modes passed through to the engine
 INVARIANT_MODES = ("all", "sample", "none")
 
@@ -57,12 +61,9 @@ def game_seed(base: int, index: int) -> int:
 
 
 def seating(bots: Sequence[str], players: int, index: int) -> tuple[str, ...]:
-    """Bot per seat for game `index`: rotated by one each game, so every bot sits in every seat.
-
-    Over any run of len(bots) consecutive games each seat sees each bot exactly once.
-    """
-    k = len(bots)
-    return tuple(bots[(index + seat) % k] for seat in range(players))
+    """Bot per seat for game `index`: every distinct arrangement of the line-up in turn, so
+    over a balanced run (lineup.balanced_games) each is played equally often."""
+    return lineup.seating(tuple(bots), players, index)
 
 
 # --------------------------------------------------------------------------- playing
@@ -166,6 +167,12 @@ class Aggregate:
     supply_low: dict[str, list[int]] = field(default_factory=dict)  # per game: fewest left
     faction_seats: Counter = field(default_factory=Counter)  # seat-games each faction played
     faction_win_units: Counter = field(default_factory=Counter)  # win credit units per faction
+    #: per game with a lead record (pnp/engine/drama.py): lead changes, the share of turns
+    #: the winner trailed, the share of the game before it led for good, a comeback (1/0)
+    lead_changes: list[int] = field(default_factory=list)
+    trailing_shares: list[float] = field(default_factory=list)
+    decided_at: list[float] = field(default_factory=list)
+    comebacks: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if not self.seat_win_units:
@@ -244,6 +251,12 @@ class Aggregate:
         self.rolls += r.rolls
         for name, left in sorted(r.supply_low.items()):
             self.supply_low.setdefault(name, []).append(left)
+        lead = game_drama(r.leaders_by_turn, winners)
+        if lead is not None:
+            self.lead_changes.append(lead["lead_changes"])
+            self.trailing_shares.append(lead["trailing_share"])
+            self.decided_at.append(lead["decided_at"])
+            self.comebacks.append(lead["comeback"])
         for seat, faction in enumerate(r.factions):
             if faction:
                 self.faction_seats[faction] += 1
@@ -260,7 +273,8 @@ class Aggregate:
         g = self.games
         self.games += later.games
         for name in ("turns", "completed", "timed_out", "eliminated", "first_elimination_turns",
-                     "margins", "margin_shares"):
+                     "margins", "margin_shares", "lead_changes", "trailing_shares",
+                     "decided_at", "comebacks"):
             getattr(self, name).extend(getattr(later, name))
         for name in ("ended", "elimination_causes", "bot_seats", "bot_win_units", "space_counts",
                      "chart_counts", "coverage", "cap_clips", "floor_clips", "events",
@@ -489,6 +503,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
                                        st.describe(a.first_elimination_turns).items()},
         },
         "fair_share": _r(fair),
+        "lineup": {"bots": list(lineup.pool(c.bots, c.players)),
+                   "seatings": 1 if len(c.bots) == 1 else lineup.count(c.bots, c.players)},
         "seats": seats,
         "bots": bots,
         "margin": margin,
@@ -507,6 +523,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "decisions_per_game": _r(a.decisions / n, 2) if n else 0.0,
         "rolls_per_game": _r(a.rolls / n, 2) if n else 0.0,
         "violations": sorted(a.violations.values(), key=lambda v: (v["first_game"], v["message"])),
+        "lead": _lead_table(a),
         "supplies": _supply_table(game, a),
         "factions": _faction_table(a),
         "findings": [],
@@ -545,6 +562,22 @@ def _supply_table(game: Any, a: Aggregate) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _lead_table(a: Aggregate) -> dict[str, Any]:
+    """Lead changes, drama and decisiveness over the games that recorded who led each turn
+    (pnp/engine/drama.py); `games` 0 when the rules module's turn loop records none."""
+    n = len(a.lead_changes)
+    if not n:
+        return {"games": 0}
+    changes = {k: _r(v) for k, v in st.describe(a.lead_changes).items()}
+    trailing = st.mean_ci(a.trailing_shares)
+    comebacks = sum(a.comebacks)
+    return {"games": n, "lead_changes": changes,
+            "trailing_share": {"mean": _r(trailing[0]), "ci95": [_r(trailing[1]), _r(trailing[2])]},
+            "decided_at": {k: _r(v) for k, v in st.describe(a.decided_at).items()},
+            "comeback_rate": _r(comebacks / n),
+            "comeback_ci95": [_r(x) for x in st.wilson(comebacks, n)]}
+
+
 def _faction_table(a: Aggregate) -> list[dict[str, Any]]:
     """Win rate per faction a rules module reported (city-states, civilizations), with
     Wilson 95% intervals over the seat-games each faction was played."""
@@ -560,9 +593,11 @@ def _faction_table(a: Aggregate) -> list[dict[str, Any]]:
 
 def report_document(sim: Simulation) -> dict[str, Any]:
     """summarize() plus the findings, most severe first."""
-    from pnp.engine.findings import find
+    from pnp.engine.findings import find, seat_tests
 
     doc = summarize(sim)
+    for seat, test in zip(doc["seats"], seat_tests(doc), strict=True):
+        seat.update(p_holm=_r(test["p_holm"]), flagged=test["flagged"])
     doc["findings"] = [f.to_json() for f in find(doc, sim.game, sim.aggregate)]
     return doc
 

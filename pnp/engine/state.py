@@ -254,20 +254,40 @@ def observe(state: State, seat: int, visibility: Mapping[str, str]) -> State:
     return obs
 
 
+def card_backs(state: State) -> dict[int, tuple[int, str]]:
+    """uid -> (owner, zone) each card starts in (in a game's new state): the pile it comes
+    from, which is what its back shows a player who cannot see its face."""
+    return {c.uid: (owner, zone) for owner, zone, cards in state.all_zones() for c in cards}
+
+
 def redeterminize(state: State, seat: int, visibility: Mapping[str, str],
-                  rng: random.Random) -> None:
-    """Shuffle every card `seat` cannot see among the places it cannot see (in place).
+                  rng: random.Random, backs: Mapping[int, Any] | None = None) -> None:
+    """Deal the cards `seat` cannot see afresh among the places it cannot see (in place),
+    only ever swapping cards with the same back.
 
     A search bot playing out from a copy of the true state would otherwise know the hidden
-    cards; after this it only knows what it could see (the unseen cards' multiset and places).
+    cards; after this it knows what it could see. A card's back is the pile it started in
+    (`backs`, from card_backs of the game's new state): an unseen card in an opponent's hand
+    may be any unseen card of its deck, wherever that lies, but never a card of another deck
+    (a draw pile of events and a market of civilizations hold different kinds of card, and a
+    rules module may rely on it: pooling every zone's hidden cards once put event cards in
+    Age of Civilization's civilization market). Without `backs` (or for a card made after
+    the start) the back is the zone the card is in: each zone's unseen cards are shuffled
+    among that zone's unseen places only. Groups are dealt in state order by the one `rng`,
+    so the result depends on the seed alone.
     """
-    places: list[tuple[list[CardInstance], int]] = []
+    groups: dict[Any, list[tuple[list[CardInstance], int]]] = {}
     for owner, zone, cards in state.all_zones():
         vis = visibility.get(zone, ALL)
         for i, c in enumerate(cards):
             if not visible(vis, c.face_up, owner, seat):
-                places.append((cards, i))
-    hidden = [cards[i] for cards, i in places]
-    rng.shuffle(hidden)
-    for (cards, i), card in zip(places, hidden, strict=True):
-        cards[i] = card
+                back = backs.get(c.uid) if backs is not None else None
+                groups.setdefault(back if back is not None else ("zone", owner, zone),
+                                  []).append((cards, i))
+    for places in groups.values():
+        if len(places) < 2:
+            continue
+        hidden = [cards[i] for cards, i in places]
+        rng.shuffle(hidden)
+        for (cards, i), card in zip(places, hidden, strict=True):
+            cards[i] = card

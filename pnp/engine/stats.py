@@ -150,3 +150,27 @@ def excludes(interval: Sequence[float], value: float) -> bool:
     """True when `value` lies outside the closed interval [low, high]."""
     low, high = interval[-2], interval[-1]
     return value < low or value > high
+
+
+def rate_p_value(successes: float, n: int, p0: float) -> float:
+    """Two-sided p-value of the score test of a rate against `p0` (the test whose inverse is
+    the Wilson interval): z = (x - n p0) / sqrt(n p0 (1 - p0)). 1.0 when it cannot be tested
+    (no games, or p0 at 0 or 1)."""
+    if n <= 0 or not 0 < p0 < 1:
+        return 1.0
+    z = (successes - n * p0) / math.sqrt(n * p0 * (1 - p0))
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
+def holm(p_values: Sequence[float]) -> list[float]:
+    """Holm-Bonferroni adjusted p-values, in the input order: rejecting where the adjusted
+    value is below alpha keeps the chance of any false rejection among them at most alpha
+    (uniformly more powerful than plain Bonferroni, with no independence assumed)."""
+    m = len(p_values)
+    order = sorted(range(m), key=lambda i: (p_values[i], i))
+    adjusted = [1.0] * m
+    running = 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (m - rank) * p_values[i]))
+        adjusted[i] = running
+    return adjusted

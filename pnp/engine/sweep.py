@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from itertools import product
 from typing import Any
 
+from pnp.engine import lineup
 from pnp.engine import stats as st
 from pnp.engine.executor import Executor, Job, ProgressFn, run_jobs
 from pnp.engine.selfplay import (
@@ -52,8 +53,9 @@ def run_sweep(games: Mapping[str | None, Any], cells: Sequence[Cell], per_cell: 
               progress: ProgressFn | None = None) -> dict[str, Any]:
     """Play `per_cell` games in every cell (game definitions by variant) and build the document."""
     play = play or default_play()
-    configs = [SimConfig(games=per_cell, players=c.players, seed=seed, bots=c.bots,
-                         variant=c.variant, invariants=invariants, max_turns=max_turns)
+    configs = [SimConfig(games=lineup.balanced_games(per_cell, c.bots, c.players),
+                         players=c.players, seed=seed, bots=c.bots, variant=c.variant,
+                         invariants=invariants, max_turns=max_turns)
                for c in cells]
     jobs = [Job(games[c.variant], config, play) for c, config in zip(cells, configs, strict=True)]
     started = time.perf_counter()
@@ -64,7 +66,7 @@ def run_sweep(games: Mapping[str | None, Any], cells: Sequence[Cell], per_cell: 
         sim = Simulation(job.game, job.config, outcome.aggregate, outcome.cpu_seconds)
         rows.append(cell_summary(cell, report_document(sim)))
     first = next(iter(games.values()))
-    total = per_cell * len(cells)
+    total = sum(config.games for config in configs)
     return {
         "schema_version": SCHEMA_VERSION,
         "game": getattr(first, "id", str(first)),
@@ -83,14 +85,18 @@ def run_sweep(games: Mapping[str | None, Any], cells: Sequence[Cell], per_cell: 
 
 
 def seat_balance(doc: Mapping[str, Any]) -> dict[str, Any]:
-    """The seat farthest from the fair share, with its 95% interval (Wilson)."""
+    """The seat farthest from the fair share, with its 95% interval (Wilson) and the verdict
+    of the seat test PNP-B005 uses (findings.seat_tests: Holm-corrected score tests)."""
+    from pnp.engine.findings import seat_tests
+
     fair = doc["fair_share"]
     worst = max(doc["seats"], key=lambda s: (abs(s["win_rate"] - fair), -s["seat"]))
+    test = next(t for t in seat_tests(doc) if t["seat"] == worst["seat"])
     lo, hi = worst["ci95"]
     return {"seat": worst["seat"], "win_rate": worst["win_rate"], "fair_share": fair,
             "gap": _r(worst["win_rate"] - fair), "ci95": [lo, hi],
-            "gap_ci95": [_r(lo - fair), _r(hi - fair)],
-            "significant": bool(lo > fair or hi < fair)}
+            "gap_ci95": [_r(lo - fair), _r(hi - fair)], "p_holm": _r(test["p_holm"]),
+            "significant": test["flagged"]}
 
 
 def skill_depth(doc: Mapping[str, Any]) -> dict[str, Any] | None:

@@ -32,7 +32,9 @@ def play_turns(ctx, phases: Sequence[Phase], max_turns: int,
     `ctx.step(phase.id)` runs. A phase ends the game by setting `state.stage` to OVER (with
     `ended` and `winners`). A game still going at the end of turn `max_turns` is a timeout,
     won by `leaders()`; the turn stays `max_turns`, and a turn past it (a scenario may start
-    there) is never played.
+    there) is never played. At the end of each turn played to its end, who leads
+    (`leaders()`) goes into the result's `leaders_by_turn` (lead changes, drama), and a game
+    ended inside a turn adds its winners as that turn's leaders.
     """
     st = ctx.state
     count = len(phases)
@@ -42,9 +44,12 @@ def play_turns(ctx, phases: Sequence[Phase], max_turns: int,
     while st.stage == MAIN:
         phase = phases[st.phase]
         phase.play()
+        if st.stage != MAIN and st.winners:  # ended inside a turn: its winners close the record
+            ctx.result.leaders_by_turn.append(tuple(st.winners))
         if st.stage == MAIN:
             st.phase = (st.phase + 1) % count
             if st.phase == 0:
+                ctx.result.leaders_by_turn.append(tuple(leaders()))
                 if st.turn >= max_turns:
                     st.stage, st.ended, st.winners = OVER, TIMEOUT, list(leaders())
                 else:

@@ -21,7 +21,7 @@ from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
 from pnp.render.text import ellipsise, measure
 from pnp.render.text import wrap as wrap_text
-from pnp.report.text import coverage_title
+from pnp.report.text import coverage_title, lineup_text
 
 MARGIN = 42.0
 FONT, BOLD = "Vera", "Vera-Bold"
@@ -326,8 +326,8 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
     pages.heading(f"Self-play report: {title}", 16)
     pages.paragraph(
         f"Variant: {doc['variant'] or 'base rules'}. {doc['games']} games, {doc['players']} "
-        f"players, seed {doc['seed']}, bots {', '.join(b['bot'] for b in doc['bots'])} "
-        f"(rotated so each bot sits in each seat). Invariants checked: {doc['invariants']}.",
+        f"players, seed {doc['seed']}, {lineup_text(doc)}. "
+        f"Invariants checked: {doc['invariants']}.",
         color=GREY)
     pages.gap(6)
     figures = [
@@ -344,6 +344,11 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
         ("Invariants", "no violations" if not doc["violations"] else
          f"{len(doc['violations'])} distinct violations"),
     ]
+    lead = doc.get("lead") or {}
+    if lead.get("games"):
+        figures.insert(-1, ("Lead", f"{num(lead['lead_changes']['mean'])} changes a game; the "
+                                    f"winner trailed {pct(lead['trailing_share']['mean'])} of "
+                                    f"turns; comebacks {pct(lead['comeback_rate'])}"))
     for i, s in enumerate((doc.get("supplies") or {}).values()):
         figures.append(("" if i else "Components needed",
                         f"{s['name']}: p99 {s['need_p99']}, max {s['need_max']} of {s['stock']} "

@@ -41,13 +41,34 @@ def _findings_text(findings: Sequence[Mapping[str, str]]) -> list[str]:
     return lines
 
 
+def lineup_text(doc: Mapping[str, Any]) -> str:
+    """'bots greedy' (one kind in every seat), or the line-up and its number of seatings."""
+    lineup = doc.get("lineup") or {}
+    seats = lineup.get("bots") or [b["bot"] for b in doc["bots"]]
+    if len(set(seats)) <= 1:
+        return f"bots {seats[0] if seats else '?'} in every seat"
+    return (f"line-up ({', '.join(seats)}) in each of its {lineup.get('seatings', '?')} "
+            f"seatings equally often")
+
+
+def lead_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The Lead line (lead changes, drama, decisiveness, comebacks), when turns were traced."""
+    lead = doc.get("lead") or {}
+    if not lead.get("games"):
+        return []
+    c, t, d = lead["lead_changes"], lead["trailing_share"], lead["decided_at"]
+    return [f"Lead       changes mean {num(c['mean'])} (p95 {num(c['p95'])}); the winner "
+            f"trailed {pct(t['mean'])} [{_ci(t['ci95'])}] of turns, led for good after "
+            f"{pct(d['p50'])} of the game (p50); comebacks {pct(lead['comeback_rate'])} "
+            f"[{_ci(lead['comeback_ci95'])}]"]
+
+
 def render_text(doc: Mapping[str, Any]) -> str:
     """Header, key figures, then the findings most severe first."""
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
-    bots = ",".join(b["bot"] for b in doc["bots"])
     lines = [
         f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
-        f"{doc['players']} players, seed {doc['seed']}, bots {bots}",
+        f"{doc['players']} players, seed {doc['seed']}, {lineup_text(doc)}",
         f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
         f"invariants checked: {doc['invariants']}",
         "",
@@ -63,6 +84,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
                                   for b in doc["bots"]),
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
+        *lead_lines(doc),
     ]
     used = [f"{coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
             for kind, keys in doc.get("coverage", {}).items() if keys]
@@ -210,8 +232,9 @@ def render_sweep_text(sweep: Mapping[str, Any]) -> str:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
     for r in rows:
         lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths, strict=True)).rstrip())
-    lines += ["", "pts: percentage points. *: the 95% interval excludes 0 (for a seat: it differs "
-              "from its cell's fair share; for skill: the better bot really wins more).", "",
+    lines += ["", "pts: percentage points. *: for a seat, the seat test flags it (the test of "
+              "PNP-B005: Holm-corrected over the cell's seats, 3 points or more); for skill, the "
+              "95% interval excludes 0 (the better bot really wins more).", "",
               "Top findings:"]
     for c in cells:
         lines.append(f"  {c['label']}")

@@ -1,0 +1,89 @@
+"""The mcts bot against greedy and random: win rate with a 95% interval, and its cost.
+
+Plays `--games` games of GAME (a bundled game's id or a game folder) with the line-up
+mcts:BUDGET against OPPONENT (greedy by default), every seating of the line-up equally often
+(pnp/engine/lineup.py), on the seeds `pnp simulate` uses, in this process (CPU time, so other
+load on the machine matters less). Prints the mcts bot's win rate per seat-game with its
+Wilson interval, the fair share, CPU seconds per game, decisions searched per CPU second and
+iterations per CPU second, and the same seeds' plain greedy games per CPU second beside them.
+`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS,
+SURE, ROLLOUT_NOISE) for a tuning run. Usage:
+
+    python benchmarks/mcts_bot.py GAME [--players 2] [--games 40] [--budget 32]
+        [--opponent greedy] [--set BIAS=0.5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from pnp.commands.common import load_or_exit
+from pnp.engine import bots as bots_mod
+from pnp.engine import lineup, mcts
+from pnp.engine import stats as st
+from pnp.engine.core import NO_HINTS
+from pnp.engine.play import play_game
+from pnp.engine.selfplay import game_seed
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("game")
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--budget", type=int, default=mcts.DEFAULT_ITERATIONS,
+                    help="iterations per decision")
+    ap.add_argument("--opponent", default="greedy")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    args = ap.parse_args()
+    for item in args.set:
+        name, _, value = item.partition("=")
+        if not hasattr(mcts, name):
+            raise SystemExit(f"mcts has no constant {name}")
+        setattr(mcts, name, float(value))
+    game = load_or_exit(args.game).game
+    made: list[mcts.MctsBot] = []
+
+    def factory(seed, seat, meta, hints=NO_HINTS):
+        bot = mcts.MctsBot(seed, seat, meta, args.budget, hints=hints)
+        made.append(bot)
+        return bot
+
+    bots_mod.BOTS["bench-mcts"] = factory
+    names = ("bench-mcts", args.opponent)
+    games = lineup.balanced_games(args.games, names, args.players)
+    wins = seat_games = 0.0
+    started = time.process_time()
+    for i in range(games):
+        seats = lineup.seating(names, args.players, i)
+        result = play_game(game, args.players, game_seed(args.seed, i), seats,
+                           invariants="none")
+        if result.violations:
+            raise SystemExit(f"game {i}: {result.violations[0]}")
+        winners = [w for w in result.winners if 0 <= w < args.players]
+        for s, bot in enumerate(seats):
+            if bot == "bench-mcts":
+                seat_games += 1
+                wins += (1 / len(winners)) if s in winners else 0.0
+        print(f"  game {i + 1}/{games}: mcts {wins:g} of {seat_games:g} seat-games", flush=True)
+    seconds = time.process_time() - started
+    started = time.process_time()
+    for i in range(games):
+        play_game(game, args.players, game_seed(args.seed, i), ("greedy",), invariants="none")
+    plain = games / (time.process_time() - started)
+    lo, hi = st.wilson(wins, int(seat_games))
+    searched = sum(b.searched for b in made)
+    iterations = sum(b.iterations_run for b in made)
+    print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} against "
+          f"{args.opponent} ({', '.join(args.set) or 'default constants'})")
+    print(f"  mcts wins {wins / seat_games:.1%} of its seat-games (95% CI {lo:.1%}-{hi:.1%}); "
+          f"fair share {1 / args.players:.1%}")
+    print(f"  {seconds / games:.2f} CPU s a game; {searched / seconds:.1f} decisions searched "
+          f"and {iterations / seconds:.0f} iterations a CPU second; plain greedy games "
+          f"{plain:.1f} a CPU second")
+
+
+if __name__ == "__main__":
+    main()

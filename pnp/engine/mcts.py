@@ -1,0 +1,327 @@
+"""The `mcts` bot: information-set Monte Carlo tree search for any rules module.
+
+Single-observer ISMCTS (Cowling, Powley and Whitehouse 2012), played open loop over the
+decisions that follow the one being made, on the same trace replay as the flat search bot
+(pnp/engine/search.py; a rules module needs nothing beyond the protocol). One iteration:
+
+1. replay the game so far from its recorded dice and decisions;
+2. at the decision being made, **determinise** from what this seat may know: the unseen cards
+   are dealt afresh among the unseen places, each only where a card of the same back (the
+   same deck) could be (`redeterminize`), so every iteration samples another hidden world the
+   seat cannot tell from the true one. The k-th playout of every option at the root is played
+   in the same world k, hidden cards and dice alike (common random numbers), so options are
+   compared on the same luck as far as it goes;
+3. **select** down the tree: at each decision (any seat's), among the options offered now
+   (their number may change with the dice), pick the child with the best UCB score *for the
+   seat deciding* (max-n: every node keeps a reward per seat), counting a child's
+   availability rather than its parent's visits (the ISMCTS form of UCB1); **progressive
+   widening** lets a node open a new child only while fewer than
+   ceil(WIDEN * visits ** 0.5) of the options offered have one, so a decision with many options is not spread thin;
+4. **expand** one child and leave the tree: the rest of the game is played by the rollout
+   bot (the game's greedy estimates where its module gives them, else uniform; with a little
+   randomness either way), with fresh seeded dice, to the end or the turn cap;
+5. **back up** each seat's playout value (its share of the win, plus a small margin term).
+
+The option with the most visits is played (ties to the earlier option). The budget is
+iterations per decision (`mcts:N`, default DEFAULT_ITERATIONS); a decision with one option
+costs nothing. Everything is seeded from (game seed, seat, decision number), and the pick goes
+into the trace like any decision, so a game is repeatable and its replay never searches.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from pnp.engine.core import (
+    NO_HINTS,
+    BotHints,
+    Context,
+    GameMeta,
+    IllegalChoice,
+    RunawayGame,
+    State,
+    redeterminize,
+)
+from pnp.engine.module import rules_of
+from pnp.engine.registry import module_for
+from pnp.engine.result import TIMEOUT, GameResult
+from pnp.engine.search import _ABORTED, _Playout, playout_value
+from pnp.engine.search import MARGIN_WEIGHT as SEARCH_MARGIN
+from pnp.engine.state import card_backs
+
+#: iterations per decision of the plain `mcts` bot
+DEFAULT_ITERATIONS = 32
+#: at most this many iterations per decision, however the budget is spelled
+MAX_ITERATIONS = 10000
+#: UCB exploration constant (rewards lie in about [-0.05, 1.05])
+EXPLORE = 0.7
+#: progressive widening: a node may have ceil(WIDEN * visits ** 0.5) children
+WIDEN = 1.5
+#: the rollout bot's share of uniformly random picks (keeps the playouts from one script)
+ROLLOUT_NOISE = 0.1
+#: progressive bias: the greedy pick's UCB bonus, BIAS / (visits + 1), fading as it is tried
+BIAS = 0.5
+#: the root keeps the greedy pick unless the most visited option beats it by this many
+#: standard errors of their paired differences (a noisy win must not undo what the estimates
+#: know: at 2, about one decision in 40 between equal options leaves the greedy pick)
+SURE = 2.0
+#: weight of the score margin over the best other seat, normalised, beside the win share: a
+#: steadier signal than win or loss alone, in a game that is decided by points
+MARGIN = 0.05
+
+
+class _Node:
+    """One decision reached by a sequence of picks: children by (seat, why, option label)."""
+
+    __slots__ = ("avail", "children", "samples", "total", "visits")
+
+    def __init__(self, players: int):
+        self.visits = 0
+        self.avail = 0
+        self.total = [0.0] * players
+        #: at the root's children only: the root seat's value of each playout, in world order
+        self.samples: list[float] | None = None
+        self.children: dict[tuple, _Node] = {}
+
+    def mean(self, seat: int) -> float:
+        return self.total[seat] / self.visits if self.visits else 0.0
+
+
+def _surely_better(mine: Sequence[float], theirs: Sequence[float]) -> bool:
+    """Whether `mine` beats `theirs` by more than SURE standard errors of their paired
+    differences (playout k of each shares world k)."""
+    diffs = [a - b for a, b in zip(mine, theirs, strict=False)]
+    n = len(diffs)
+    if n < 2:
+        return False
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > SURE * (var / n) ** 0.5
+
+
+def _label(option: Any) -> str:
+    return option if isinstance(option, str) else repr(option)
+
+
+class _Rollout:
+    """The playout bot past the tree: greedy on the module's estimates with a little noise,
+    uniform where the module gives none."""
+
+    __slots__ = ("greedy", "rand")
+
+    def __init__(self, meta: GameMeta, hints: BotHints, rand: random.Random, players: int):
+        from pnp.engine.bots import GreedyBot
+
+        self.greedy = [GreedyBot(0, s, meta, hints) for s in range(players)]
+        self.rand = rand
+
+    def hint(self, state: State, seat: int, options: Sequence[Any], why: str,
+             outcomes: Any) -> int | None:
+        """The greedy pick where the module gives estimates, else None (no guidance)."""
+        if outcomes is None:
+            return None
+        return self.greedy[seat].choose(state, seat, options, why, outcomes)
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        if outcomes is None or self.rand.random() < ROLLOUT_NOISE:
+            return int(self.rand.random() * len(options))
+        return self.greedy[seat].choose(state, seat, options, why, outcomes)
+
+
+class _Walk:
+    """One iteration's way down the tree (the policy of every seat after the root)."""
+
+    __slots__ = ("bot", "node", "out", "path", "rollout")
+
+    def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout):
+        self.bot = bot
+        self.node: _Node | None = root
+        self.path = [root]
+        self.rollout = rollout
+        self.out = False
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        if self.out or len(options) < 2:
+            return self.rollout.choose(state, seat, options, why, outcomes)
+        return self.step(state, seat, options, why, outcomes)
+
+    def step(self, state: State, seat: int, options: Sequence[Any], why: str,
+             outcomes: Any) -> int:
+        node = self.node
+        assert node is not None
+        keys = [(seat, why, _label(o)) for o in options]
+        children = node.children
+        present = [(i, children[k]) for i, k in enumerate(keys) if k in children]
+        for _, child in present:
+            child.avail += 1
+        room = math.ceil(WIDEN * node.visits ** 0.5 + 1e-9)
+        if not present or (len(present) < len(keys) and len(present) < room):
+            taken = {i for i, _ in present}
+            first = self.rollout.hint(state, seat, options, why, outcomes)
+            pick = first if first is not None and first not in taken else next(i for i in range(len(keys))
+                                                         if i not in taken)
+            child = children[keys[pick]] = _Node(len(node.total))
+            child.avail = 1
+            self.path.append(child)
+            self.out = True
+            return pick
+        hint = self.rollout.hint(state, seat, options, why, outcomes)
+        best, pick = -math.inf, 0
+        for i, child in present:
+            score = child.mean(seat) + EXPLORE * math.sqrt(math.log(max(child.avail, 1))
+                                                           / (child.visits or 1))
+            if i == hint:
+                score += BIAS / (child.visits + 1)
+            if score > best + 1e-12:
+                best, pick = score, i
+        self.node = children[keys[pick]]
+        self.path.append(self.node)
+        return pick
+
+
+def _value(result: GameResult, seat: int) -> float:
+    """A playout's worth to `seat`: its share of the win plus MARGIN times its normalised
+    margin over the best other seat (playout_value with this module's weight)."""
+    value = playout_value(result, seat)
+    scores = result.scores
+    if MARGIN != SEARCH_MARGIN and len(scores) > 1 and 0 <= seat < len(scores):
+        best_other = max(s for i, s in enumerate(scores) if i != seat)
+        scale = max(abs(s) for s in scores) or 1
+        value += (MARGIN - SEARCH_MARGIN) * max(-1.0, min(1.0, (scores[seat] - best_other)
+                                                          / scale))
+    return value
+
+
+class MctsBot:
+    """Information-set MCTS by trace replay (see the module docstring)."""
+
+    def __init__(self, seed: int, seat: int, meta: GameMeta, iterations: int | None = None,
+                 hints: BotHints = NO_HINTS):
+        self.seed = seed
+        self.seat = seat
+        self.meta = meta
+        self.hints = hints
+        self.iterations = DEFAULT_ITERATIONS if iterations is None else iterations
+        if not 1 <= self.iterations <= MAX_ITERATIONS:
+            raise ValueError(f"an mcts budget is 1 to {MAX_ITERATIONS} iterations per decision, "
+                             f"not {self.iterations}")
+        self.game: Any = None
+        self.players = 0
+        self.real: Context | None = None
+        self.cap = 0
+        self.module: Any = None
+        self.backs: dict = {}
+        #: decisions searched, iterations run, replays that did not reach the same decision
+        self.searched = 0
+        self.iterations_run = 0
+        self.mismatches = 0
+
+    def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
+        """Called by play_game before the game starts: what the bot needs to replay it."""
+        self.game = game
+        self.players = players
+        self.real = ctx
+        self.cap = cap
+        self.module = rules_of(module_for(game))
+        #: each card's back (the pile it starts in): determinisation swaps like with like
+        self.backs = card_backs(self.module.new_state(game, players))
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        if len(options) < 2:
+            return 0
+        real = self.real
+        if real is None:
+            raise RuntimeError("an mcts bot plays only through play_game, which attaches it "
+                               "to the game it replays")
+        self.searched += 1
+        prefix = list(real.trace)
+        tag = f"mcts:{self.seed}:{seat}:{real.decisions}"
+        root = _Node(self.players)
+        for j in range(self.iterations):
+            self.iterate(root, prefix, f"{tag}:{j}", tag, seat, options, why, outcomes, j == 0)
+        return self.decide(root, state, seat, options, why, outcomes)
+
+    def decide(self, root: _Node, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        """The most visited option, unless the greedy pick is not clearly worse (SURE)."""
+        keys = [(seat, why, _label(o)) for o in options]
+        best, pick = (-1, -math.inf), 0
+        for i, k in enumerate(keys):
+            child = root.children.get(k)
+            if child is not None and (child.visits, child.mean(seat)) > best:
+                best, pick = (child.visits, child.mean(seat)), i
+        if outcomes is None:
+            return pick
+        from pnp.engine.bots import GreedyBot
+
+        hint = GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
+                                                                 outcomes)
+        mine, theirs = root.children.get(keys[pick]), root.children.get(keys[hint])
+        if pick == hint or mine is None or theirs is None:
+            return pick if theirs is None else hint
+        # the k-th playouts of both were played in world k: compare them pair by pair
+        return pick if _surely_better(mine.samples or [], theirs.samples or []) else hint
+
+    def iterate(self, root: _Node, prefix: list[int], tag: str, base: str, seat: int,
+                options: Sequence[Any], why: str, outcomes: Any, check: bool) -> None:
+        """One iteration: replay, determinise, select and expand, roll out, back up."""
+        module, real = self.module, self.real
+        assert module is not None and real is not None
+        rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players)
+        walk = _Walk(self, root, rollout)
+
+        def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
+            st = p.ctx.state  # type: ignore[union-attr]
+            if check and (p.off_script or at_seat != seat or at_why != why
+                          or list(at_options) != list(options) or st != real.state):
+                self.mismatches += 1
+                real.violate("an mcts bot's replay of the game so far did not reach the same "
+                             "decision in the same state: the rules module is not "
+                             "deterministic given its dice and decisions")
+            p.pick = walk.step(st, at_seat, at_options, at_why, outcomes)
+            # the k-th playout of every root option is played in world k: the same hidden
+            # cards and the same dice, as far as they go (common random numbers)
+            world = f"{base}:w{walk.path[1].visits}"
+            p.tag = world
+            rand = random.Random(world)
+            rollout.rand = rand
+            if self.meta.zone_visibility:
+                redeterminize(st, seat, self.meta.zone_visibility, rand, self.backs)
+
+        source = _Playout(prefix, 0, tag, [walk] * self.players, branch)
+        state = module.new_state(self.game, self.players)
+        result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
+                            bots=("playout",) * self.players)
+        ctx = Context(state, source, [source] * self.players, result)
+        source.ctx = ctx
+        try:
+            module.play(self.game, ctx, self.cap)
+        except RunawayGame:
+            state.ended = TIMEOUT
+        except IllegalChoice:
+            state.ended = _ABORTED
+        module.finish(self.game, ctx)
+        self.iterations_run += 1
+        if not source.branched:  # the replay ended before the decision: nothing to back up
+            if check:
+                self.mismatches += 1
+                real.violate("an mcts bot's replay of the game so far ended before the "
+                             "decision it was searching: the rules module is not "
+                             "deterministic given its dice and decisions")
+            return
+        values = [_value(result, s) for s in range(self.players)]
+        for node in walk.path:
+            node.visits += 1
+            total = node.total
+            for s, v in enumerate(values):
+                total[s] += v
+        child = walk.path[1]
+        if child.samples is None:
+            child.samples = []
+        child.samples.append(values[seat])

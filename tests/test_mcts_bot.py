@@ -1,0 +1,144 @@
+"""The mcts bot: information-set MCTS by trace replay, for any rules module.
+
+The toy modules of tests/fixtures/search-games make the right answer known: a race where one
+option is clearly best, a guessing game where peeking at a hidden hand would pay, and a
+module whose replays drift.
+"""
+
+from __future__ import annotations
+
+import pytest
+from test_search_bot import toy, wins
+
+from pnp.engine import bots as bots_mod
+from pnp.engine import mcts
+from pnp.engine.bots import bot_factory
+from pnp.engine.core import MAIN, GameMeta
+from pnp.engine.play import play_game, replay_log
+from pnp.engine.state import State
+
+META = GameMeta(game="race", players_min=2, players_max=2, max_turns=40, counter_bounds={})
+
+
+@pytest.fixture
+def made(monkeypatch) -> list[mcts.MctsBot]:
+    """Every mcts bot play_game makes, kept so a test can read its counters."""
+    out: list[mcts.MctsBot] = []
+
+    def make(seed, seat, meta, hints, iterations=None):
+        bot = mcts.MctsBot(seed, seat, meta, iterations, hints=hints)
+        out.append(bot)
+        return bot
+
+    monkeypatch.setitem(bots_mod.BOTS, "mcts", make)
+    return out
+
+
+def test_mcts_beats_random_in_a_race_where_one_option_is_best():
+    """Measured: 50 of 60 games (search:8, with 24 playouts a decision to mcts:16's 16
+    iterations, wins 58). A random bot wins 15 of 20 about 2% of the time."""
+    score = wins(toy("race.py"), ["mcts:16", "random"], 20, invariants="all")
+    assert score["mcts:16"] >= 15
+
+
+def test_mcts_runs_in_the_race_nearly_always():
+    log: list = []
+    play_game(toy("race.py"), 2, 3, ["mcts:24", "random"], log=log)
+    picks = [e["value"] for e in log if e["e"] == "choice" and e["seat"] == 0]
+    assert len(picks) >= 3
+    assert picks.count("run") > len(picks) / 2  # random would run a third of the time
+
+
+def test_the_same_seed_gives_the_same_game_and_the_log_replays_it_exactly():
+    game = toy("race.py")
+    logs, results = [], []
+    for _ in range(2):
+        log: list = []
+        results.append(play_game(game, 2, 11, ["mcts:8", "mcts:8"], log=log, invariants="all"))
+        logs.append(log)
+    assert logs[0] == logs[1] and not results[0].violations
+    final, again = replay_log(game, logs[0])
+    assert final == State.from_json(logs[0][-1]["state"])
+    assert again.winners == results[0].winners
+    other: list = []
+    play_game(game, 2, 12, ["mcts:8", "mcts:8"], log=other)
+    assert other != logs[0]
+
+
+def test_every_replay_reaches_the_real_decision(made):
+    result = play_game(toy("race.py"), 2, 7, ["mcts:4", "random"])
+    (bot,) = made
+    assert bot.searched > 5 and bot.iterations_run == 4 * bot.searched
+    assert bot.mismatches == 0 and not result.violations
+
+
+def test_a_rules_module_whose_replays_drift_is_reported(made):
+    result = play_game(toy("drift.py"), 2, 7, ["mcts:2", "random"])
+    assert made[0].mismatches >= 1
+    assert any("not deterministic" in v for v in result.violations)
+
+
+def test_mcts_does_not_see_a_hidden_hand():
+    """Seat 0 sees its own card only, so `low` is its best guess every time; a bot that
+    peeked at seat 1's hand would say `high` whenever seat 1 holds it."""
+    guesses, theirs = [], []
+    for seed in range(30):
+        log: list = []
+        play_game(toy("guess.py"), 2, seed, ["mcts:32", "random"], log=log)
+        hands = [e["cards"][0] for e in log if e["e"] == "draw"]
+        theirs.append(hands[1])
+        guesses.append(next(e["value"] for e in log if e["e"] == "choice"))
+    assert "high" in theirs
+    assert set(guesses) == {"low"}
+
+
+def test_a_budget_is_iterations_per_decision():
+    assert bot_factory("mcts")(1, 0, META).iterations == mcts.DEFAULT_ITERATIONS
+    assert bot_factory("mcts:100")(1, 0, META).iterations == 100
+    for bad in ("mcts:0", f"mcts:{mcts.MAX_ITERATIONS + 1}", "mcts:x"):
+        with pytest.raises(ValueError, match="iterations per decision"):
+            bot_factory(bad)
+
+
+def test_one_option_costs_nothing_and_no_game_means_no_search():
+    bot = mcts.MctsBot(1, 0, META, 4)
+    assert bot.choose(State([], stage=MAIN), 0, ["only"], "x", None) == 0
+    with pytest.raises(RuntimeError, match="through play_game"):
+        bot.choose(State([], stage=MAIN), 0, ["a", "b"], "x", None)
+
+
+def test_max_n_each_seat_picks_for_itself():
+    """A node keeps one reward per seat and each seat's decision reads its own: the deciding
+    seat's best child, not the root seat's."""
+    node = mcts._Node(2)
+    walk = mcts._Walk(None, node, None)  # type: ignore[arg-type]
+
+    class Rollout:
+        def hint(self, *args):
+            return 0
+
+    walk.rollout = Rollout()  # type: ignore[assignment]
+    node.visits = 100
+    for label, (mine, theirs) in (("a", (0.9, 0.1)), ("b", (0.1, 0.9))):
+        child = node.children[(1, "x", label)] = mcts._Node(2)
+        child.visits, child.avail, child.total = 50, 100, [mine * 50, theirs * 50]
+    assert walk.step(State([], stage=MAIN), 1, ["a", "b"], "x", None) == 1  # seat 1: "b"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("engine", ["age-of-civilization", "ancient-civilizations"])
+def test_mcts_plays_a_bundled_game_without_a_violation(engine, game_defs):
+    game = game_defs(engine)
+    result = play_game(game, 3, 5, ["mcts:2", "greedy", "greedy"], invariants="all",
+                       max_turns=3)
+    assert result.violations == []
+
+
+def test_the_greedy_pick_is_left_only_for_a_sure_gain_world_by_world():
+    # one world in four better: luck, not a better option
+    assert not mcts._surely_better([1, 0, 0, 0], [0, 0, 0, 0])
+    # better in most worlds, never worse: taken
+    assert mcts._surely_better([1, 1, 1, 0, 1, 1], [0, 0, 0, 0, 0, 0])
+    # the same mean gap but unpaired noise (worse in some worlds) is not enough
+    assert not mcts._surely_better([1, 0, 1, 0, 1, 0], [0, 1, 0, 0, 0, 1])
+    assert not mcts._surely_better([1], [0])
