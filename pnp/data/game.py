@@ -60,9 +60,15 @@ def game_files(folder: Path) -> list[Path]:
     """The YAML entries of a game folder, in a stable order (hidden folders skipped).
 
     Directories, broken links and link loops named *.yaml are kept: loading them reports why
-    they cannot be read, instead of skipping a file the designer meant to be there."""
+    they cannot be read, instead of skipping a file the designer meant to be there. The
+    folder `scenarios/` holds the game's rules tests (`pnp scenario GAME`), not its data."""
     files = [p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")]
-    return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts)
+                  and p.relative_to(folder).parts[0] != SCENARIOS)
+
+
+#: the folder of a game that holds its scenarios (run by `pnp scenario GAME`)
+SCENARIOS = "scenarios"
 
 
 def outside_link(folder: Path, path: Path) -> Diagnostic | None:
