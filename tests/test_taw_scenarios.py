@@ -54,6 +54,11 @@ RULES = {
     "titan damage effects; starving at the end of a round does nothing": "titan-damage-effects",
     "ambrosia buys swords in an attack": "ambrosia-swords",
     "passing; Zori Dramatists for the first to pass": "passing-zori",
+    "Crane (first edition): Build with no coins, the card free": "crane-first-edition",
+    "Distant Outpost fires on the placement, paid or not": "distant-outpost",
+    "second edition: a citizen placed without performing the action": "placement-without-action",
+    "Explore: a deck depleted while drawing is refreshed from the discards": "explore-deck-depleted",
+    "Rebuild: up to 2 cards of the player's choice": "rebuild",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -100,6 +105,7 @@ DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
                               "banners: [blue], capacity: 1, damage: lose-coin")],
     "ambrosia-swords": [("game.yaml", "    sword: 2\n", "    sword: 3\n")],
     "passing-zori": [("decks.yaml", "ability: first-pass-store", "ability: none")],
+    "placement-without-action": [("game.yaml", "without_action: true", "without_action: false")],
 }
 
 
@@ -122,12 +128,61 @@ def _starve_even_at_the_end(self, seat: int, titan: str, at_end: bool) -> None:
 _TITAN_EFFECT = taw.TAW.titan_effect
 
 
+def _build_only_what_is_paid(self, seat: int):
+    """Build offered only when some card can be paid in coins and knowledge (the Crane's
+    free card forgotten)."""
+    best = None
+    for _, c in self.buyable(seat):
+        if self.can_build(seat, c.card):
+            v = self.card_value(seat, c.card)
+            if best is None or sum(v.values()) > sum(best.values()):
+                best = v
+    return best
+
+
+def _outpost_only_when_learn_is_paid(self, seat: int) -> None:
+    if self.st.players[seat].counters["coins"] < self.rule("actions", "learn", "coins"):
+        return
+    _DO_LEARN(self, seat)
+
+
+_DO_LEARN = taw.TAW.do_learn
+
+
+def _explore_refreshes_only_an_empty_deck(self, seat: int) -> None:
+    deck = self.current_deck()
+    n = self.rule("actions", "explore", "draw") + self.symbols(seat, "explore")
+    if 0 < len(self.zone(deck)) < n:  # hide the discards so the refresh finds none
+        hidden = list(self.zone("empire-discard"))
+        self.zone("empire-discard").clear()
+        try:
+            _DO_EXPLORE(self, seat)
+        finally:
+            self.zone("empire-discard")[:0] = hidden
+        return
+    _DO_EXPLORE(self, seat)
+
+
+_DO_EXPLORE = taw.TAW.do_explore
+
+
+def _repair_the_first_damaged(self, seat: int, n: int, why: str) -> None:
+    for _ in range(n):
+        dmg = [c for c in self.zone("empire", seat) if c.flags and "damaged" in c.flags]
+        if dmg:
+            self.repair_uid(seat, dmg[0].uid)
+
+
 #: scenario -> (TAW method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "round-four-empire-b-depleted-titans": ("titan_pile", _only_the_rounds_deck),
     "ambrosia": ("repair_uid", _repairs_nothing),
     "capacity-district-loss": ("capacity", _capacity_unlimited),
     "titan-damage-effects": ("titan_effect", _starve_even_at_the_end),
+    "crane-first-edition": ("best_buy", _build_only_what_is_paid),
+    "distant-outpost": ("do_learn", _outpost_only_when_learn_is_paid),
+    "explore-deck-depleted": ("do_explore", _explore_refreshes_only_an_empty_deck),
+    "rebuild": ("repair_some", _repair_the_first_damaged),
 }
 
 

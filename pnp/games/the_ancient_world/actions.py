@@ -66,9 +66,10 @@ class Actions(Table):
         rnd = self.st.turn
         ready = sorted(c[0] for c in self.cits(seat) if c[1] == "ready")
         placed = sorted(c[0] for c in self.cits(seat) if c[1].startswith("space:"))
+        idle_ok = self.rule("placement", "without_action")  # place, and not perform it
         for space in self.open_spaces(rnd, seat):
             gain = self.space_estimate(seat, space)
-            if gain is None and not self.st.vars["amb"].get(space):
+            if gain is None and not self.st.vars["amb"].get(space) and not idle_ok:
                 continue
             for skill in ready:
                 for boost in self.boosts(seat, space, skill):
@@ -85,10 +86,12 @@ class Actions(Table):
             if self.r.amb and p.counters["ambrosia"] >= self.rule("ambrosia", "reuse_citizen"):
                 for skill in placed:
                     fee = self.fee(seat, space, skill)
-                    if fee is not None and fee <= p.counters["coins"] and gain is not None:
+                    if (fee is not None and fee <= p.counters["coins"]
+                            and (gain is not None or idle_ok)):
                         o = f"reuse:{space}/{skill}/0"
                         opts.append(o)
-                        est[o] = Estimate({**gain, "ambrosia": -4.0, "coins": gain.get("coins", 0) - fee})
+                        e = dict(gain or {})
+                        est[o] = Estimate({**e, "ambrosia": -4.0, "coins": e.get("coins", 0) - fee})
         if ready:
             for c in self.zone("empire", seat):
                 if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):

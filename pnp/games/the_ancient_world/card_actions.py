@@ -54,10 +54,8 @@ class CardActions(Table):
             self.gain(seat, "coins", f["act_coins"])
         if f.get("act_knowledge"):
             self.gain(seat, "knowledge", f["act_knowledge"])
-        for _ in range(f.get("act_repair", 0)):
-            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
-            if dmg:
-                self.repair_uid(seat, dmg[0].uid)
+        if f.get("act_repair"):
+            self.repair_some(seat, f["act_repair"], self.r.f(cid, "name") or cid)
         ab = f.get("ability")
         if ab == "action-coin-per-food":
             self.gain(seat, "coins", self.food(seat))

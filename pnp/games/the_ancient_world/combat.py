@@ -8,7 +8,7 @@ from typing import Any
 
 from pnp.engine.api import Estimate
 
-from .pieces import is_damaged, is_retired, set_tok, tok
+from .pieces import is_retired, set_tok, tok
 from .rules import MAX_PAYMENTS
 from .table import Table
 
@@ -104,10 +104,8 @@ class Combat(Table):
                     spy += f(old.card, "legacy_spy")
         if spy:
             self.gain(seat, "knowledge", spy)
-        for _ in range(repair):
-            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
-            if dmg:
-                self.repair_uid(seat, dmg[0].uid)
+        if repair:
+            self.repair_some(seat, repair, "the attack's repair")
         self.damage_roll(seat, titan.card, at_end=False)
         if loot:
             self.gain(seat, "coins", loot)

@@ -81,13 +81,17 @@ def scenario_fields() -> dict[str, tuple[Any, Any]]:
         return sorted(want, key=lambda v: int(v.split()[0])), got
 
     def set_armies(game, state, seat, value, keyed):
+        """The armies replaced: a card the player already held keeps its uid (so labels such
+        as `171/picture` do not move), then one from the box, then one from anywhere."""
         zone = state.players[seat].zones["armies"]
         box = state.zones["box"]
+        held = list(zone)
         box.extend(zone)
         zone.clear()
         for v in value:
             cid, army, name, picture, *retired = v.split()
-            card = next((c for c in box if c.card == cid), None)
+            card = next((c for c in held if c.card == cid and c in box), None)
+            card = card or next((c for c in box if c.card == cid), None)
             if card is None:
                 card = next(c for _, _, cs in state.all_zones() for c in cs if c.card == cid)
                 for _, _, cs in state.all_zones():
