@@ -59,6 +59,7 @@ RULES = {
     "second edition: a citizen placed without performing the action": "placement-without-action",
     "Explore: a deck depleted while drawing is refreshed from the discards": "explore-deck-depleted",
     "Rebuild: up to 2 cards of the player's choice": "rebuild",
+    "Forest Hideout (first edition): all four titans rearranged": "forest-hideout-first-edition",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -166,6 +167,13 @@ def _explore_refreshes_only_an_empty_deck(self, seat: int) -> None:
 _DO_EXPLORE = taw.TAW.do_explore
 
 
+def _hideout_picks_only_the_top(self, seat: int, pile: str, n: int) -> None:
+    top = self.zone(pile)[:n]
+    pick = self.choose(seat, [f"top:{c.uid}" for c in top], "Forest Hideout: the top titan")
+    chosen = next(c for c in top if f"top:{c.uid}" == pick)
+    self.mover.move(chosen, pile, pile, "Forest Hideout: a titan on top", seat, top=True)
+
+
 def _repair_the_first_damaged(self, seat: int, n: int, why: str) -> None:
     for _ in range(n):
         dmg = [c for c in self.zone("empire", seat) if c.flags and "damaged" in c.flags]
@@ -183,6 +191,7 @@ CODE_BREAKS = {
     "distant-outpost": ("do_learn", _outpost_only_when_learn_is_paid),
     "explore-deck-depleted": ("do_explore", _explore_refreshes_only_an_empty_deck),
     "rebuild": ("repair_some", _repair_the_first_damaged),
+    "forest-hideout-first-edition": ("rearrange_top", _hideout_picks_only_the_top),
 }
 
 
