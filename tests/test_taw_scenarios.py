@@ -60,6 +60,7 @@ RULES = {
     "Explore: a deck depleted while drawing is refreshed from the discards": "explore-deck-depleted",
     "Rebuild: up to 2 cards of the player's choice": "rebuild",
     "Forest Hideout (first edition): all four titans rearranged": "forest-hideout-first-edition",
+    "ambrosia refill: none on a covered action (interpretation)": "ambrosia-refill-covered",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -167,6 +168,13 @@ def _explore_refreshes_only_an_empty_deck(self, seat: int) -> None:
 _DO_EXPLORE = taw.TAW.do_explore
 
 
+def _refill_next_rounds_actions(self) -> None:
+    most = self.rule("ambrosia", "refill_max_citizens")[self.n - 2]
+    for space in self.open_spaces(self.st.turn + 1):
+        if len(self.st.vars["spaces"][space]) <= most and space in self.st.vars["amb"]:
+            self.put_ambrosia(space, 1)
+
+
 def _hideout_picks_only_the_top(self, seat: int, pile: str, n: int) -> None:
     top = self.zone(pile)[:n]
     pick = self.choose(seat, [f"top:{c.uid}" for c in top], "Forest Hideout: the top titan")
@@ -192,6 +200,7 @@ CODE_BREAKS = {
     "explore-deck-depleted": ("do_explore", _explore_refreshes_only_an_empty_deck),
     "rebuild": ("repair_some", _repair_the_first_damaged),
     "forest-hideout-first-edition": ("rearrange_top", _hideout_picks_only_the_top),
+    "ambrosia-refill-covered": ("refill_ambrosia", _refill_next_rounds_actions),
 }
 
 
@@ -249,3 +258,12 @@ def test_every_variant_loads() -> None:
     for variant in load_game(GAME).game.variants:
         result = load_game(GAME, variant)
         assert result.ok, (variant, [d.message for d in result.diagnostics])
+
+
+@pytest.mark.parametrize("variant", ["first-edition", "first-edition-expand-plus"])
+def test_the_first_edition_has_no_ambrosia_on_any_card(variant: str) -> None:
+    """The first edition has no ambrosia: no card of its decks gives it or a titan takes it."""
+    game = load_game(GAME, variant).game
+    found = [f"{d.id}/{c.id}" for d in game.decks.values() for c in d.cards if c.count
+             and (c.fields.get("ambrosia") or c.fields.get("damage") == "lose-ambrosia")]
+    assert found == []

@@ -696,6 +696,8 @@ class _Run:
         for name, want in (e.get("counters") or {}).items():
             counter = names.stat(name, self.key_pos(*base, "counters", name))
             expect(("counters", name), f"shared {counter}", want, st.counters.get(counter))
+        for key, want in (e.get("vars") or {}).items():
+            expect(("vars", key), f"shared {key}", want, st.vars.get(key))
         for name, want in (e.get("supply") or {}).items():
             expect(("supply", name), f"{name} left in the supply", want, st.supply.get(name))
         self.expect_zones(st.zones, e.get("zones"), (*base, "zones"), "", expect)
