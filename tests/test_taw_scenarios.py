@@ -61,6 +61,7 @@ RULES = {
     "Rebuild: up to 2 cards of the player's choice": "rebuild",
     "Forest Hideout (first edition): all four titans rearranged": "forest-hideout-first-edition",
     "ambrosia refill: none on a covered action (interpretation)": "ambrosia-refill-covered",
+    "ambrosia at any time: after the action, before starvation and scoring": "ambrosia-any-time",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -201,6 +202,7 @@ CODE_BREAKS = {
     "rebuild": ("repair_some", _repair_the_first_damaged),
     "forest-hideout-first-edition": ("rearrange_top", _hideout_picks_only_the_top),
     "ambrosia-refill-covered": ("refill_ambrosia", _refill_next_rounds_actions),
+    "ambrosia-any-time": ("ambrosia_window", lambda self, seat, why, in_turn=False: None),
 }
 
 

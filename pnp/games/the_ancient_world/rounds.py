@@ -103,6 +103,8 @@ class Rounds(Table):
         if st.vars["hand"]:
             st.vars["first"] = st.vars.pop("next_first")
         st.vars["hand"] = False
+        for seat in self.order():  # ambrosia at any time: a repair may bring food back
+            self.ambrosia_window(seat, "before starvation and scoring")
         for seat in self.order():
             self.starvation(seat)
 
