@@ -62,6 +62,7 @@ RULES = {
     "Forest Hideout (first edition): all four titans rearranged": "forest-hideout-first-edition",
     "ambrosia refill: none on a covered action (interpretation)": "ambrosia-refill-covered",
     "ambrosia at any time: after the action, before starvation and scoring": "ambrosia-any-time",
+    "attack: any set of unused military cards may be paid": "attack-every-payment",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -167,6 +168,7 @@ def _explore_refreshes_only_an_empty_deck(self, seat: int) -> None:
 
 
 _DO_EXPLORE = taw.TAW.do_explore
+_ATTACK_OPTIONS = taw.TAW.attack_options
 
 
 def _refill_next_rounds_actions(self) -> None:
@@ -203,6 +205,7 @@ CODE_BREAKS = {
     "forest-hideout-first-edition": ("rearrange_top", _hideout_picks_only_the_top),
     "ambrosia-refill-covered": ("refill_ambrosia", _refill_next_rounds_actions),
     "ambrosia-any-time": ("ambrosia_window", lambda self, seat, why, in_turn=False: None),
+    "attack-every-payment": ("attack_options", lambda self, seat: _ATTACK_OPTIONS(self, seat)[:6]),
 }
 
 

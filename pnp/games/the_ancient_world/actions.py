@@ -167,7 +167,9 @@ class Actions(Table):
         return opts, est
 
     def boosts(self, seat: int, space: str, skill: int) -> list[int]:
-        """No boost, plus (with ambrosia) the fewest that make the placement free."""
+        """No boost, plus (with ambrosia) the fewest that make the placement free: the skill
+        returns to normal once the citizen is placed, so a larger boost changes nothing
+        (interpretation ambrosia-beyond-need)."""
         out = [0]
         if not self.r.amb:
             return out
