@@ -63,6 +63,8 @@ RULES = {
     "ambrosia refill: none on a covered action (interpretation)": "ambrosia-refill-covered",
     "ambrosia at any time: after the action, before starvation and scoring": "ambrosia-any-time",
     "attack: any set of unused military cards may be paid": "attack-every-payment",
+    "starting titan of the board's colour": "starting-titan-colour",
+    "first-edition match rule: a higher citizen pays too (interpretation)": "first-edition-match-higher",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -171,6 +173,16 @@ _DO_EXPLORE = taw.TAW.do_explore
 _ATTACK_OPTIONS = taw.TAW.attack_options
 
 
+def _higher_citizen_free(self, seat: int, space: str, skill: int):
+    others = [s for _, s in self.st.vars["spaces"][space]]
+    if others and skill > max(others):
+        return 0
+    return _FEE(self, seat, space, skill)
+
+
+_FEE = taw.TAW.fee
+
+
 def _refill_next_rounds_actions(self) -> None:
     most = self.rule("ambrosia", "refill_max_citizens")[self.n - 2]
     for space in self.open_spaces(self.st.turn + 1):
@@ -206,6 +218,8 @@ CODE_BREAKS = {
     "ambrosia-refill-covered": ("refill_ambrosia", _refill_next_rounds_actions),
     "ambrosia-any-time": ("ambrosia_window", lambda self, seat, why, in_turn=False: None),
     "attack-every-payment": ("attack_options", lambda self, seat: _ATTACK_OPTIONS(self, seat)[:6]),
+    "starting-titan-colour": ("starting_titan", lambda self, seat: self.zone("starting-titans")[0]),
+    "first-edition-match-higher": ("fee", _higher_citizen_free),
 }
 
 

@@ -199,10 +199,10 @@ class Actions(Table):
             if self.rule("placement", "fee_by_difference"):
                 return top - skill
             return self.rule("placement", "fee")
+        if space in self.rule("placement", "match_rule_on"):  # higher ones too: first-edition-match
+            return 0 if skill in others else self.rule("placement", "fee")
         if skill > top:
             return 0
-        if space in self.rule("placement", "match_rule_on"):
-            return 0 if skill in others else self.rule("placement", "fee")
         return None
 
     def pass_(self, seat: int) -> None:
