@@ -63,6 +63,8 @@ RULES = {
     "Drafting: 2 bonus coins later, Carthage 6, Iberia 1": "drafting-carthage-iberia",
     "variant hunt-twice": "hunt-twice",
     "variant first-game": "first-game",
+    "turn-end abilities in the player's order": "turn-end-any-order",
+    "a turn-end ability gained at the turn end acts then": "turn-end-gained-ability",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -132,10 +134,34 @@ def _all_tied_spared(self) -> None:  # only the first weakest sacrifices
     self.gain_workers(self.state.players[loser], -1)
 
 
+def _fixed_turn_end_order(self, seat: int, p) -> None:
+    """The order main fixed: spending abilities first, then gains, Britain last."""
+    from pnp.games.age_of_civilization.rules import sourced_abilities
+
+    abil = [a for _, a in sourced_abilities(self.r, p, "turn-end")]
+    rank = {id(a): (0 if a.get("pay_bonus") or a.get("perform") else
+                    2 if a.get("per") == "points" else 1) for a in abil}
+    for a in sorted(abil, key=lambda a: rank[id(a)]):
+        self.turn_end_ability(seat, p, a)
+
+
+def _turn_end_abilities_fixed_at_its_start(self, seat: int, p) -> None:
+    """Only the abilities held when the turn end began act (in the player's order)."""
+    from pnp.games.age_of_civilization.rules import sourced_abilities
+
+    pending = dict(sourced_abilities(self.r, p, "turn-end"))
+    while pending:
+        labels = [f"end:{k}" for k in pending]
+        pick = self.choose(seat, labels, "the next every-turn-end ability")
+        self.turn_end_ability(seat, p, pending.pop(pick[4:]))
+
+
 #: scenario -> (AoC method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "conquest": ("most_military", _ties_lose),
     "war-tie": ("war", _all_tied_spared),
+    "turn-end-any-order": ("turn_end", _fixed_turn_end_order),
+    "turn-end-gained-ability": ("turn_end", _turn_end_abilities_fixed_at_its_start),
 }
 
 
