@@ -65,6 +65,7 @@ RULES = {
     "variant first-game": "first-game",
     "turn-end abilities in the player's order": "turn-end-any-order",
     "a turn-end ability gained at the turn end acts then": "turn-end-gained-ability",
+    "solo with first-game: the Plague fifth": "solo-first-game-plague",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -156,12 +157,26 @@ def _turn_end_abilities_fixed_at_its_start(self, seat: int, p) -> None:
         self.turn_end_ability(seat, p, pending.pop(pick[4:]))
 
 
+def _first_game_order_ignores_solo(self) -> None:
+    r, ctx = self.r, self.ctx
+    if r.setup.get("time_track") == "first-game":
+        for card in sorted(ctx.zone("action-deck"),
+                           key=lambda c: r.action_cards[c.card]["first_game"]):
+            ctx.move(card, "action-deck", "time-track", "first-game time track")
+        return
+    _TIME_TRACK(self)
+
+
+_TIME_TRACK = aoc.AoC.time_track
+
+
 #: scenario -> (AoC method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "conquest": ("most_military", _ties_lose),
     "war-tie": ("war", _all_tied_spared),
     "turn-end-any-order": ("turn_end", _fixed_turn_end_order),
     "turn-end-gained-ability": ("turn_end", _turn_end_abilities_fixed_at_its_start),
+    "solo-first-game-plague": ("time_track", _first_game_order_ignores_solo),
 }
 
 
