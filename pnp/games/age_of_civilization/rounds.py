@@ -82,12 +82,14 @@ class Rounds(Table):
             return
         new = st.turn - 1 + r.open_cards  # the card the permanent card's move opens
         token = None
-        if self.changing and new >= r.track_len - len(z["event-track"]):
-            token = z["event-track"][new - (r.track_len - len(z["event-track"]))].card
+        k = st.turn - int(r.changing.get("first_round", 3))  # tokens act from that round on
+        if self.changing and 0 <= k < len(z["event-track"]):
+            token = z["event-track"][k].card
         first = bool(r.changing.get("before_war", True))
         if token is not None and first:
             self.world_event(token)
-        event = r.action_cards[z["time-track"][new].card]["event"]
+        read = st.turn >= int(r.game.rule("time_track", "events_from_round", default=1))
+        event = r.action_cards[z["time-track"][new].card]["event"] if read else "none"
         if event == "war":
             self.war()
         elif event == "plague":

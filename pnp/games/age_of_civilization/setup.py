@@ -17,7 +17,7 @@ class Setup(Table):
 
     def setup(self) -> None:
         r, st, ctx = self.r, self.state, self.ctx
-        st.vars["starter"] = 0
+        st.vars["starter"] = int(str(r.setup.get("starter", "seat-0")).rpartition("-")[2])
         st.vars["opponent"] = 0
         st.supply["coins"] -= sum(p.counters["coins"] for p in st.players)  # the 3 coins each
         if self.solo:
