@@ -297,6 +297,14 @@ def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                                      f"variant '{variant.id}' is not an alternative of "
                                      f"'{variant.interpretation}'",
                                      "give the alternative it plays the same id"))
+        for other in variant.conflicts:
+            if other not in game.variants:
+                close = difflib.get_close_matches(other, list(game.variants), n=3)
+                out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L009",
+                                         f"variant '{variant.id}' conflicts with unknown "
+                                         f"variant '{other}'",
+                                         f"did you mean {', '.join(close)}?" if close else
+                                         f"variants: {', '.join(game.variants)}"))
     if game.variant is None:
         out.extend(_override_problems(game, docs))
     return out

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.data.game import SCENARIOS, find_game, load_game
+from pnp.data.game import SCENARIOS, find_game, load_game, variant_name
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document
@@ -376,7 +376,7 @@ class _Run:
     # ------------------------------------------------------------------ setup
     def run(self) -> None:
         data = self.data
-        game = _game(self.doc, str(data["game"]), data.get("variant"))
+        game = _game(self.doc, str(data["game"]), variant_name(data.get("variant")))
         self.report.game = game
         try:
             loaded = module_for(game)
