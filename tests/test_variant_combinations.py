@@ -84,8 +84,9 @@ def test_a_scenario_may_list_its_variants(tmp_path: Path) -> None:
                     "game: age-of-civilization\n"
                     "variant: [innovation, changing-world]\n"
                     "players: 2\n"
+                    "start: {turn: 6, phase: round-end}\n"
                     "expect:\n"
-                    "  - after: pregame\n"
+                    "  - after: round-end\n"
                     "    zones: {technology-market: [philosophy-card, printing-card, law-card],\n"
                     "            event-track: [birth-boom, great-harvest, celebration]}\n",
                     encoding="utf-8")
