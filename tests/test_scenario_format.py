@@ -121,3 +121,33 @@ def test_a_games_scenarios_are_not_read_as_its_data(tmp_path: Path) -> None:
     loaded = load_game(game)
     assert loaded.ok, [d.message for d in loaded.diagnostics]
     assert not any(f.relative_to(game).parts[0] == "scenarios" for f in loaded.files)
+
+
+def test_face_up_cards_are_checked_exactly(tmp_path: Path) -> None:
+    text = TAW_ROW.replace("ZONE", "[tea-house]").replace(
+        "    zones:\n      empire-a: [tea-house, holy-site]\n", "    face_up: {districts: [FACE]}\n")
+    path = tmp_path / "case.yaml"
+    path.write_text(HEAD + text.replace("FACE", "north-ridge"), encoding="utf-8")
+    assert run_scenario(path).ok  # setup turns the district deck's top card face up
+    path.write_text(HEAD + text.replace("FACE", "tea-house"), encoding="utf-8")
+    (failure,) = run_scenario(path).failures
+    assert "face-up cards of districts: expected ['tea-house'], got ['north-ridge']" \
+        in failure.message
+
+
+def test_a_citizen_on_a_card_the_empire_lacks_is_refused_before_play(tmp_path: Path) -> None:
+    path = tmp_path / "case.yaml"
+    path.write_text(HEAD + """name: A citizen on a card nobody owns
+game: the-ancient-world
+players: 2
+start: {turn: 1, phase: actions}
+state:
+  players:
+    - {citizens: ["1 card:desert-caravan", "2 ready", "3 ready"]}
+expect:
+  - after: actions
+    turn: 1
+""", encoding="utf-8")
+    (failure,) = run_scenario(path).failures
+    assert failure.code == "PNP-S010" and failure.line == 8
+    assert "empire holds no such card" in failure.message

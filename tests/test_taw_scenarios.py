@@ -65,6 +65,7 @@ RULES = {
     "attack: any set of unused military cards may be paid": "attack-every-payment",
     "starting titan of the board's colour": "starting-titan-colour",
     "first-edition match rule: a higher citizen pays too (interpretation)": "first-edition-match-higher",
+    "a card action once a round (a citizen on the card, set by a scenario)": "card-action-once-a-round",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -183,6 +184,23 @@ def _higher_citizen_free(self, seat: int, space: str, skill: int):
 _FEE = taw.TAW.fee
 
 
+def _occupied_cards_offered(self, seat: int):
+    """Turn options as if no citizen stood on any empire card."""
+    held = {}
+    for c in self.zone("empire", seat):
+        if c.tokens and "occupied" in c.tokens:
+            held[c.uid] = c.tokens.pop("occupied")
+    try:
+        return _TURN_OPTIONS(self, seat)
+    finally:
+        for c in self.zone("empire", seat):
+            if c.uid in held:
+                c.tokens["occupied"] = held[c.uid]
+
+
+_TURN_OPTIONS = taw.TAW.turn_options
+
+
 def _refill_next_rounds_actions(self) -> None:
     most = self.rule("ambrosia", "refill_max_citizens")[self.n - 2]
     for space in self.open_spaces(self.st.turn + 1):
@@ -220,6 +238,7 @@ CODE_BREAKS = {
     "attack-every-payment": ("attack_options", lambda self, seat: _ATTACK_OPTIONS(self, seat)[:6]),
     "starting-titan-colour": ("starting_titan", lambda self, seat: self.zone("starting-titans")[0]),
     "first-edition-match-higher": ("fee", _higher_citizen_free),
+    "card-action-once-a-round": ("turn_options", _occupied_cards_offered),
 }
 
 

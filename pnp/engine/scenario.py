@@ -698,6 +698,13 @@ class _Run:
             expect(("counters", name), f"shared {counter}", want, st.counters.get(counter))
         for key, want in (e.get("vars") or {}).items():
             expect(("vars", key), f"shared {key}", want, st.vars.get(key))
+        for zone, refs in (e.get("face_up") or {}).items():
+            if zone not in st.zones:
+                self.fail(self.key_pos(*base, "face_up", zone), f"no shared zone '{zone}'")
+                continue
+            want = [names.card(r, self.pos(*base, "face_up", zone, k)) for k, r in enumerate(refs)]
+            expect(("face_up", zone), f"face-up cards of {zone}", want,
+                   [c.card for c in st.zones[zone] if c.face_up])
         for name, want in (e.get("supply") or {}).items():
             expect(("supply", name), f"{name} left in the supply", want, st.supply.get(name))
         self.expect_zones(st.zones, e.get("zones"), (*base, "zones"), "", expect)
