@@ -63,6 +63,11 @@ RULES = {
     "Drafting: 2 bonus coins later, Carthage 6, Iberia 1": "drafting-carthage-iberia",
     "variant hunt-twice": "hunt-twice",
     "variant first-game": "first-game",
+    "turn-end abilities in the player's order": "turn-end-any-order",
+    "a turn-end ability gained at the turn end acts then": "turn-end-gained-ability",
+    "solo with first-game: the Plague fifth": "solo-first-game-plague",
+    "round 1: a civilization must rise": "first-round-rise",
+    "variant hunt-two-free": "hunt-two-free",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -105,12 +110,15 @@ DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
     "solo-trade-lydia": [("game.yaml", "{when: rise, coins: 4, others_coins: 1}",
                           "{when: rise, coins: 3, others_coins: 1}")],
     "innovation": [("game.yaml", "price: 1", "price: 2")],
+    "first-round-rise": [("game.yaml", "first_round: rise", "first_round: free")],
     "innovation-covered-column": [("deck.yaml", "row: 2, requires: [writing], ability: Culture costs",
                                    "row: 2, requires: [education], ability: Culture costs")],
     "changing-world-before-plague": [("game.yaml", "before_war: true", "before_war: false")],
     "changing-world-birth-boom": [("deck.yaml", "who: all, effect: W+1", "who: all, effect: W+0")],
     "drafting-first-civilization": [("game.yaml", "bonus_first: 0", "bonus_first: 1")],
     "drafting-carthage-iberia": [("game.yaml", "bonus_later: 2", "bonus_later: 3")],
+    "hunt-two-free": [("game.yaml", "description: \"Hunt has two slots, both free.\", overrides: {components/action_spaces/hunt/slots: 2}",
+                       "description: \"Hunt has two slots, both free.\", overrides: {components/action_spaces/hunt/slots: 1}")],
     "hunt-twice": [("game.yaml", "components/action_spaces/hunt/slots: 2",
                     "components/action_spaces/hunt/slots: 1")],
     "first-game": [("deck.yaml", "action: hunt, event: none, first_game: 1",
@@ -132,10 +140,48 @@ def _all_tied_spared(self) -> None:  # only the first weakest sacrifices
     self.gain_workers(self.state.players[loser], -1)
 
 
+def _fixed_turn_end_order(self, seat: int, p) -> None:
+    """The order main fixed: spending abilities first, then gains, Britain last."""
+    from pnp.games.age_of_civilization.rules import sourced_abilities
+
+    abil = [a for _, a in sourced_abilities(self.r, p, "turn-end")]
+    rank = {id(a): (0 if a.get("pay_bonus") or a.get("perform") else
+                    2 if a.get("per") == "points" else 1) for a in abil}
+    for a in sorted(abil, key=lambda a: rank[id(a)]):
+        self.turn_end_ability(seat, p, a)
+
+
+def _turn_end_abilities_fixed_at_its_start(self, seat: int, p) -> None:
+    """Only the abilities held when the turn end began act (in the player's order)."""
+    from pnp.games.age_of_civilization.rules import sourced_abilities
+
+    pending = dict(sourced_abilities(self.r, p, "turn-end"))
+    while pending:
+        labels = [f"end:{k}" for k in pending]
+        pick = self.choose(seat, labels, "the next every-turn-end ability")
+        self.turn_end_ability(seat, p, pending.pop(pick[4:]))
+
+
+def _first_game_order_ignores_solo(self) -> None:
+    r, ctx = self.r, self.ctx
+    if r.setup.get("time_track") == "first-game":
+        for card in sorted(ctx.zone("action-deck"),
+                           key=lambda c: r.action_cards[c.card]["first_game"]):
+            ctx.move(card, "action-deck", "time-track", "first-game time track")
+        return
+    _TIME_TRACK(self)
+
+
+_TIME_TRACK = aoc.AoC.time_track
+
+
 #: scenario -> (AoC method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "conquest": ("most_military", _ties_lose),
     "war-tie": ("war", _all_tied_spared),
+    "turn-end-any-order": ("turn_end", _fixed_turn_end_order),
+    "turn-end-gained-ability": ("turn_end", _turn_end_abilities_fixed_at_its_start),
+    "solo-first-game-plague": ("time_track", _first_game_order_ignores_solo),
 }
 
 
@@ -166,6 +212,29 @@ def test_every_scenario_has_a_way_to_break_it() -> None:
 @pytest.mark.parametrize("stem", sorted(DATA_BREAKS))
 def test_scenario_fails_when_its_data_rule_is_broken(tmp_path: Path, stem: str) -> None:
     folder = copy_with(GAME, tmp_path, DATA_BREAKS[stem])
+    assert run_scenario(FOLDER / f"{stem}.yaml").ok
+    assert not run_on_copy(FOLDER / f"{stem}.yaml", GAME, folder, tmp_path).ok
+
+
+#: rules keys the engine once ignored (issue 22): changing each breaks a scenario that uses it
+KEY_BREAKS: dict[str, tuple[str, list[tuple[str, str, str]]]] = {
+    "setup.starter": ("round-end-starter-and-track",
+                      [("game.yaml", "starter: seat-0", "starter: seat-1")]),
+    "time_track.events_from_round": ("plague", [("game.yaml", "events_from_round: 1",
+                                                 "events_from_round: 5")]),
+    "innovation.per_player": ("innovation", [("game.yaml", "\n    per_player: 1",
+                                              "\n    per_player: 0")]),
+    "changing_world.first_round": ("changing-world-before-plague",
+                                   [("game.yaml", "first_round: 3 ", "first_round: 4 ")]),
+    "turn.first_round": ("first-round-rise", [("game.yaml", "first_round: rise",
+                                               "first_round: free")]),
+}
+
+
+@pytest.mark.parametrize("key", sorted(KEY_BREAKS))
+def test_a_rules_key_the_engine_reads_changes_play(tmp_path: Path, key: str) -> None:
+    stem, edits = KEY_BREAKS[key]
+    folder = copy_with(GAME, tmp_path, edits)
     assert run_scenario(FOLDER / f"{stem}.yaml").ok
     assert not run_on_copy(FOLDER / f"{stem}.yaml", GAME, folder, tmp_path).ok
 

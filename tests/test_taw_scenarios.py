@@ -54,6 +54,18 @@ RULES = {
     "titan damage effects; starving at the end of a round does nothing": "titan-damage-effects",
     "ambrosia buys swords in an attack": "ambrosia-swords",
     "passing; Zori Dramatists for the first to pass": "passing-zori",
+    "Crane (first edition): Build with no coins, the card free": "crane-first-edition",
+    "Distant Outpost fires on the placement, paid or not": "distant-outpost",
+    "second edition: a citizen placed without performing the action": "placement-without-action",
+    "Explore: a deck depleted while drawing is refreshed from the discards": "explore-deck-depleted",
+    "Rebuild: up to 2 cards of the player's choice": "rebuild",
+    "Forest Hideout (first edition): all four titans rearranged": "forest-hideout-first-edition",
+    "ambrosia refill: none on a covered action (interpretation)": "ambrosia-refill-covered",
+    "ambrosia at any time: after the action, before starvation and scoring": "ambrosia-any-time",
+    "attack: any set of unused military cards may be paid": "attack-every-payment",
+    "starting titan of the board's colour": "starting-titan-colour",
+    "first-edition match rule: a higher citizen pays too (interpretation)": "first-edition-match-higher",
+    "a card action once a round (a citizen on the card, set by a scenario)": "card-action-once-a-round",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -100,6 +112,7 @@ DATA_BREAKS: dict[str, list[tuple[str, str, str]]] = {
                               "banners: [blue], capacity: 1, damage: lose-coin")],
     "ambrosia-swords": [("game.yaml", "    sword: 2\n", "    sword: 3\n")],
     "passing-zori": [("decks.yaml", "ability: first-pass-store", "ability: none")],
+    "placement-without-action": [("game.yaml", "without_action: true", "without_action: false")],
 }
 
 
@@ -122,12 +135,110 @@ def _starve_even_at_the_end(self, seat: int, titan: str, at_end: bool) -> None:
 _TITAN_EFFECT = taw.TAW.titan_effect
 
 
+def _build_only_what_is_paid(self, seat: int):
+    """Build offered only when some card can be paid in coins and knowledge (the Crane's
+    free card forgotten)."""
+    best = None
+    for _, c in self.buyable(seat):
+        if self.can_build(seat, c.card):
+            v = self.card_value(seat, c.card)
+            if best is None or sum(v.values()) > sum(best.values()):
+                best = v
+    return best
+
+
+def _outpost_only_when_learn_is_paid(self, seat: int) -> None:
+    if self.st.players[seat].counters["coins"] < self.rule("actions", "learn", "coins"):
+        return
+    _DO_LEARN(self, seat)
+
+
+_DO_LEARN = taw.TAW.do_learn
+
+
+def _explore_refreshes_only_an_empty_deck(self, seat: int) -> None:
+    deck = self.current_deck()
+    n = self.rule("actions", "explore", "draw") + self.symbols(seat, "explore")
+    if 0 < len(self.zone(deck)) < n:  # hide the discards so the refresh finds none
+        hidden = list(self.zone("empire-discard"))
+        self.zone("empire-discard").clear()
+        try:
+            _DO_EXPLORE(self, seat)
+        finally:
+            self.zone("empire-discard")[:0] = hidden
+        return
+    _DO_EXPLORE(self, seat)
+
+
+_DO_EXPLORE = taw.TAW.do_explore
+_ATTACK_OPTIONS = taw.TAW.attack_options
+
+
+def _higher_citizen_free(self, seat: int, space: str, skill: int):
+    others = [s for _, s in self.st.vars["spaces"][space]]
+    if others and skill > max(others):
+        return 0
+    return _FEE(self, seat, space, skill)
+
+
+_FEE = taw.TAW.fee
+
+
+def _occupied_cards_offered(self, seat: int):
+    """Turn options as if no citizen stood on any empire card."""
+    held = {}
+    for c in self.zone("empire", seat):
+        if c.tokens and "occupied" in c.tokens:
+            held[c.uid] = c.tokens.pop("occupied")
+    try:
+        return _TURN_OPTIONS(self, seat)
+    finally:
+        for c in self.zone("empire", seat):
+            if c.uid in held:
+                c.tokens["occupied"] = held[c.uid]
+
+
+_TURN_OPTIONS = taw.TAW.turn_options
+
+
+def _refill_next_rounds_actions(self) -> None:
+    most = self.rule("ambrosia", "refill_max_citizens")[self.n - 2]
+    for space in self.open_spaces(self.st.turn + 1):
+        if len(self.st.vars["spaces"][space]) <= most and space in self.st.vars["amb"]:
+            self.put_ambrosia(space, 1)
+
+
+def _hideout_picks_only_the_top(self, seat: int, pile: str, n: int) -> None:
+    top = self.zone(pile)[:n]
+    pick = self.choose(seat, [f"top:{c.uid}" for c in top], "Forest Hideout: the top titan")
+    chosen = next(c for c in top if f"top:{c.uid}" == pick)
+    self.mover.move(chosen, pile, pile, "Forest Hideout: a titan on top", seat, top=True)
+
+
+def _repair_the_first_damaged(self, seat: int, n: int, why: str) -> None:
+    for _ in range(n):
+        dmg = [c for c in self.zone("empire", seat) if c.flags and "damaged" in c.flags]
+        if dmg:
+            self.repair_uid(seat, dmg[0].uid)
+
+
 #: scenario -> (TAW method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "round-four-empire-b-depleted-titans": ("titan_pile", _only_the_rounds_deck),
     "ambrosia": ("repair_uid", _repairs_nothing),
     "capacity-district-loss": ("capacity", _capacity_unlimited),
     "titan-damage-effects": ("titan_effect", _starve_even_at_the_end),
+    "crane-first-edition": ("best_buy", _build_only_what_is_paid),
+    "distant-outpost": ("do_learn", _outpost_only_when_learn_is_paid),
+    "explore-deck-depleted": ("do_explore", _explore_refreshes_only_an_empty_deck),
+    "rebuild": ("repair_some", _repair_the_first_damaged),
+    "forest-hideout-first-edition": ("rearrange_top", _hideout_picks_only_the_top),
+    "ambrosia-refill-covered": ("refill_ambrosia", _refill_next_rounds_actions),
+    "ambrosia-any-time": ("ambrosia_window", lambda self, seat, why, in_turn=False: None),
+    "attack-every-payment": ("attack_options", lambda self, seat: _ATTACK_OPTIONS(self, seat)[:6]),
+    "starting-titan-colour": ("starting_titan", lambda self, seat: self.zone("starting-titans")[0]),
+    "first-edition-match-higher": ("fee", _higher_citizen_free),
+    "card-action-once-a-round": ("turn_options", _occupied_cards_offered),
 }
 
 
@@ -185,3 +296,12 @@ def test_every_variant_loads() -> None:
     for variant in load_game(GAME).game.variants:
         result = load_game(GAME, variant)
         assert result.ok, (variant, [d.message for d in result.diagnostics])
+
+
+@pytest.mark.parametrize("variant", ["first-edition", "first-edition-expand-plus"])
+def test_the_first_edition_has_no_ambrosia_on_any_card(variant: str) -> None:
+    """The first edition has no ambrosia: no card of its decks gives it or a titan takes it."""
+    game = load_game(GAME, variant).game
+    found = [f"{d.id}/{c.id}" for d in game.decks.values() for c in d.cards if c.count
+             and (c.fields.get("ambrosia") or c.fields.get("damage") == "lose-ambrosia")]
+    assert found == []

@@ -23,7 +23,8 @@ from pnp.engine.selfplay import SimConfig
 @click.command("compare")
 @click.argument("game")
 @click.option("--variant", "variants", multiple=True,
-              help="Give twice (A then B); given once, it is compared with the base rules.")
+              help="Give twice (A then B); given once, it is compared with the base rules. "
+                   "a+b plays variants a and b together.")
 @game_options
 def command(game: str, variants: tuple[str, ...], games: int, players: int | None, seed: int,
             workers: int, scheduler: str | None, bots: str | None, invariants: str,

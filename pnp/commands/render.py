@@ -19,6 +19,7 @@ from pnp.commands.common import (
     output_folder,
     paper_option,
 )
+from pnp.data.game import variant_name
 from pnp.diagnostics import has_errors
 from pnp.paths import default_output
 from pnp.render.kinds import kind_names, renderer
@@ -74,8 +75,9 @@ def _offset(text: str | None) -> tuple[str, str] | tuple[float, float]:
 @click.option("--no-whole", is_flag=True, help="board: skip the whole large-paper file.")
 @click.option("--sheet", default=None, help="record: only this record sheet id.")
 @click.option("--no-fillable", is_flag=True, help="record: skip the fillable PDF.")
-@click.option("--variant", default=None,
-              help="rulesheet: print the rules as this variant plays them (rulesheet-VARIANT.pdf).")
+@click.option("--variant", multiple=True,
+              help="rulesheet: print the rules as this variant plays them (rulesheet-VARIANT.pdf; "
+                   "repeat to combine variants, rulesheet-A+B.pdf).")
 def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> None:
     """Render one kind of component of GAME into ./output/GAME (or --out)."""
     for name, value in opts.items():
@@ -83,7 +85,7 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
             flag = "--" + name.replace("_", "-")
             raise click.UsageError(f"{flag} applies to `pnp render {_ONLY_FOR[name][0]}`, "
                                    f"not `{kind}`")
-    result = load_or_exit(game, opts["variant"])
+    result = load_or_exit(game, variant_name(opts["variant"]))
     gd = result.game
     echo_diagnostics(result.diagnostics)
     if kind == "cards" and opts["deck"]:

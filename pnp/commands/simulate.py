@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from pnp.commands.common import (
     rules_or_exit,
     write_or_exit,
 )
+from pnp.data.game import variant_ids, variant_name
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.engine import selfplay
@@ -56,14 +58,16 @@ def balanced(games: int, bots: tuple[str, ...], players: int) -> int:
     return total
 
 
-def load_variant(name: str, variant: str | None):
-    """Load GAME (exit 2 when unknown) under `variant` ('base' or None = no variant)."""
-    variant = None if variant in (None, "", "base") else variant
+def load_variant(name: str, variant: str | Sequence[str] | None):
+    """Load GAME (exit 2 when unknown) under `variant` ('base' or None = no variant; several,
+    or 'a+b', combine: a conflicting combination is PNP-L042, exit 1)."""
+    variant = variant_name(variant)
     base = load_or_exit(name).game
-    if variant is not None and variant not in base.variants:
-        known = ", ".join(base.variants) or "(none)"
-        raise click.BadParameter(f"no variant '{variant}' in {base.id} (known: base, {known})",
-                                 param_hint="--variant")
+    for one in variant_ids(variant):
+        if one not in base.variants:
+            known = ", ".join(base.variants) or "(none)"
+            raise click.BadParameter(f"no variant '{one}' in {base.id} (known: base, {known})",
+                                     param_hint="--variant")
     game = load_or_exit(name, variant).game if variant else base
     rules_or_exit(game)  # one clear diagnostic for a game without a working rules module
     return game, variant
@@ -185,7 +189,9 @@ def game_options(f):
 @click.command("simulate")
 @click.argument("game")
 @game_options
-@click.option("--variant", default=None, help="A rule variant from the game's data ('base' = none).")
+@click.option("--variant", "variant", multiple=True,
+              help="A rule variant from the game's data ('base' = none); repeat it (or write "
+                   "a+b) to combine variants.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write a PDF report with charts.")
 @paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
@@ -195,7 +201,7 @@ def game_options(f):
               help="How many games --log records.")
 def command(game: str, games: int, players: int | None, seed: int, workers: int,
             scheduler: str | None, bots: str | None, invariants: str, max_turns: int | None,
-            fmt: str, variant: str | None, report_path: Path | None, paper: str,
+            fmt: str, variant: tuple[str, ...], report_path: Path | None, paper: str,
             log_path: Path | None, log_games: int) -> None:
     """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
     gamedef, variant = load_variant(game, variant)

@@ -50,7 +50,8 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
 @click.option("--players", "-p", "players", multiple=True,
               help="Player counts: repeat or comma-separate (3,4,5). Default: recommended.")
 @click.option("--variant", "variants", multiple=True,
-              help="Rule variants: repeat or comma-separate ('base' = no variant). Default: base.")
+              help="Rule variants: repeat or comma-separate ('base' = no variant; a+b plays a "
+                   "and b together in one cell). Default: base.")
 @click.option("--bots", "bot_mixes", multiple=True,
               help="A line-up: one bot for every seat (default greedy), or comma-separated bots "
                    "seated every way in turn (random,greedy); repeat for more line-ups.")

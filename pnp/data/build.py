@@ -613,7 +613,8 @@ class Builder:
             pos = gdoc.pos(("variants", i))
             if self.unique(seen, v["id"], pos, "variant"):
                 out[v["id"]] = m.Variant(v["id"], dict(v["overrides"]), v.get("interpretation"),
-                                         v.get("description", ""), pos)
+                                         v.get("description", ""), pos,
+                                         tuple(v.get("conflicts") or ()))
         return out
 
     def build_decks(self, charts: dict[str, m.Chart]) -> dict[str, m.Deck]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -61,9 +62,15 @@ def game_files(folder: Path) -> list[Path]:
     """The YAML entries of a game folder, in a stable order (hidden folders skipped).
 
     Directories, broken links and link loops named *.yaml are kept: loading them reports why
-    they cannot be read, instead of skipping a file the designer meant to be there."""
+    they cannot be read, instead of skipping a file the designer meant to be there. The
+    folder `scenarios/` holds the game's rules tests (`pnp scenario GAME`), not its data."""
     files = [p for p in folder.rglob("*") if p.suffix in (".yaml", ".yml")]
-    return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts))
+    return sorted(p for p in files if not any(part.startswith(".") for part in p.relative_to(folder).parts)
+                  and p.relative_to(folder).parts[0] != SCENARIOS)
+
+
+#: the folder of a game that holds its scenarios (run by `pnp scenario GAME`)
+SCENARIOS = "scenarios"
 
 
 def outside_link(folder: Path, path: Path) -> Diagnostic | None:
@@ -80,7 +87,7 @@ def outside_link(folder: Path, path: Path) -> Diagnostic | None:
                       "copy the file into the game folder instead of linking to it")
 
 
-def load_game(folder: Path | str, variant: str | None = None) -> LoadResult:
+def load_game(folder: Path | str, variant: str | Sequence[str] | None = None) -> LoadResult:
     """Load, check and build one game; never raises on bad data."""
     result, docs = read_game(folder)
     if docs is not None:
@@ -135,12 +142,14 @@ def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
     return result, docs
 
 
-def build_game(folder: Path, docs: list[Document], variant: str | None,
+def build_game(folder: Path, docs: list[Document], variant: str | Sequence[str] | None,
                result: LoadResult, changed_only: bool = False) -> None:
-    """Apply the variant, check the documents against their schemas, build and lint the
-    game into `result` (the documents are changed in place by a variant). `changed_only`
-    checks only the documents the variant changed, when the others passed already."""
+    """Apply the variant (or a combination, 'a+b'), check the documents against their
+    schemas, build and lint the game into `result` (the documents are changed in place by a
+    variant). `changed_only` checks only the documents the variant changed, when the others
+    passed already."""
     diags = result.diagnostics
+    variant = variant_name(variant)
     if variant:
         diags.extend(apply_variant(docs, variant))
     for doc in docs:
@@ -209,8 +218,28 @@ OVERRIDE_HINT = ("a path is KIND/step/...: KIND is a file kind (game, stats, tra
                  "id, its name as an id, or its index (docs/components.md)")
 
 
+#: two variants combined that cannot be (declared, one interpretation, one path two values)
+VARIANT_CONFLICT = "PNP-L042"
+
+
+def variant_ids(variant: str | Sequence[str] | None) -> list[str]:
+    """The variants a `--variant` value combines, in order: 'a+b' or ['a', 'b']; 'base' and
+    empty parts are no variant."""
+    if variant is None:
+        return []
+    parts = variant.split("+") if isinstance(variant, str) else [
+        x for v in variant for x in str(v).split("+")]
+    return [p.strip() for p in parts if p.strip() and p.strip() != "base"]
+
+
+def variant_name(variant: str | Sequence[str] | None) -> str | None:
+    """One name for a combination (`innovation+drafting`), None for the base game."""
+    return "+".join(variant_ids(variant)) or None
+
+
 def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
-    """Apply a variant's overrides to the loaded documents, in place.
+    """Apply a variant's overrides to the loaded documents, in place; a combination
+    ('a+b') applies each in order, after checking that none conflicts with another.
 
     Every overridden value remembers the override's position, so a later schema, effect or
     type error in it is reported at the variant's line, where the new value is written."""
@@ -219,13 +248,57 @@ def apply_variant(docs: list[Document], variant: str) -> list[Diagnostic]:
         return []
     variants = {v.get("id"): (i, v) for i, v in enumerate(game_doc.data.get("variants") or [])
                 if isinstance(v, dict)}
-    if variant not in variants:
-        close = difflib.get_close_matches(variant, [str(k) for k in variants], n=3)
-        hint = f"did you mean {', '.join(close)}?" if close else (
-            f"variants: {', '.join(map(str, variants)) or '(none)'}")
-        return [Diagnostic.at(game_doc.pos(("variants",)), ERROR, "PNP-L009",
-                              f"unknown variant '{variant}'", hint)]
-    index, spec = variants[variant]
+    ids = variant_ids(variant)
+    for one in ids:
+        if one not in variants:
+            close = difflib.get_close_matches(one, [str(k) for k in variants], n=3)
+            hint = f"did you mean {', '.join(close)}?" if close else (
+                f"variants: {', '.join(map(str, variants)) or '(none)'}")
+            return [Diagnostic.at(game_doc.pos(("variants",)), ERROR, "PNP-L009",
+                                  f"unknown variant '{one}'", hint)]
+    conflicts = variant_conflicts(game_doc, variants, ids)
+    if conflicts:
+        return conflicts
+    diags: list[Diagnostic] = []
+    for one in ids:
+        diags += _apply_one(docs, game_doc, *variants[one])
+    return diags
+
+
+def variant_conflicts(game_doc: Document, variants: dict, ids: list[str]) -> list[Diagnostic]:
+    """Why the variants `ids` cannot be played together: a variant named twice, one that
+    says it conflicts with another, two alternatives of one interpretation, or one data
+    path set to two different values."""
+    out = []
+    for k, b in enumerate(ids):
+        ib, vb = variants[b]
+        for a in ids[:k]:
+            ia, va = variants[a]
+            why = ""
+            if a == b:
+                why = "is named twice"
+            elif b in (va.get("conflicts") or ()):
+                why = f"is listed under {a}'s conflicts:"
+            elif a in (vb.get("conflicts") or ()):
+                why = f"lists {a} under its conflicts:"
+            elif va.get("interpretation") and va.get("interpretation") == vb.get("interpretation"):
+                why = f"plays another alternative of the same interpretation " \
+                      f"'{va['interpretation']}'"
+            else:
+                oa, ob = va.get("overrides") or {}, vb.get("overrides") or {}
+                both = [path for path in ob if path in oa and oa[path] != ob[path]]
+                if both:
+                    why = f"sets {both[0]} to {ob[both[0]]!r}, where it sets {oa[both[0]]!r}"
+            if why:
+                out.append(Diagnostic.at(game_doc.pos(("variants", ib)), ERROR,
+                                         VARIANT_CONFLICT,
+                                         f"variants {a} and {b} cannot be combined: {b} {why}",
+                                         "play one of them, or the other"))
+    return out
+
+
+def _apply_one(docs: list[Document], game_doc: Document, index: int, spec: dict
+               ) -> list[Diagnostic]:
     diags = []
     overrides = spec.get("overrides")
     for key, value in (overrides if isinstance(overrides, dict) else {}).items():

@@ -16,6 +16,7 @@ from pathlib import Path
 from pnp.data.effects import Effect, effect_charts, effect_formulas, effect_stats, effect_tracks
 from pnp.data.loader import Document, load_file
 from pnp.data.model import Condition, GameDef
+from pnp.data.rules_reads import unread_rules_keys
 from pnp.data.schema import validate_document, validate_rules
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.paths import TEMPLATES
@@ -25,7 +26,7 @@ def lint_game(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
     """Every warning and error about the game as a whole."""
     return [*_counts(game), *_unused(game), *_variants(game, docs), *_deck_layouts(game),
             *_players(game, docs), *_stat_bounds(game), *_winner(game, docs), *_empty_decks(game),
-            *_engine_file(game, docs)]
+            *_engine_file(game, docs), *unread_rules_keys(game, docs)]
 
 
 ENGINE_OUTSIDE = "PNP-L040"  # `engine:` names a rules file outside the game folder
@@ -296,6 +297,14 @@ def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                                      f"variant '{variant.id}' is not an alternative of "
                                      f"'{variant.interpretation}'",
                                      "give the alternative it plays the same id"))
+        for other in variant.conflicts:
+            if other not in game.variants:
+                close = difflib.get_close_matches(other, list(game.variants), n=3)
+                out.append(Diagnostic.at(variant.origin, ERROR, "PNP-L009",
+                                         f"variant '{variant.id}' conflicts with unknown "
+                                         f"variant '{other}'",
+                                         f"did you mean {', '.join(close)}?" if close else
+                                         f"variants: {', '.join(game.variants)}"))
     if game.variant is None:
         out.extend(_override_problems(game, docs))
     return out

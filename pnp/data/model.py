@@ -258,6 +258,7 @@ class Variant:
     interpretation: str | None = None
     description: str = ""
     origin: Position = NOWHERE
+    conflicts: tuple[str, ...] = ()
 
 
 class FieldList(tuple):

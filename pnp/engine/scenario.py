@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pnp.data.game import find_game, load_game
+from pnp.data.game import SCENARIOS, find_game, load_game, variant_name
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document
@@ -241,10 +241,12 @@ class _Dice:
 class _Choices:
     """Scripted decisions for every seat, then an optional fallback bot."""
 
-    def __init__(self, entries: list[tuple[Any, int | None, Position]], fallback: list | None):
+    def __init__(self, entries: list[tuple[Any, int | None, Position, dict]],
+                 fallback: list | None, fail: Any = None):
         self.entries = entries
         self.fallback = fallback
         self.used = 0
+        self.fail = fail  # records an `offered`/`not_offered` mismatch; the run goes on
 
     def choose(self, state: State, seat: int, options: list, why: str, outcomes: Any) -> int:
         if self.used >= len(self.entries):
@@ -252,11 +254,19 @@ class _Choices:
                 return self.fallback[seat].choose(state, seat, options, why, outcomes)
             raise ScriptExhausted(f"ran out of scripted choices: seat {seat} must decide "
                                   f"'{why}' among {list(options)}")
-        pick, want, pos = self.entries[self.used]
+        pick, want, pos, checks = self.entries[self.used]
         self.used += 1
         if want is not None and want != seat:
             raise _ScriptError(pos, f"choice {self.used} is for seat {want}, but seat {seat} "
                                     f"is deciding '{why}' among {list(options)}")
+        labels = {str(o) for o in options}
+        for key, present in (("offered", True), ("not_offered", False)):
+            for k, label in enumerate(checks.get(key) or ()):
+                if (str(label) in labels) != present and self.fail is not None:
+                    self.fail(checks["pos"](key, k),
+                              f"choice {self.used}: '{label}' is "
+                              f"{'not ' if present else ''}offered to seat {seat} deciding "
+                              f"'{why}'; options: {list(options)}")
         for i, option in enumerate(options):
             if option == pick or str(option) == str(pick):
                 return i
@@ -326,9 +336,14 @@ def run_scenario(path: str | Path) -> ScenarioReport:
 
 
 def scenario_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The scenario files named, folders expanded to their *.yaml files (sorted)."""
+    """The scenario files named, folders expanded to their *.yaml files (sorted); a game (a
+    bundled name or a folder holding game.yaml) stands for its `scenarios/` folder."""
     out: list[Path] = []
     for p in map(Path, paths):
+        if not p.exists() or (p / "game.yaml").is_file():
+            folder, _ = find_game(str(p))
+            if folder is not None and (folder / "game.yaml").is_file():
+                p = folder / SCENARIOS
         if p.is_dir():
             out += sorted(q for q in p.rglob("*") if q.suffix in (".yaml", ".yml"))
         else:
@@ -362,7 +377,7 @@ class _Run:
     # ------------------------------------------------------------------ setup
     def run(self) -> None:
         data = self.data
-        game = _game(self.doc, str(data["game"]), data.get("variant"))
+        game = _game(self.doc, str(data["game"]), variant_name(data.get("variant")))
         self.report.game = game
         try:
             loaded = module_for(game)
@@ -403,15 +418,17 @@ class _Run:
         entries = []
         for i, c in enumerate(data.get("choices") or []):
             if isinstance(c, dict):
-                entries.append((c["pick"], c.get("seat"), self.pos("choices", i)))
+                checks = {k: c[k] for k in ("offered", "not_offered") if k in c}
+                checks["pos"] = (lambda key, k, i=i: self.pos("choices", i, key, k))
+                entries.append((c["pick"], c.get("seat"), self.pos("choices", i), checks))
             else:
-                entries.append((c, None, self.pos("choices", i)))
+                entries.append((c, None, self.pos("choices", i), {}))
         fallback = None
         if data.get("bots"):
             hints = module.bot_hints(game)
             fallback = [BOTS[data["bots"]](0, seat, meta, hints) for seat in range(players)]
         self.dice = _Dice(dice, dice_pos)
-        self.choices = _Choices(entries, fallback)
+        self.choices = _Choices(entries, fallback, self.fail)
         result = GameResult(game=game.id, seed=0, players=players, bots=("script",) * players,
                             variant=game.variant)
         self.checker = step_checker(game, module, meta, "all", 0, state)
@@ -535,13 +552,11 @@ class _Run:
 
     def set_zones(self, state: State, seat: int, spec: Any, path: tuple) -> None:
         """Put the named cards on top of each zone, in order (top first), taking each from
-        wherever the game holds a copy; what the zone held stays below them."""
+        wherever the game holds a copy; what the zone held stays below them, unless the zone
+        is given as {cards, rest_to}: then what it held goes to the bottom of the shared zone
+        `rest_to` first, so the zone holds exactly these cards (and no card leaves the game)."""
         if not spec:
             return
-        pool: dict[str, list] = {}
-        for _, _, cards in state.all_zones():
-            for c in cards:
-                pool.setdefault(c.card, []).append((cards, c))
         zones = state.zones if seat < 0 else state.players[seat].zones
         for zone, refs in spec.items():
             where = self.key_pos(*path, zone)
@@ -549,11 +564,27 @@ class _Run:
                 raise _Fail(where, f"no zone '{zone}' "
                                    f"{'shared' if seat < 0 else f'for seat {seat}'}; zones: "
                                    f"{', '.join(sorted(zones)) or 'none'}")
+            if isinstance(refs, dict):
+                rest = refs["rest_to"]
+                if rest not in state.zones or rest == zone and seat < 0:
+                    raise _Fail(self.pos(*path, zone, "rest_to"),
+                                f"rest_to names no other shared zone: '{rest}'; shared zones: "
+                                f"{', '.join(sorted(state.zones))}")
+                state.zones[rest].extend(zones[zone])
+                zones[zone].clear()
+        pool: dict[str, list] = {}
+        for _, _, cards in state.all_zones():
+            for c in cards:
+                pool.setdefault(c.card, []).append((cards, c))
+        for zone, refs in spec.items():
+            cards_path = (*path, zone)
+            if isinstance(refs, dict):
+                refs, cards_path = refs["cards"], (*path, zone, "cards")
             taken = []
             for k, ref in enumerate(refs):
-                card = self.names.card(ref, self.pos(*path, zone, k))
+                card = self.names.card(ref, self.pos(*cards_path, k))
                 if not pool.get(card):
-                    raise _Fail(self.pos(*path, zone, k),
+                    raise _Fail(self.pos(*cards_path, k),
                                 f"no copy of '{card}' left to put here (the game has "
                                 f"{sum(1 for _, _, cs in state.all_zones() for c in cs if c.card == card)})")
                 src, inst = pool[card].pop()
@@ -668,6 +699,15 @@ class _Run:
         for name, want in (e.get("counters") or {}).items():
             counter = names.stat(name, self.key_pos(*base, "counters", name))
             expect(("counters", name), f"shared {counter}", want, st.counters.get(counter))
+        for key, want in (e.get("vars") or {}).items():
+            expect(("vars", key), f"shared {key}", want, st.vars.get(key))
+        for zone, refs in (e.get("face_up") or {}).items():
+            if zone not in st.zones:
+                self.fail(self.key_pos(*base, "face_up", zone), f"no shared zone '{zone}'")
+                continue
+            want = [names.card(r, self.pos(*base, "face_up", zone, k)) for k, r in enumerate(refs)]
+            expect(("face_up", zone), f"face-up cards of {zone}", want,
+                   [c.card for c in st.zones[zone] if c.face_up])
         for name, want in (e.get("supply") or {}).items():
             expect(("supply", name), f"{name} left in the supply", want, st.supply.get(name))
         self.expect_zones(st.zones, e.get("zones"), (*base, "zones"), "", expect)
@@ -718,7 +758,10 @@ class _Run:
             if zone not in zones:
                 self.fail(self.key_pos(*path, zone), f"no zone '{zone}'")
                 continue
-            want = [self.names.card(r, self.pos(*path, zone, k)) for k, r in enumerate(refs)]
+            at = (*path, zone)
+            if isinstance(refs, dict):  # {cards, rest_to}: the zone holds exactly `cards`
+                refs, at = refs["cards"], (*at, "cards")
+            want = [self.names.card(r, self.pos(*at, k)) for k, r in enumerate(refs)]
             expect((*path[2:], zone), f"{whose}{zone}", want, [c.card for c in zones[zone]])
 
 

@@ -51,13 +51,14 @@ class Civilizations(Table):
     def civilization_step(self, seat: int, p: PlayerState) -> None:
         civs = p.zones["civilizations"]
         cards = self.market_cards(p)
+        must_rise = not civs and self.r.turn.get("first_round") == "rise"  # round 1: rise
         if not cards or len(civs) >= self.r.max_civs:
             if not civs:
                 return
             self.event("skip", seat)
             return
         options: list[str] = []
-        if civs:
+        if not must_rise:
             options.append("skip")
         options += [f"rise:{c.card}" for c in cards]
         if civs:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from pnp.engine.api import PlayerState
 
-from .rules import abilities, flat, military
+from .rules import POWER_TECH, abilities, flat, military, sourced_abilities
 from .table import Table
 
 
@@ -29,28 +29,45 @@ class Rounds(Table):
         self.turn_end(seat, p)
 
     def turn_end(self, seat: int, p: PlayerState) -> None:
-        """Every-turn-end abilities: spending ones first, then gains, points-counting last
-        (interpretation turn-end-order)."""
-        abil = [a for a in abilities(self.r, p) if a["when"] == "turn-end"]
-        for a in abil:
-            if a.get("pay_bonus"):
-                self.phoenicia(seat, p, a)
-        for a in abil:
-            if a.get("perform"):
-                self.free_action(seat, p, a["perform"], "education")
-        for a in abil:
-            for _ in range(a.get("technology", 0)):
+        """Every-turn-end abilities, each once, in the order the player chooses (`end:SOURCE`,
+        the card or technology it comes from); one gained meanwhile (Babylon's technology
+        bringing Education) joins the ones still to use this turn end."""
+        done: set[str] = set()
+        while True:
+            pending = [(k, a) for k, a in sourced_abilities(self.r, p, "turn-end")
+                       if k not in done]
+            if not pending:
+                return
+            by_label = {f"end:{k}": (k, a) for k, a in pending}
+            pick = self.choose(seat, list(by_label), "the next every-turn-end ability",
+                               lambda o, labels=by_label: self.turn_end_estimate(seat, p, labels[o][1]))
+            key, a = by_label[pick]
+            done.add(key)
+            self.turn_end_ability(seat, p, a)
+
+    def turn_end_estimate(self, seat: int, p: PlayerState, a: dict) -> dict[str, float]:
+        """What using one ability now is worth to a greedy bot: gains before spending, and
+        what counts the player's points (Britain) last."""
+        if a.get("per") == "points":
+            return {"points": -0.1}
+        if a.get("pay_bonus") or a.get("perform"):
+            return {}
+        if a.get("technology"):
+            return {"power": POWER_TECH}
+        k = self.times(p, a) if self.ok(seat, a) else 0
+        return {"coins": a.get("coins", 0) * k, "points": a.get("points", 0) * k}
+
+    def turn_end_ability(self, seat: int, p: PlayerState, a: dict) -> None:
+        if a.get("pay_bonus"):
+            self.phoenicia(seat, p, a)
+        elif a.get("perform"):
+            self.free_action(seat, p, a["perform"], "education")
+        elif a.get("technology"):
+            for _ in range(a["technology"]):
                 self.gain_technology(seat, p, "technology at turn end")
-        for a in abil:
-            if a.get("pay_bonus") or a.get("perform") or a.get("per") == "points":
-                continue
-            if not self.ok(seat, a):
-                continue
+        elif self.ok(seat, a):
             self.gain_coins(p, a.get("coins", 0) * self.times(p, a))
             p.counters["points"] += a.get("points", 0) * self.times(p, a)
-        for a in abil:
-            if a.get("per") == "points" and self.ok(seat, a):
-                p.counters["points"] += a.get("points", 0) * self.times(p, a)
 
     # ------------------------------------------------------------------ round end
     def end_round(self, last: bool) -> None:
@@ -65,12 +82,14 @@ class Rounds(Table):
             return
         new = st.turn - 1 + r.open_cards  # the card the permanent card's move opens
         token = None
-        if self.changing and new >= r.track_len - len(z["event-track"]):
-            token = z["event-track"][new - (r.track_len - len(z["event-track"]))].card
+        k = st.turn - int(r.changing.get("first_round", 3))  # tokens act from that round on
+        if self.changing and 0 <= k < len(z["event-track"]):
+            token = z["event-track"][k].card
         first = bool(r.changing.get("before_war", True))
         if token is not None and first:
             self.world_event(token)
-        event = r.action_cards[z["time-track"][new].card]["event"]
+        read = st.turn >= int(r.game.rule("time_track", "events_from_round", default=1))
+        event = r.action_cards[z["time-track"][new].card]["event"] if read else "none"
         if event == "war":
             self.war()
         elif event == "plague":

@@ -122,6 +122,27 @@ def abilities(r: Rules, p: PlayerState) -> list[dict]:
     return out
 
 
+def sourced_abilities(r: Rules, p: PlayerState, when: str) -> list[tuple[str, dict]]:
+    """The abilities of one kind working for a player, each named by the card or technology
+    it comes from (`egypt`, `education`; a second one of the same source `egypt-2`), the
+    names a player's choice of order is given in."""
+    civs = p.zones["civilizations"]
+    sources: list[tuple[str, tuple]] = []
+    if civs:
+        sources.append((civs[0].card, r.main.get(civs[0].card, ())))
+    sources += [(c.card, r.legacy.get(c.card, ())) for c in civs]
+    sources += [(t, r.main.get(t, ())) for t in p.vars["techs"]]
+    sources += [(w.card, r.main.get(w.card, ())) for w in p.zones["wonders"]]
+    out: list[tuple[str, dict]] = []
+    seen: dict[str, int] = {}
+    for source, found in sources:
+        for a in found:
+            if a["when"] == when:
+                seen[source] = seen.get(source, 0) + 1
+                out.append((source if seen[source] == 1 else f"{source}-{seen[source]}", a))
+    return out
+
+
 def military(r: Rules, p: PlayerState) -> int:
     """A player's military strength: what its working abilities add up to."""
     total = 0

@@ -17,7 +17,7 @@ class Setup(Table):
 
     def setup(self) -> None:
         r, st, ctx = self.r, self.state, self.ctx
-        st.vars["starter"] = 0
+        st.vars["starter"] = int(str(r.setup.get("starter", "seat-0")).rpartition("-")[2])
         st.vars["opponent"] = 0
         st.supply["coins"] -= sum(p.counters["coins"] for p in st.players)  # the 3 coins each
         if self.solo:
@@ -47,11 +47,16 @@ class Setup(Table):
 
     def time_track(self) -> None:
         """The action cards onto the time track: in their first-game order with that variant,
-        else shuffled (the Skirmish puts the Plague card at its fixed place)."""
+        else shuffled; the Skirmish puts the Plague card at its fixed place either way."""
         r, ctx = self.r, self.ctx
         if r.setup.get("time_track") == "first-game":
-            for card in sorted(ctx.zone("action-deck"),
-                               key=lambda c: r.action_cards[c.card]["first_game"]):
+            order = sorted(ctx.zone("action-deck"),
+                           key=lambda c: r.action_cards[c.card]["first_game"])
+            if self.solo:  # the Skirmish's Plague keeps its own place in the suggested order
+                plague = next(c for c in order if r.action_cards[c.card]["event"] == "plague")
+                order.remove(plague)
+                order.insert(max(0, int(r.solo["plague_position"]) - 1), plague)
+            for card in order:
                 ctx.move(card, "action-deck", "time-track", "first-game time track")
         elif self.solo:
             self.solo_time_track()

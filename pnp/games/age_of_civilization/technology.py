@@ -61,10 +61,12 @@ class Technology(Table):
         return d
 
     def buy_special(self, seat: int, p: PlayerState) -> None:
-        """Innovation: buy one special technology card for a column not yet used."""
+        """Innovation: buy a special technology card (at most innovation.per_player) for a
+        column not yet used."""
         market = self.state.zones["technology-market"]
         price = int(self.r.innovation.get("price", 1))
-        if p.zones["special-technology"] or not market or p.counters["coins"] < price:
+        if (len(p.zones["special-technology"]) >= int(self.r.innovation.get("per_player", 1))
+                or not market or p.counters["coins"] < price):
             return
         used = {self.r.techs[t]["column"] for t in p.vars["techs"]}
         options = ["none"] + [c.card for c in market

@@ -27,29 +27,18 @@ class Actions(Table):
                     self.turn(seat)
 
     def turn(self, seat: int) -> None:
-        """One turn: free ambrosia actions, then one action (or pass)."""
+        """One turn: free ambrosia actions, one action (or pass), then free ambrosia actions
+        again (the rulebook: before or after the normal action)."""
         while True:
             opts, est = self.turn_options(seat)
             pick = self.choose(seat, opts, "action", est)
+            if self.spend_ambrosia(seat, pick):
+                continue
             kind, _, arg = pick.partition(":")
-            if kind == "amb-coin":
-                self.gain(seat, "ambrosia", -self.rule("ambrosia", "coin"))
-                self.gain(seat, "coins", 1)
-                self.event("ambrosia-coin", seat)
-                continue
-            if kind == "amb-repair":
-                self.gain(seat, "ambrosia", -self.rule("ambrosia", "repair"))
-                self.repair_uid(seat, int(arg))
-                self.event("ambrosia-repair", seat)
-                continue
-            if kind == "reuse":
-                self.gain(seat, "ambrosia", -self.rule("ambrosia", "reuse_citizen"))
-                self.event("ambrosia-reuse", seat)
-                self.place(seat, arg, reuse=True)
-                continue
             if kind == "pass":
                 self.pass_(seat)
-            elif kind == "place":
+                return
+            if kind == "place":
                 self.place(seat, arg)
             elif kind == "card":
                 self.card_action(seat, arg)
@@ -57,7 +46,80 @@ class Actions(Table):
                 self.attack(seat, arg)
             elif kind == "stored":
                 self.build_card(seat, int(arg), "stored")
+            self.ambrosia_window(seat, "after the action", in_turn=True)
             return
+
+    def spend_ambrosia(self, seat: int, pick: str) -> bool:
+        """Carry out a free ambrosia ability (`amb-coin`, `amb-repair:UID`, `reuse:...`);
+        False: `pick` is not one."""
+        kind, _, arg = pick.partition(":")
+        if kind == "amb-coin":
+            self.gain(seat, "ambrosia", -self.rule("ambrosia", "coin"))
+            self.gain(seat, "coins", 1)
+            self.event("ambrosia-coin", seat)
+        elif kind == "amb-repair":
+            self.gain(seat, "ambrosia", -self.rule("ambrosia", "repair"))
+            self.repair_uid(seat, int(arg))
+            self.event("ambrosia-repair", seat)
+        elif kind == "reuse":
+            self.gain(seat, "ambrosia", -self.rule("ambrosia", "reuse_citizen"))
+            self.event("ambrosia-reuse", seat)
+            self.place(seat, arg, reuse=True)
+        else:
+            return False
+        return True
+
+    def ambrosia_window(self, seat: int, why: str, in_turn: bool = False) -> None:
+        """Ambrosia may be spent at any time: here the player spends it (coin, repair, and
+        during its own turn reusing a citizen) until `done`. No choice when nothing is
+        affordable (interpretation ambrosia-any-time)."""
+        while self.r.amb:
+            est: dict[str, Estimate] = {"done": Estimate()}
+            opts = ["done"] + self.ambrosia_options(seat, est)
+            if in_turn:
+                opts += self.reuse_options(seat, est)
+            pick = self.choose(seat, opts, f"spend ambrosia {why}", est)
+            if pick == "done":
+                return
+            self.spend_ambrosia(seat, pick)
+
+    def ambrosia_options(self, seat: int, est: dict[str, Estimate]) -> list[str]:
+        """Gain a coin, repair a damaged empire card (each damaged card an option)."""
+        p = self.st.players[seat]
+        opts = []
+        if not self.r.amb:
+            return opts
+        if p.counters["ambrosia"] >= self.rule("ambrosia", "coin"):
+            opts.append("amb-coin")
+            est["amb-coin"] = Estimate({"ambrosia": -2.0, "coins": 1.0})
+        if p.counters["ambrosia"] >= self.rule("ambrosia", "repair"):
+            for c in self.zone("empire", seat):
+                if is_damaged(c):
+                    o = f"amb-repair:{c.uid}"
+                    opts.append(o)
+                    est[o] = Estimate({"ambrosia": -2.0, "victory-points": 1.0})
+        return opts
+
+    def reuse_options(self, seat: int, est: dict[str, Estimate]) -> list[str]:
+        """A citizen already on the board placed again, for 4 ambrosia."""
+        p = self.st.players[seat]
+        if not self.r.amb or p.counters["ambrosia"] < self.rule("ambrosia", "reuse_citizen"):
+            return []
+        idle_ok = self.rule("placement", "without_action")
+        placed = sorted(c[0] for c in self.cits(seat) if c[1].startswith("space:"))
+        opts = []
+        for space in self.open_spaces(self.st.turn, seat):
+            gain = self.space_estimate(seat, space)
+            if gain is None and not idle_ok:
+                continue
+            for skill in placed:
+                fee = self.fee(seat, space, skill)
+                if fee is not None and fee <= p.counters["coins"]:
+                    o = f"reuse:{space}/{skill}/0"
+                    opts.append(o)
+                    e = dict(gain or {})
+                    est[o] = Estimate({**e, "ambrosia": -4.0, "coins": e.get("coins", 0) - fee})
+        return opts
 
     def turn_options(self, seat: int) -> tuple[list[str], dict[str, Estimate]]:
         p = self.st.players[seat]
@@ -65,10 +127,11 @@ class Actions(Table):
         est: dict[str, Estimate] = {}
         rnd = self.st.turn
         ready = sorted(c[0] for c in self.cits(seat) if c[1] == "ready")
-        placed = sorted(c[0] for c in self.cits(seat) if c[1].startswith("space:"))
+        idle_ok = self.rule("placement", "without_action")  # place, and not perform it
+        opts += self.reuse_options(seat, est)
         for space in self.open_spaces(rnd, seat):
             gain = self.space_estimate(seat, space)
-            if gain is None and not self.st.vars["amb"].get(space):
+            if gain is None and not self.st.vars["amb"].get(space) and not idle_ok:
                 continue
             for skill in ready:
                 for boost in self.boosts(seat, space, skill):
@@ -82,13 +145,6 @@ class Actions(Table):
                     e["ambrosia"] = (e.get("ambrosia", 0) - boost * self.rule("ambrosia", "skill")
                                      + self.st.vars["amb"].get(space, 0))
                     est[o] = Estimate(e)
-            if self.r.amb and p.counters["ambrosia"] >= self.rule("ambrosia", "reuse_citizen"):
-                for skill in placed:
-                    fee = self.fee(seat, space, skill)
-                    if fee is not None and fee <= p.counters["coins"] and gain is not None:
-                        o = f"reuse:{space}/{skill}/0"
-                        opts.append(o)
-                        est[o] = Estimate({**gain, "ambrosia": -4.0, "coins": gain.get("coins", 0) - fee})
         if ready:
             for c in self.zone("empire", seat):
                 if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
@@ -107,21 +163,13 @@ class Actions(Table):
                     o = f"stored:{c.uid}"
                     opts.append(o)
                     est[o] = Estimate(self.card_value(seat, c.card))
-        if self.r.amb:
-            if p.counters["ambrosia"] >= self.rule("ambrosia", "coin"):
-                opts.append("amb-coin")
-                est["amb-coin"] = Estimate({"ambrosia": -2.0, "coins": 1.0})
-            if p.counters["ambrosia"] >= self.rule("ambrosia", "repair"):
-                for c in self.zone("empire", seat):
-                    if is_damaged(c):
-                        o = f"amb-repair:{c.uid}"
-                        opts.append(o)
-                        est[o] = Estimate({"ambrosia": -2.0, "victory-points": 1.0})
-                        break
+        opts += self.ambrosia_options(seat, est)
         return opts, est
 
     def boosts(self, seat: int, space: str, skill: int) -> list[int]:
-        """No boost, plus (with ambrosia) the fewest that make the placement free."""
+        """No boost, plus (with ambrosia) the fewest that make the placement free: the skill
+        returns to normal once the citizen is placed, so a larger boost changes nothing
+        (interpretation ambrosia-beyond-need)."""
         out = [0]
         if not self.r.amb:
             return out
@@ -151,10 +199,10 @@ class Actions(Table):
             if self.rule("placement", "fee_by_difference"):
                 return top - skill
             return self.rule("placement", "fee")
+        if space in self.rule("placement", "match_rule_on"):  # higher ones too: first-edition-match
+            return 0 if skill in others else self.rule("placement", "fee")
         if skill > top:
             return 0
-        if space in self.rule("placement", "match_rule_on"):
-            return 0 if skill in others else self.rule("placement", "fee")
         return None
 
     def pass_(self, seat: int) -> None:

@@ -26,12 +26,14 @@ class Board(Table):
         return {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
                 "knowledge": -float(f.get("cost_knowledge", 0))}
 
-    def can_build(self, seat: int, cid: str, free: bool = False) -> bool:
+    def can_build(self, seat: int, cid: str, free: bool = False, leaving: int = 0) -> bool:
+        """The player may build `cid`: not owned, room in the empire (after `leaving` cards
+        go, as the Crane does before the card it pays for), and the cost paid unless free."""
         p = self.st.players[seat].counters
         f = self.r.cards[cid]
         if any(c.card == cid for c in self.zone("empire", seat)):
             return False
-        if len(self.zone("empire", seat)) >= self.capacity(seat):
+        if len(self.zone("empire", seat)) - leaving >= self.capacity(seat):
             return False
         if free:
             return True
@@ -46,13 +48,33 @@ class Board(Table):
         return out
 
     def best_buy(self, seat: int) -> dict[str, float] | None:
+        """The best card Build could take (None: Build can take none): one the player can pay
+        for, or with a Crane one free of coins and knowledge."""
         best = None
+        crane = self.crane(seat)
         for _, c in self.buyable(seat):
             if self.can_build(seat, c.card):
                 v = self.card_value(seat, c.card)
-                if best is None or sum(v.values()) > sum(best.values()):
-                    best = v
+            elif crane is not None and c.card != crane.card and self.can_build(
+                    seat, c.card, free=True, leaving=1):
+                v = self.crane_value(seat, c.card)
+            else:
+                continue
+            if best is None or sum(v.values()) > sum(best.values()):
+                best = v
         return best
+
+    def crane(self, seat: int) -> Any:
+        """The player's undamaged Crane, if any."""
+        return next((c for c in self.zone("empire", seat)
+                     if self.r.f(c.card, "ability") == "crane" and not is_damaged(c)), None)
+
+    def crane_value(self, seat: int, cid: str) -> dict[str, float]:
+        v = dict(self.card_value(seat, cid))
+        v["coins"] = 0.0
+        v["knowledge"] = 0.0
+        v["victory-points"] -= 2.5
+        return v
 
     def do_labor(self, seat: int) -> None:
         self.gain(seat, "coins", self.rule("actions", "labor_coins"))
@@ -68,13 +90,15 @@ class Board(Table):
         self.st.players[seat].vars["draft"] += self.rule("actions", "draft_swords")
 
     def do_learn(self, seat: int) -> None:
+        """Pay for knowledge; the second edition's Distant Outpost fires on the placement
+        itself (paid or not), the first edition's cards when the player to the side learns."""
         cost = self.rule("actions", "learn")
+        if self.has(seat, "outpost-own-learn"):
+            self.lift_coin(seat, "Distant Outpost: lift a coin off a military card")
         if self.st.players[seat].counters["coins"] < cost["coins"]:
             return
         self.gain(seat, "coins", -cost["coins"])
         self.gain(seat, "knowledge", cost["knowledge"])
-        if self.has(seat, "outpost-own-learn"):
-            self.lift_coin(seat, "Distant Outpost: lift a coin off a military card")
         for other in range(self.n):
             if other == seat:
                 continue
@@ -137,11 +161,7 @@ class Board(Table):
         self.flip_top("districts")
 
     def do_rebuild(self, seat: int) -> None:
-        for _ in range(self.rule("actions", "rebuild", "repairs")):
-            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
-            if not dmg:
-                break
-            self.repair_uid(seat, dmg[0].uid)
+        self.repair_some(seat, self.rule("actions", "rebuild", "repairs"), "Rebuild")
         self.gain(seat, "coins", self.rule("actions", "rebuild", "coins"))
         self.claim_first(seat)
 
@@ -150,6 +170,18 @@ class Board(Table):
             self.st.vars["next_first"] = seat
             self.st.vars["hand"] = True
             self.event("first-player-claimed", seat)
+
+    def repair_some(self, seat: int, n: int, why: str) -> None:
+        """Repair up to n damaged empire cards, the player choosing which (`repair:UID`, one
+        at a time); a repair costs nothing, so as many as n are repaired."""
+        for _ in range(n):
+            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
+            if not dmg:
+                return
+            opts = [f"repair:{c.uid}" for c in dmg]
+            est = {f"repair:{c.uid}": Estimate(self.card_value(seat, c.card)) for c in dmg}
+            pick = self.choose(seat, opts, f"{why}: repair a damaged empire card", est)
+            self.repair_uid(seat, int(pick[7:]))
 
     def repair_uid(self, seat: int, uid: int) -> None:
         for c in self.zone("empire", seat):
@@ -223,8 +255,9 @@ class Board(Table):
             self.store_from(seat, "empire-c", int(pick[2:]))
             return
         deck = self.current_deck()
-        self.refill_deck_from_discard(deck)
         n = rule("actions", "explore", "draw") + self.symbols(seat, "explore")
+        if len(self.zone(deck)) < n:  # depleted while drawing: the discards refresh it
+            self.mover.reshuffle("empire-discard", deck, f"reshuffle {deck}")
         drawn = self.zone(deck)[:n]  # looked at on the deck: one is stored, the rest discarded
         if not drawn:
             return
@@ -260,20 +293,15 @@ class Board(Table):
 
     def do_build(self, seat: int) -> None:
         options = [(z, c) for z, c in self.buyable(seat) if self.can_build(seat, c.card)]
-        crane = [c for c in self.zone("empire", seat)
-                 if self.r.f(c.card, "ability") == "crane" and not is_damaged(c)]
+        crane = self.crane(seat)
         opts = [NONE] + [f"{z}/{c.uid}" for z, c in options]
         est = {f"{z}/{c.uid}": Estimate(self.card_value(seat, c.card)) for z, c in options}
-        if crane:
+        if crane is not None:
             for z, c in self.buyable(seat):
-                if c.card != crane[0].card and self.can_build(seat, c.card, free=True):
+                if c.card != crane.card and self.can_build(seat, c.card, free=True, leaving=1):
                     o = f"crane:{z}/{c.uid}"
                     opts.append(o)
-                    v = dict(self.card_value(seat, c.card))
-                    v["coins"] = 0.0
-                    v["knowledge"] = 0.0
-                    v["victory-points"] -= 2.5
-                    est[o] = Estimate(v)
+                    est[o] = Estimate(self.crane_value(seat, c.card))
         if len(opts) == 1:
             return
         pick = self.choose(seat, opts, "build an empire card", est)
@@ -282,8 +310,8 @@ class Board(Table):
         free = pick.startswith("crane:")
         if free:
             pick = pick[6:]
-            cr = crane[0]
-            self.mover.move(cr, ("empire", seat), "empire-discard", "the Crane is discarded",
+            assert crane is not None
+            self.mover.move(crane, ("empire", seat), "empire-discard", "the Crane is discarded",
                             seat)
             self.event("crane", seat)
         zone, uid = pick.split("/")

@@ -34,6 +34,25 @@ class CardActions(Table):
             e["victory-points"] = 0.5
         return e
 
+    def rearrange_top(self, seat: int, pile: str, n: int) -> None:
+        """Forest Hideout: take the top n cards of a pile and put them back in the order the
+        player chooses, one place at a time from the top (`top:UID`); the last goes where
+        it must."""
+        left = self.zone(pile)[:n]
+        for c in left:
+            c.face_up = None
+        order = []
+        while left:
+            opts = [f"top:{c.uid}" for c in left]
+            est = {f"top:{c.uid}": Estimate({"victory-points": -self.r.f(c.card, "defence")
+                                             / (4 * (len(order) + 1))}) for c in left}
+            pick = self.choose(seat, opts, f"Forest Hideout: the titan for place {len(order) + 1}",
+                               est)
+            order.append(left.pop(opts.index(pick)))
+        for c in reversed(order):  # the first chosen ends on top
+            self.mover.move(c, pile, pile, "Forest Hideout: rearrange the top titans", seat,
+                            top=True)
+
     def borrowable(self, seat: int) -> list:
         return [c for o in range(self.n) if o != seat for c in self.zone("empire", o)
                 if not is_damaged(c) and has_action(self.r, c.card)
@@ -54,10 +73,8 @@ class CardActions(Table):
             self.gain(seat, "coins", f["act_coins"])
         if f.get("act_knowledge"):
             self.gain(seat, "knowledge", f["act_knowledge"])
-        for _ in range(f.get("act_repair", 0)):
-            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
-            if dmg:
-                self.repair_uid(seat, dmg[0].uid)
+        if f.get("act_repair"):
+            self.repair_some(seat, f["act_repair"], self.r.f(cid, "name") or cid)
         ab = f.get("ability")
         if ab == "action-coin-per-food":
             self.gain(seat, "coins", self.food(seat))
@@ -90,15 +107,7 @@ class CardActions(Table):
             if not piles:
                 return
             pile = self.choose(seat, piles, "Forest Hideout: look at a titan pile")
-            top = self.zone(pile)[:4]
-            opts = [f"top:{c.uid}" for c in top]
-            est = {f"top:{c.uid}": Estimate({"victory-points": -self.r.f(c.card, "defence") / 4})
-                   for c in top}
-            pick = self.choose(seat, opts, "Forest Hideout: the titan to put on top", est)
-            chosen = top[opts.index(pick)]
-            for c in top:
-                c.face_up = None
-            self.mover.move(chosen, pile, pile, "Forest Hideout: a titan on top", seat, top=True)
+            self.rearrange_top(seat, pile, 4)
             self.flip_top(pile)
             self.event("titan-scout", seat)
             attacks = [(o, e) for o, e in self.attack_options(seat) if o.split(":")[1] == pile]

@@ -8,8 +8,7 @@ from typing import Any
 
 from pnp.engine.api import Estimate
 
-from .pieces import is_damaged, is_retired, set_tok, tok
-from .rules import MAX_PAYMENTS
+from .pieces import is_retired, set_tok, tok
 from .table import Table
 
 
@@ -40,6 +39,9 @@ class Combat(Table):
         return swords + (arrows if both else 0)
 
     def attack_options(self, seat: int) -> list[tuple[str, Estimate]]:
+        """Every target with every set of unused military cards the player can pay that
+        reaches its defence, with the fewest ambrosia swords that make up the rest (more
+        would change nothing: interpretation ambrosia-swords-needed)."""
         ready = [c for c in self.actives(seat) if not tok(c, "name")]
         if not ready:
             return []
@@ -61,7 +63,7 @@ class Combat(Table):
                     found.append((cost + amb, cost, amb, used))
             found.sort(key=lambda x: (x[0], [c.uid for c in x[3]]))
             banners = len(self.r.f(titan.card, "banners") or ())
-            for _, cost, amb, used in found[:MAX_PAYMENTS]:
+            for _, cost, amb, used in found:
                 o = f"attack:{target}:{'+'.join(str(c.uid) for c in used)}:{amb}"
                 e = Estimate({"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
                               "victory-points": 2.5 * banners + self.r.f(titan.card, "capacity")
@@ -104,10 +106,8 @@ class Combat(Table):
                     spy += f(old.card, "legacy_spy")
         if spy:
             self.gain(seat, "knowledge", spy)
-        for _ in range(repair):
-            dmg = [c for c in self.zone("empire", seat) if is_damaged(c)]
-            if dmg:
-                self.repair_uid(seat, dmg[0].uid)
+        if repair:
+            self.repair_some(seat, repair, "the attack's repair")
         self.damage_roll(seat, titan.card, at_end=False)
         if loot:
             self.gain(seat, "coins", loot)

@@ -88,10 +88,7 @@ class Rounds(Table):
                     set_tok(c, "picture", tok(c, "picture") + tok(c, "name"))
                     set_tok(c, "name", 0)
         if self.r.amb and not last:
-            most = rule("ambrosia", "refill_max_citizens")[self.n - 2]
-            for space in self.open_spaces(st.turn + 1):
-                if len(st.vars["spaces"][space]) <= most and space in st.vars["amb"]:
-                    self.put_ambrosia(space, 1)
+            self.refill_ambrosia()
         for space in st.vars["spaces"]:
             st.vars["spaces"][space] = []
         for seat, p in enumerate(st.players):
@@ -106,8 +103,19 @@ class Rounds(Table):
         if st.vars["hand"]:
             st.vars["first"] = st.vars.pop("next_first")
         st.vars["hand"] = False
+        for seat in self.order():  # ambrosia at any time: a repair may bring food back
+            self.ambrosia_window(seat, "before starvation and scoring")
         for seat in self.order():
             self.starvation(seat)
+
+    def refill_ambrosia(self) -> None:
+        """1 ambrosia on each action open this round with few citizens; an action still
+        under its cover gets none (interpretation ambrosia-refill-spaces)."""
+        st = self.st
+        most = self.rule("ambrosia", "refill_max_citizens")[self.n - 2]
+        for space in self.open_spaces(st.turn):
+            if len(st.vars["spaces"][space]) <= most and space in st.vars["amb"]:
+                self.put_ambrosia(space, 1)
 
     def starvation(self, seat: int) -> None:
         cits = self.cits(seat)

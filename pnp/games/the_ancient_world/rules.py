@@ -22,8 +22,6 @@ TOKENS = ("coins", "knowledge", "ambrosia")
 #: greedy bot: worth of one unit of each counter (a heuristic, not a rule)
 BOT_VALUES = {"victory-points": 3.0, "coins": 1.0, "knowledge": 1.6, "ambrosia": 0.6,
               "draft": 0.8}
-#: most attack payments offered per target (the cheapest ones): keeps decisions small
-MAX_PAYMENTS = 6
 NONE = "none"
 
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from pnp.engine.api import GameDef, ScenarioProblem, State, vars_problems
 
-from .pieces import is_damaged, is_retired, set_flag, tok
-from .rules import EMPIRE_DECKS, rules_for
+from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
+from .rules import EMPIRE_DECKS, has_action, rules_for
 
 
 def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProblem]:
@@ -22,11 +22,18 @@ def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProb
     out = vars_problems(spec.get("vars"), {}, ("vars",), hint)
     skills = int(game.rule("setup", "citizen_skills"))
     places = ["ready", "new", "starving", *(f"space:{s}" for s in state.vars.get("spaces", {}))]
+    card_places = {f"card:{c}" for c in r.cards if r.deck_of.get(c) in EMPIRE_DECKS
+                   and has_action(r, c)}
     copies = Counter(c.card for _, _, cs in state.all_zones() for c in cs)
     coins = state.supply.get("coins", 0)
     wanted: Counter = Counter()
     for j, ps in enumerate(spec.get("players") or []):
         out += vars_problems(ps.get("vars"), {}, ("players", j, "vars"), hint)
+        seat = ps.get("seat", j)
+        empire = {c.card for c in state.players[seat].zones["empire"]} if seat < len(
+            state.players) else set()
+        empire |= {str(c) for c in ((ps.get("zones") or {}).get("empire") or [])
+                   if isinstance(ps.get("zones"), dict)}
         held: set[int] = set()
         for k, text in enumerate(ps.get("citizens") or []):
             skill, _, where = str(text).partition(" ")
@@ -35,9 +42,14 @@ def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProb
                 out.append(ScenarioProblem(path, f"citizen {skill}: each player holds skills 1 "
                                            f"to {skills}, each once",
                                            "give each citizen its own skill"))
-            if where not in places:
+            if where not in places and where not in card_places:
                 out.append(ScenarioProblem(path, f"a citizen cannot be '{where}' here",
-                                           "places: " + ", ".join(places)))
+                                           "places: " + ", ".join(places)
+                                           + ", or card:CARD (an empire card with an action)"))
+            elif where in card_places and where[5:] not in empire:
+                out.append(ScenarioProblem(path, f"citizen {skill} on {where[5:]}: the "
+                                           "player's empire holds no such card",
+                                           "put the card under zones: empire"))
             held.add(int(skill))
         for k, text in enumerate(ps.get("armies") or []):
             cid, _, numbers = str(text).partition(" ")
@@ -63,7 +75,8 @@ def check_scenario(game: GameDef, state: State, spec: dict) -> list[ScenarioProb
 
 
 def scenario_fields() -> dict[str, tuple[Any, Any]]:
-    """Scenario keys: `citizens` ('2 ready', '3 space:labor'), `armies` ('card army name
+    """Scenario keys: `citizens` ('2 ready', '3 space:labor', '1 card:desert-caravan' on an
+    empire card's action), `armies` ('card army name
     picture [retired]') and `damaged` (empire cards lying damaged); each sets or expects."""
     def set_cits(game: GameDef, state: State, seat: int, value: Any, keyed: Any) -> None:
         cits = state.players[seat].vars["cit"]
@@ -72,22 +85,35 @@ def scenario_fields() -> dict[str, tuple[Any, Any]]:
         state.supply["citizens"] -= len(cits)
         for held in state.vars.get("spaces", {}).values():
             held[:] = [x for x in held if x[0] != seat]
-        for skill, where in cits:
+        for cit in cits:
+            skill, where = cit
             if where.startswith("space:"):
                 state.vars["spaces"][where[6:]].append([seat, skill])
+            elif where.startswith("card:"):  # on the action of an empire card the player owns
+                card = next((c for c in state.players[seat].zones["empire"]
+                             if c.card == where[5:]), None)
+                if card is not None:  # check_scenario refused a card the empire lacks
+                    cit[1] = f"card:{card.uid}"
+                    set_tok(card, "occupied", 1)
 
     def read_cits(game, st, seat, want, keyed):
-        got = [f"{s} {w}" for s, w in sorted(st.players[seat].vars["cit"])]
+        uids = {str(c.uid): c.card for c in st.players[seat].zones["empire"]}
+        got = [f"{s} card:{uids.get(w[5:], w[5:])}" if w.startswith("card:") else f"{s} {w}"
+               for s, w in sorted(st.players[seat].vars["cit"])]
         return sorted(want, key=lambda v: int(v.split()[0])), got
 
     def set_armies(game, state, seat, value, keyed):
+        """The armies replaced: a card the player already held keeps its uid (so labels such
+        as `171/picture` do not move), then one from the box, then one from anywhere."""
         zone = state.players[seat].zones["armies"]
         box = state.zones["box"]
+        held = list(zone)
         box.extend(zone)
         zone.clear()
         for v in value:
             cid, army, name, picture, *retired = v.split()
-            card = next((c for c in box if c.card == cid), None)
+            card = next((c for c in held if c.card == cid and c in box), None)
+            card = card or next((c for c in box if c.card == cid), None)
             if card is None:
                 card = next(c for _, _, cs in state.all_zones() for c in cs if c.card == cid)
                 for _, _, cs in state.all_zones():

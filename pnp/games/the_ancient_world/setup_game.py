@@ -19,7 +19,7 @@ class Setup(Table):
         """Decks shuffled, rows dealt, player boards, starting cards, citizens and coins."""
         st, rule, n = self.st, self.rule, self.n
         for z in ("empire-a", "empire-b", "military-deck", "districts", "titans-1", "titans-2",
-                  "titans-3", "starting-titans"):
+                  "titans-3"):
             if shuffle:
                 self.shuffle(self.zone(z), f"shuffle {z}")
         for z in ("districts", "titans-1", "titans-2", "titans-3"):
@@ -57,12 +57,27 @@ class Setup(Table):
                 set_tok(card, "army", i)
                 set_tok(card, "name", 0)
                 set_tok(card, "picture", 0)
-            if rule("setup", "starting_titan") and self.zone("starting-titans"):
-                self.mover.take("starting-titans", 0, ("threat", seat), "starting titan", seat)
+            if rule("setup", "starting_titan"):
+                titan = self.starting_titan(seat)
+                if titan is not None:
+                    self.mover.move(titan, "starting-titans", ("threat", seat), "starting titan",
+                                    seat)
         for z in ("starting-empire", "starting-military", "starting-titans"):
             self.mover.draw_to(z, len(self.zone(z)), "box", "starting cards left over")
         st.stage = MAIN
         st.phase = 0
+
+    def starting_titan(self, seat: int) -> Any:
+        """The starting titan whose art matches the player's board: the boards and the
+        starting titans are listed in the same colour order (red, blue, green, gold), and a
+        seat plays the board of its place in that order, or with city-states the board it
+        was dealt."""
+        boards = [b["id"] for b in self.r.boards]
+        city = self.st.players[seat].vars.get("city", "")
+        colour = boards.index(city) if city in boards else seat
+        titans = [c.id for c in self.r.game.decks["starting-titans"].cards]
+        want = titans[colour % len(titans)]
+        return next((c for c in self.zone("starting-titans") if c.card == want), None)
 
     def take_card(self, zone: str, cid: str, into: str, seat: int) -> Any:
         card = next(c for c in self.zone(zone) if c.card == cid)
