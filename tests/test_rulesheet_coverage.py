@@ -62,7 +62,7 @@ def test_every_card_with_an_ability_is_in_the_rulesheet(name, variant):
 def test_the_rulesheet_speaks_to_players(name, variant):
     game, text = _sheet(name, variant)
     assert not re.search(r"(?<![\w-])--[a-z]", text), "a command-line flag"
-    for word in ("simulation", "timed-out", "turn cap", "bots "):
+    for word in ("simulation", "timed-out", "turn cap", "bots ", "self-play", "the engine"):
         assert word not in text.lower(), word
     ids = {c.id for d in game.decks.values() for c in d.cards if "-" in c.id
            and any(k in c.fields for k in ("text", "main", "ability"))}
