@@ -86,7 +86,8 @@ class MapBuilder:
         return m.GameMap(
             data["id"], data["name"], width, height, kinds, nodes, tuple(edges), pieces,
             resources, tuple(setup), length_pt(data.get("print_width"), DEFAULT_PRINT_WIDTH_MM),
-            data.get("whole_paper"), pos(("map",)))
+            data.get("whole_paper"), pos(("map",)),
+            pos(("map", next((k for k in ("whole_paper", "print_width") if k in data), "id"))))
 
     # ------------------------------------------------------------------ parts
     def _unique(self, doc: Document, data: dict, key: str, what: str,

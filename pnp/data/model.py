@@ -524,6 +524,7 @@ class GameMap:
     print_width: float = 0.0  # points; 0: the default
     whole_paper: str | None = None
     origin: Position = NOWHERE
+    paper_origin: Position = NOWHERE  # where whole_paper (else print_width) is written
 
 
 @dataclass(frozen=True)

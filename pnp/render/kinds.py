@@ -57,7 +57,7 @@ def renderer(name: str) -> Renderer:
 
 
 # ---------------------------------------------------------------------------------------------
-# the five kinds
+# the six kinds
 
 
 class RecordSheets:
@@ -205,5 +205,30 @@ class Rulesheet:
         return [rulesheet_name(game)]
 
 
-for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), Rulesheet()):
+class Maps:
+    """`map-<paper>-tiled.pdf` and `map-<large paper>.pdf`: components.yaml `map:` drawn as
+    a map (pnp.render.maps)."""
+
+    name = "map"
+
+    def applies(self, game) -> bool:
+        return getattr(game, "map", None) is not None
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        from pnp.render.maps import check_map
+
+        return check_map(game, paper_size)
+
+    def render(self, game, out_dir, paper, tiled: bool = True, whole: bool = True) -> Rendered:
+        from pnp.render.maps import render_map
+
+        return render_map(game, out_dir, paper, tiled=tiled, whole=whole)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.maps import output_names
+
+        return output_names(game, paper)
+
+
+for _kind in (RecordSheets(), Boards(), Maps(), Pawns(), Cards(), Rulesheet()):
     register(_kind)
