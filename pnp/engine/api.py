@@ -19,6 +19,7 @@ is here is stable:
   'G+1 | F+1') to a player's counters through the context;
 - a board that is a graph (components.yaml `map:`): `map_rules(game)` answers adjacency,
   path and reach queries; `count`, `on_map`, `nodes_with`, `owner_at` read the pieces;
+- a rondel (`Rondel`, `rondel_from`): the moves from a space and what each costs;
 - for modules that need them: effects compiled once (`compile_effect`, `StatBook`, ...), dice
   sums as distributions (`distribution`, `compare`), and the scenario value checks
   (`ScenarioProblem`, `vars_problems`) a module's `check_scenario` returns.
@@ -85,6 +86,7 @@ from pnp.engine.graph import (
 )
 from pnp.engine.module import ScenarioProblem, json_type, per_definition, vars_problems
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResult
+from pnp.engine.rondel import Rondel, RondelMove, rondel_from
 from pnp.engine.turns import Phase, play_turns
 from pnp.engine.zones import ZoneRef
 
@@ -108,6 +110,8 @@ __all__ = [
     # a board that is a graph: queries (MapRules, map_rules) and the pieces on it; piece moves
     # are the Context's `place`, `remove` and `move_piece`
     "MapError", "MapRules", "count", "map_rules", "nodes_with", "on_map", "owner_at", "pieces_of",
+    # a rondel: a loop track whose first steps are free and further steps cost
+    "Rondel", "RondelMove", "rondel_from",
 ]
 
 
