@@ -1,5 +1,5 @@
 """Antike's own invariants, beside the map's generic ones (pnp.engine.graph.check_map): chips
-and coins are conserved between the bank and the nations, the 35 personages between the
+and coins are conserved between the bank and the nations from the start of play, the 35 personages between the
 stacks and the nations, a temple stands only in its owner's city, a neutral site holds no
 nation's city, and know-hows are owned once."""
 
@@ -15,10 +15,10 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     out: list[str] = []
     if not state.vars.get("stacks"):
         return out  # before setup
+    totals = state.vars.get("totals") or {}
     for res in (*RESOURCES, "coins"):
-        stock = r.meta.supplies[res][0]
         held = state.supply[res] + sum(p.counters[res] for p in state.players)
-        if held != stock:
+        if res in totals and held != totals[res]:
             out.append(f"{res} are not conserved between the bank and the nations")
     total = sum(r.stack_size.values())
     if sum(state.vars["stacks"].values()) + sum(p.counters["personages"]
