@@ -35,10 +35,10 @@ def test_the_map_prints_tiled_and_whole_and_the_kind_is_registered(tmp_path):
     game = load_game(folder).game
     kind = renderer("map")
     assert kind.applies(game)
-    assert kind.output_names(game, "a4") == ["map-a4-tiled.pdf", "map-a2.pdf"]
+    assert kind.output_names(game, "a4") == ["map-a4-tiled.pdf", "map-pieces.pdf", "map-a2.pdf"]
     written, diags = render_map(game, tmp_path / "out", "a4")
     assert not diags
-    assert sorted(p.name for p in written) == ["map-a2.pdf", "map-a4-tiled.pdf"]
+    assert sorted(p.name for p in written) == ["map-a2.pdf", "map-a4-tiled.pdf", "map-pieces.pdf"]
     again, _ = render_map(game, tmp_path / "again", "a4")
     for a, b in zip(sorted(written), sorted(again), strict=True):
         assert a.read_bytes() == b.read_bytes()  # deterministic
@@ -69,3 +69,13 @@ def test_a_map_too_large_for_its_paper_is_reported(tmp_path, extra, code, severi
     lines = (folder / "components.yaml").read_text().splitlines()
     assert diags[0].line == 1 + next(i for i, t in enumerate(lines) if "whole_paper" in t)
     assert diags[0].hint
+
+
+def test_the_pieces_print_per_player_colour_and_from_the_box_stock(tmp_path):
+    from pnp.render.maps import piece_groups
+
+    game = load_game(with_map(tmp_path)).game
+    groups = piece_groups(game)
+    armies = [g for g in groups if g.text == "Army"]
+    assert len(armies) == game.players_max and {g.count for g in armies} == {3}
+    assert [g.count for g in groups if g.text == "Fort"] == [2]  # stock, one neutral group

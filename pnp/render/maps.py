@@ -1,6 +1,6 @@
 """A map board (components.yaml `map:`) drawn as a map: each node's area, the borders between
 them, city sites with their resource, names and a legend; tiled over home pages and whole on
-the map's large paper.
+the map's large paper; and the pieces that stand on it as a token sheet.
 
 The data gives only node centres, so each node's area is its Voronoi cell (the points nearer to
 its centre than to any other), clipped to the map's frame: every place gets a region, and
@@ -325,11 +325,42 @@ def check_map(game: GameDef, home: tuple[float, float]) -> list[Diagnostic]:
     return []
 
 
+#: how each kind of piece is cut out, in data order (a rules-free choice: shapes tell them apart)
+PIECE_SHAPES = ("square", "circle", "hexagon", "circle")
+PIECE_SIZE = "12mm"
+
+
+def piece_groups(game: GameDef) -> list:
+    """Token groups for the map's pieces: each per-player piece in every player colour
+    (`per_player` of each), each shared piece once (`stock` of it)."""
+    from pnp.render.build import PLAYER_COLOURS
+    from pnp.render.tokens import TokenGroup
+
+    gmap = game.map
+    if gmap is None:
+        return []
+    groups = []
+    for i, piece in enumerate(gmap.pieces.values()):
+        shape = PIECE_SHAPES[i % len(PIECE_SHAPES)]
+        if piece.per_player:
+            for seat in range(game.players_max):
+                name, colour = PLAYER_COLOURS[seat % len(PLAYER_COLOURS)]
+                groups.append(TokenGroup(f"{name} {piece.name.lower()}", colour,
+                                         piece.per_player, shape, PIECE_SIZE, piece.name,
+                                         piece.origin))
+        elif piece.stock:
+            groups.append(TokenGroup(piece.name, "#e9e2cf", piece.stock, shape, PIECE_SIZE,
+                                     piece.name, piece.origin))
+    return groups
+
+
 def output_names(game: GameDef, paper: str) -> list[str]:
     gmap = game.map
     if gmap is None:
         return []
     names = [f"{map_stem(game)}-{file_part(paper)}-tiled.pdf"]
+    if piece_groups(game):
+        names.append(f"{map_stem(game)}-pieces.pdf")
     try:
         whole = whole_paper(gmap)
     except GeometryError:
@@ -381,4 +412,13 @@ def render_map(game: GameDef, out_dir: str | os.PathLike = "output", paper: str 
 
         data, _ = pdf_bytes(draw_whole, page, title)
         outputs.append((out / f"{map_stem(game)}-{file_part(big[0])}.pdf", data))
-    return write_outputs(outputs, diags), diags
+    written = write_outputs(outputs, diags)
+    groups = piece_groups(game)
+    if groups:
+        from pnp.render.tokens import render_tokens
+
+        paths, d = render_tokens(groups, out / f"{map_stem(game)}-pieces.pdf", paper,
+                                 title=f"{game.name} — pieces for the map")
+        written.extend(paths)
+        diags.extend(d)
+    return written, diags
