@@ -95,11 +95,43 @@ def coverage_keys(game: GameDef) -> dict[str, list[str]]:
 
 def check_scenario(game: GameDef, state: State, spec) -> list[ScenarioProblem]:
     """A scenario may set the shared vars the game reads and a nation's vars; known names
-    only, of the same JSON types."""
+    only, of the same JSON types; pieces on the map only on its nodes, of its kinds, one count
+    per seat, where they may stand."""
     out = vars_problems(spec.get("vars"), state.vars, ("vars",))
+    board = (spec.get("vars") or {}).get("map")
+    if isinstance(board, dict):
+        out += _map_problems(game, board, len(state.players))
     for j, ps in enumerate(spec.get("players") or []):
         seat = ps.get("seat", j)
         if 0 <= seat < len(state.players):
             out += vars_problems(ps.get("vars"), state.players[seat].vars,
                                  ("players", j, "vars"))
+    return out
+
+
+def _map_problems(game: GameDef, board: dict, players: int) -> list[ScenarioProblem]:
+    m = rules_for(game).map
+    out = []
+    for node, at in board.items():
+        path = ("vars", "map", node)
+        if node not in m.nodes:
+            out.append(ScenarioProblem(path, f"no node '{node}' on the map",
+                                       "name a node of components.yaml `map:`", at_key=True))
+            continue
+        if not isinstance(at, dict):
+            out.append(ScenarioProblem(path, f"the pieces on {node} are a mapping",
+                                       "write {piece: [count of seat 0, count of seat 1, ...]}"))
+            continue
+        for piece, row in at.items():
+            if piece not in m.pieces:
+                out.append(ScenarioProblem((*path, piece), f"no piece '{piece}' on the map",
+                                           f"pieces: {', '.join(m.pieces)}", at_key=True))
+            elif not (isinstance(row, list) and len(row) == players and all(
+                    type(v) is int and v >= 0 for v in row)):
+                out.append(ScenarioProblem((*path, piece), f"{piece} on {node} needs {players} "
+                                           "counts, one per seat, each 0 or more",
+                                           f"write e.g. [{', '.join(['0'] * players)}]"))
+            elif any(row) and not m.may_stand(piece, node):
+                out.append(ScenarioProblem((*path, piece), f"a {piece} cannot stand on {node}",
+                                           "place it on a node of a kind it stands on"))
     return out
