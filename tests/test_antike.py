@@ -52,6 +52,8 @@ DATA_BREAKS = {
                      "game/rules/setup/start_cities: 3")],
     "neutral-cities": [("game.yaml", "game/rules/neutral_cities: true",
                         "game/rules/neutral_cities: false")],
+    "round-coin": [("game.yaml", "overrides: {game/rules/setup/round_coins: 1}",
+                    "overrides: {game/rules/setup/round_coins: 0}")],
 }
 
 

@@ -69,6 +69,10 @@ class Antike(Maneuver, Personages):
         play_turns(ctx, [Phase(ROUND, self.round)], max_turns, leaders=self.leaders)
 
     def round(self) -> None:
+        if self.r.round_coins:
+            for seat in self.state.vars["order"]:
+                if self.take(seat, "coins", self.r.round_coins) < self.r.round_coins:
+                    self.ctx.event("bank-short-coins", seat)
         for seat in list(self.state.vars["order"]):
             self.turn(seat)
             if self.state.stage != MAIN:

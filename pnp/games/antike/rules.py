@@ -59,6 +59,7 @@ class Rules:
         self.start_cities = int(setup["start_cities"])
         self.start_coins = str(setup.get("start_coins", "none"))
         self.start_resources = int(setup.get("start_resources", 0))
+        self.round_coins = int(setup.get("round_coins", 0))
         self.end_at = {int(k): int(v) for k, v in rule("end", "personages").items()}
         self.max_turns = int(rule("end", "max_turns"))
         self.neutral_cities = bool(rule("neutral_cities", default=False))
