@@ -81,7 +81,11 @@ def play(game: GameDef, ctx: Context, max_turns: int | None = None) -> None:
 
 
 def finish(game: GameDef, ctx: Context) -> None:
+    """The usual result, and each seat's nation as its faction (win rates by nation)."""
     fill_result(ctx, "personages")
+    names = rules_for(game).nation_names
+    ctx.result.factions = tuple(names.get(p.vars.get("nation", ""), "")
+                                for p in ctx.state.players)
 
 
 def coverage_keys(game: GameDef) -> dict[str, list[str]]:

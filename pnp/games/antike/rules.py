@@ -64,6 +64,7 @@ class Rules:
         self.max_turns = int(rule("end", "max_turns"))
         self.neutral_cities = bool(rule("neutral_cities", default=False))
         self.nations = {c.id: c.fields for c in game.decks["nations"].cards}
+        self.nation_names = {c.id: c.name for c in game.decks["nations"].cards}
         self.nation_order = sorted(self.nations, key=lambda n: self.nations[n]["seat_order"])
         self.know_hows = {c.id: c.fields for c in game.decks["know-hows"].cards}
         self.stack_size = {c.fields["award"]: c.count for c in game.decks["personages"].cards}
