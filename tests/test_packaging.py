@@ -22,7 +22,7 @@ from pnp import __version__, paths
 from pnp.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
-BUNDLED_GAMES = {"age-of-civilization", "ancient-civilizations", "the-ancient-world"}
+BUNDLED_GAMES = {"age-of-civilization", "ancient-civilizations", "antike", "the-ancient-world"}
 
 
 def data_files(root: Path) -> set[str]:

@@ -31,6 +31,7 @@ expect:
 """
 
 AC, AOC, TAW = "ancient-civilizations", "age-of-civilization", "the-ancient-world"
+ANT, ANT_START = "antike", "{turn: 1, phase: round}"
 AC_START, AOC_START, TAW_START = "{turn: 1, phase: start}", "{turn: 2, phase: turns}", \
     "{turn: 1, phase: actions}"
 
@@ -79,6 +80,16 @@ ROWS = [
     (TAW, TAW_START, "state:\n  players:\n    - vars: {cit: []}  # <-", "PNP-S010", "no var 'cit'"),
     (TAW, TAW_START, "state:\n  counters: {round: 9}  # <-", "PNP-S009",
      "shared round 9 is outside its bounds 0..6"),
+    # Antike: 150 rounds at most; pieces on the map's nodes only
+    (ANT, "{turn: 151, phase: round}  # <-", "", "PNP-S008", "turn 151 is past the last round"),
+    (ANT, ANT_START, "state:\n  vars: {map: {atlantis: {legion: [1, 0]}}}  # <-", "PNP-S010",
+     "no node 'atlantis' on the map"),
+    (ANT, ANT_START, "state:\n  vars: {map: {roma: {legion: [1]}}}  # <-", "PNP-S010",
+     "legion on roma needs 2 counts"),
+    (ANT, ANT_START, "state:\n  vars: {map: {mare-ionium: {legion: [1, 0]}}}  # <-", "PNP-S010",
+     "a legion cannot stand on mare-ionium"),
+    (ANT, ANT_START, "state:\n  players:\n    - vars: {know_hows: wheel}  # <-", "PNP-S010",
+     "var 'know_hows' is a list"),
 ]
 
 

@@ -19,6 +19,7 @@ from pnp.data import model as m
 from pnp.data.effects import Effect, Names, parse_effect
 from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES, dice_in_limits
 from pnp.data.loader import Document
+from pnp.data.maps import MapBuilder
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
 _FORMULA_RE = re.compile(
@@ -240,6 +241,7 @@ class Builder:
             counters=self.check_supply_links(counters, supplies), supplies=supplies,
             dice=self.build_dice(),
             zones=self.build_zones(decks), action_spaces=self.build_action_spaces(),
+            map=self.build_map(),
         )
         folder = self.folder.resolve().name  # resolved: `pnp validate .` has a name too
         if game.id not in (folder, slug(folder)):  # 'My Game!/' holds id: my-game
@@ -360,6 +362,13 @@ class Builder:
             out[z["id"]] = m.ZoneDef(z["id"], z["name"], kind, z.get("owner", "shared"), face, visible,
                                      deck, z.get("capacity"), z.get("note", ""), doc.pos(path))
         return out
+
+    def build_map(self) -> m.GameMap | None:
+        """components.yaml `map:` (pnp/data/maps.py checks its references)."""
+        maps = MapBuilder(self.by_kind.get("components", []))
+        built = maps.build()
+        self.diags.extend(maps.diags)
+        return built
 
     def build_action_spaces(self) -> dict[str, m.ActionSpace]:
         out: dict[str, m.ActionSpace] = {}

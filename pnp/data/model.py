@@ -446,6 +446,92 @@ class RecordSheet:
 
 
 @dataclass(frozen=True)
+class MapKind:
+    """A kind of node (a province, a sea): pieces say which kinds they may stand on."""
+
+    id: str
+    name: str
+    terrain: str = "land"  # 'land' | 'water': how the renderer draws it
+    colour: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class MapResource:
+    """What a site on a node yields (marble, iron, gold)."""
+
+    id: str
+    name: str
+    colour: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class MapNode:
+    id: str
+    name: str
+    kind: str
+    at: tuple[float, float]  # map units, 0,0 at the top-left
+    site: str | None = None  # a resource id
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class MapEdge:
+    a: str
+    b: str
+    kind: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class MapPiece:
+    """A kind of piece on the map (legion, city, temple) and its limits."""
+
+    id: str
+    name: str
+    on: tuple[str, ...]  # node kinds
+    per_player: int | None = None
+    stock: int | None = None
+    per_node: int | None = None
+    needs_site: bool = False
+    note: str = ""
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class MapSetup:
+    """Pieces a side starts with on the map."""
+
+    side: str
+    piece: str
+    nodes: tuple[str, ...]
+    count: int = 1
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """A board that is a graph (TAG's GraphBoard): nodes, edges, pieces and their limits."""
+
+    id: str
+    name: str
+    width: float
+    height: float
+    kinds: Mapping[str, MapKind]
+    nodes: Mapping[str, MapNode]
+    edges: tuple[MapEdge, ...]
+    pieces: Mapping[str, MapPiece] = field(default_factory=dict)
+    resources: Mapping[str, MapResource] = field(default_factory=dict)
+    setup: tuple[MapSetup, ...] = ()
+    print_width: float = 0.0  # points; 0: the default
+    whole_paper: str | None = None
+    origin: Position = NOWHERE
+    paper_origin: Position = NOWHERE  # where whole_paper (else print_width) is written
+
+
+@dataclass(frozen=True)
 class GameDef:
     """One game, resolved and validated: what the engine, renderer and rulesheet read."""
 
@@ -487,6 +573,8 @@ class GameDef:
     dice: Mapping[str, Die] = field(default_factory=dict)
     zones: Mapping[str, ZoneDef] = field(default_factory=dict)
     action_spaces: Mapping[str, ActionSpace] = field(default_factory=dict)
+    #: components.yaml `map:`, a board that is a graph (None: the game has none)
+    map: GameMap | None = None
 
     def rule(self, *path: str, default: Any = None) -> Any:
         """A rule parameter by path, e.g. game.rule('options', 'war', 'roll')."""

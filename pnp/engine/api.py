@@ -7,7 +7,8 @@ is here is stable:
 - the state: `State`, `PlayerState`, `CardInstance` and the stage and visibility constants;
 - the harness's view: `GameMeta` (what `metadata` returns), `Context` (dice, decisions, events,
   coverage, steps, and the logged zone moves `move`, `take`, `draw_to`, `refill`, `reshuffle`,
-  `deal` on zones named as `ZoneRef`s), `Estimate` (expected counter changes offered to the greedy bot),
+  `deal` on zones named as `ZoneRef`s, and the logged piece moves `place`, `remove`,
+  `move_piece` on a map), `Estimate` (expected counter changes offered to the greedy bot),
   `OptionTable` (a decision offered many times with the same options and estimates),
   `GameResult` and `Elimination` (what `finish` fills);
 - helpers that read a `GameDef` so no number is written twice: `start_counters`,
@@ -17,6 +18,9 @@ is here is stable:
   compiled once per GameDef), `play_turns` with `Phase` (the turn and phase driver that owns
   step bookkeeping and the turn cap), and `Effects`, which applies effect text ('G+2', 'F-1D6',
   'G+1 | F+1') to a player's counters through the context;
+- a board that is a graph (components.yaml `map:`): `map_rules(game)` answers adjacency,
+  path and reach queries; `count`, `on_map`, `nodes_with`, `owner_at` read the pieces;
+- a rondel (`Rondel`, `rondel_from`): the moves from a space and what each costs;
 - for modules that need them: effects compiled once (`compile_effect`, `StatBook`, ...), dice
   sums as distributions (`distribution`, `compare`), and the scenario value checks
   (`ScenarioProblem`, `vars_problems`) a module's `check_scenario` returns.
@@ -78,8 +82,19 @@ from pnp.engine.effects_runtime import (
     mean_delta,
     single,
 )
+from pnp.engine.graph import (
+    MapError,
+    MapRules,
+    count,
+    map_rules,
+    nodes_with,
+    on_map,
+    owner_at,
+    pieces_of,
+)
 from pnp.engine.module import ScenarioProblem, json_type, per_definition, vars_problems
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResult
+from pnp.engine.rondel import Rondel, RondelMove, rondel_from
 from pnp.engine.turns import Phase, play_turns
 from pnp.engine.zones import ZoneRef
 
@@ -101,6 +116,11 @@ __all__ = [
     "card_instances", "counter_bounds", "fill_result", "initial_state", "leaders",
     "per_definition", "play_turns", "start_counters", "start_space", "supplies", "zone_visibility",
     "full_supplies", "supply_links",
+    # a board that is a graph: queries (MapRules, map_rules) and the pieces on it; piece moves
+    # are the Context's `place`, `remove` and `move_piece`
+    "MapError", "MapRules", "count", "map_rules", "nodes_with", "on_map", "owner_at", "pieces_of",
+    # a rondel: a loop track whose first steps are free and further steps cost
+    "Rondel", "RondelMove", "rondel_from",
 ]
 
 

@@ -15,6 +15,7 @@ from math import floor as _floor  # a die from random(): the value int() gives, 
 from operator import itemgetter
 from typing import Any, Protocol
 
+from pnp.engine.graph import MapOps
 from pnp.engine.result import GameResult
 from pnp.engine.state import (  # noqa: F401  (re-exported: the core's vocabulary)
     ALL,
@@ -62,6 +63,8 @@ class GameMeta:
     #: what one point of each counter is worth to the greedy bot (1 for a counter not named;
     #: every bundled game and the starter declare it, so it stays here, not in BotHints)
     bot_values: dict[str, float] = field(default_factory=dict)
+    #: the game's map (pnp.engine.graph.MapRules) when it has one: its pieces are checked
+    map: Any = None
 
 
 @dataclass(frozen=True)
@@ -281,9 +284,9 @@ class StopRun(Exception):
 StepHook = Callable[["Context", str], None]
 
 
-class Context(ZoneOps):
+class Context(ZoneOps, MapOps):
     """What a rules procedure plays through: dice, decisions, events, zone moves
-    (pnp.engine.zones) and step boundaries."""
+    (pnp.engine.zones), piece moves on a map (pnp.engine.graph) and step boundaries."""
 
     def __init__(self, state: State, dice: Any, bots: Sequence[Any], result: GameResult,
                  log: list | None = None, on_step: StepHook | None = None,

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pnp.engine.core import OVER, PREGAME, CardInstance, Context, GameMeta, PlayerState, State
+from pnp.engine.graph import check_map
 
 MODES = ("all", "sample", "none")
 #: in 'sample' mode one step in this many is checked in full (which ones depends on the seed)
@@ -329,9 +330,12 @@ def check_roundtrip(state: State) -> list[str]:
 
 
 def check_state(state: State, meta: GameMeta, cards: set[int] | None = None) -> list[str]:
-    """The generic state invariants (bounds, supplies, cards, winners)."""
-    return (check_counters(state, meta) + check_supplies(state, meta)
-            + check_cards(state, cards) + check_winners(state))
+    """The generic state invariants (bounds, supplies, cards, winners, pieces on a map)."""
+    out = (check_counters(state, meta) + check_supplies(state, meta)
+           + check_cards(state, cards) + check_winners(state))
+    if meta.map is not None:
+        out += check_map(state, meta.map)
+    return out
 
 
 class StepChecker:

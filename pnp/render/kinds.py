@@ -57,7 +57,7 @@ def renderer(name: str) -> Renderer:
 
 
 # ---------------------------------------------------------------------------------------------
-# the five kinds
+# the six kinds
 
 
 class RecordSheets:
@@ -297,5 +297,31 @@ class Guide:
         return [GUIDE, PRINT_ALL]
 
 
-for _kind in (RecordSheets(), Boards(), Pawns(), Cards(), SymbolKey(), Rulesheet(), Guide()):
+class Maps:
+    """`map-<paper>-tiled.pdf` and `map-<large paper>.pdf`: components.yaml `map:` drawn as
+    a map (pnp.render.maps)."""
+
+    name = "map"
+
+    def applies(self, game) -> bool:
+        return getattr(game, "map", None) is not None
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        from pnp.render.maps import check_map
+
+        return check_map(game, paper_size)
+
+    def render(self, game, out_dir, paper, tiled: bool = True, whole: bool = True) -> Rendered:
+        from pnp.render.maps import render_map
+
+        return render_map(game, out_dir, paper, tiled=tiled, whole=whole)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.maps import output_names
+
+        return output_names(game, paper)
+
+
+for _kind in (RecordSheets(), Boards(), Maps(), Pawns(), Cards(), SymbolKey(), Rulesheet(),
+              Guide()):
     register(_kind)

@@ -1,0 +1,64 @@
+"""Ancient personages, awarded at the end of every turn for what a nation achieved and never
+taken back, and the end of the game when a nation has enough of them."""
+
+from __future__ import annotations
+
+from pnp.engine.api import COMPLETED, OVER
+
+from .rules import STACKS
+from .table import Table
+
+
+class Personages(Table):
+    def record_best(self, seat: int) -> None:
+        """The most cities, temples and seas the nation has held at once (what awards read)."""
+        best = self.state.players[seat].vars["best"]
+        now = {"cities": len(self.cities(seat)), "temples": len(self.temples(seat)),
+               "seas": self.seas_held(seat)}
+        for k, v in now.items():
+            if v > best[k]:
+                best[k] = v
+
+    def deserved(self, seat: int, stack: str) -> int:
+        """How many personages of a stack the nation has earned so far."""
+        p = self.state.players[seat]
+        award = self.r.awards[stack]
+        per = award["per"]
+        if per == "first-know-how":
+            n = sum(1 for s in self.state.vars["first"].values() if s == seat)
+        elif per == "temples-destroyed":
+            n = p.counters["temples-destroyed"] // int(award["each"])
+        else:
+            n = p.vars["best"][per] // int(award["each"])
+        if stack == self.r.all_know_hows and len(p.vars["know_hows"]) == len(self.r.know_hows):
+            n += 1  # the extra personage for owning every know-how
+        return n
+
+    def award(self, seat: int) -> None:
+        self.record_best(seat)
+        p = self.state.players[seat]
+        stacks = self.state.vars["stacks"]
+        for stack in STACKS:
+            owed = self.deserved(seat, stack) - p.vars["awarded"][stack]
+            while owed > 0 and stacks[stack] > 0:
+                stacks[stack] -= 1
+                p.vars["awarded"][stack] += 1
+                p.counters["personages"] += 1
+                owed -= 1
+                self.ctx.cover("personage", stack)
+                self.ctx.event(f"personage-{stack}", seat)
+            if owed > 0:
+                self.ctx.event(f"stack-empty-{stack}", seat)
+
+    def end_of_turn(self, active: int) -> None:
+        """Awards for every nation (the active one first), then the end check."""
+        order = self.state.vars["order"]
+        start = order.index(active)
+        for seat in order[start:] + order[:start]:
+            self.award(seat)
+        goal = self.r.end_at[len(self.state.players)]
+        scores = [p.counters["personages"] for p in self.state.players]
+        if max(scores) >= goal:
+            st = self.state
+            st.stage, st.ended = OVER, COMPLETED
+            st.winners = [i for i, s in enumerate(scores) if s == max(scores)]

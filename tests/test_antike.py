@@ -1,0 +1,155 @@
+"""Antike: every rule the summary states has a scenario that passes and fails once the rule is
+broken in a copy of the data; the map blocks at enemy units; the defence sum is the example's;
+the rondel charges for steps past the free ones; the game's own invariants catch broken
+states."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pnp.data.game import load_game
+from pnp.engine.api import Rondel
+from pnp.engine.scenario import run_scenario
+from pnp.games import antike
+from pnp.games.antike import Antike, invariants, main_state, rules_for
+from pnp.paths import CARDS
+from tests.scenario_breaks import copy_with, run_on_copy
+
+FOLDER = Path(__file__).parent / "scenarios" / "antike"
+FILES = sorted(FOLDER.glob("*.yaml"))
+GAME = CARDS / "antike"
+
+#: the summary's rules and examples, with the scenario that shows each
+RULES = {
+    "1-3 rondel steps free": "rondel-free-steps",
+    "each further step costs one unit of resource": "rondel-paid-step",
+    "1 marble per marble city, 3 with a temple": "marble-income",
+    "5 marble for each new temple": "temple-price",
+    "Corniclanum defends with 6 (3 + 2 units + 1 Monarchy)": "corniclanum-defence",
+    "a city falls to units matching its defence; a destroyed temple wins a general":
+        "corniclanum-falls",
+    "Alexandria (defence 3) taken with Navigation's galley moves": "alexandria-navigation",
+    "Attalia: two legions, then a galley, fought in order before the conquest": "attalia-in-order",
+    "the game ends at the personage count for the number of players": "game-end",
+    "longer game: one start city of three": "longer-game",
+}
+
+#: scenario -> edits of the data that break the rule it shows
+DATA_BREAKS = {
+    "rondel-free-steps": [("game.yaml", "free_steps: 3", "free_steps: 2")],
+    "rondel-paid-step": [("game.yaml", "free_steps: 3", "free_steps: 4")],
+    "marble-income": [("game.yaml", "temple: 3                # and 3", "temple: 2  # and 3")],
+    "temple-price": [("game.yaml", "marble: 5 ", "marble: 4 ")],
+    "corniclanum-defence": [("game.yaml", "unit: 1 ", "unit: 0 ")],
+    "corniclanum-falls": [("game.yaml", "monarchy: 1 ", "monarchy: 2 ")],
+    "alexandria-navigation": [("game.yaml", "navigation: {galley: 1}", "navigation: {galley: 0}")],
+    "attalia-in-order": [("game.yaml", "temple: 3                # the summary",
+                          "temple: 5                # the summary")],
+    "game-end": [("game.yaml", '"2": 9,', '"2": 10,')],
+    "longer-game": [("game.yaml", "game/rules/setup/start_cities: 1",
+                     "game/rules/setup/start_cities: 3")],
+    "neutral-cities": [("game.yaml", "game/rules/neutral_cities: true",
+                        "game/rules/neutral_cities: false")],
+    "round-coin": [("game.yaml", "overrides: {game/rules/setup/round_coins: 1}",
+                    "overrides: {game/rules/setup/round_coins: 0}")],
+}
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.stem)
+def test_scenario_passes(path: Path) -> None:
+    report = run_scenario(path)
+    assert report.ok, "\n".join(f.format() for f in report.failures)
+    assert report.checked >= 1
+
+
+def test_every_rule_and_variant_has_a_scenario() -> None:
+    stems = {p.stem for p in FILES}
+    assert not {rule: stem for rule, stem in RULES.items() if stem not in stems}
+    game = load_game(GAME).game
+    used = {line.split(":", 1)[1].strip() for p in FILES for line in p.read_text().splitlines()
+            if line.startswith("variant:")}
+    assert set(game.variants) <= used
+    assert stems == set(DATA_BREAKS)
+
+
+@pytest.mark.parametrize("stem", sorted(DATA_BREAKS))
+def test_scenario_fails_when_its_rule_is_broken(tmp_path: Path, stem: str) -> None:
+    folder = copy_with(GAME, tmp_path, DATA_BREAKS[stem])
+    assert not run_on_copy(FOLDER / f"{stem}.yaml", GAME, folder, tmp_path).ok
+
+
+def _table(players: int = 2, board: dict | None = None, know: dict | None = None) -> Antike:
+    game = load_game(GAME).game
+    state = main_state(game, players)
+    if board is not None:
+        state.vars["map"] = board
+    for seat, ks in (know or {}).items():
+        state.players[seat].vars["know_hows"] = list(ks)
+    return Antike(rules_for(game), None, state)
+
+
+def test_the_corniclanum_defence_is_three_plus_two_units_plus_monarchy() -> None:
+    t = _table(board={"corniclanum": {"city": [0, 1], "temple": [0, 1], "legion": [0, 1],
+                                      "galley": [0, 1]}}, know={1: ["monarchy"]})
+    assert t.defence("corniclanum") == 6
+    t.state.players[1].vars["know_hows"] = []
+    assert t.defence("corniclanum") == 5
+    t.state.vars["map"] = {"corniclanum": {"city": [0, 1]}}
+    assert t.defence("corniclanum") == 1
+
+
+def test_enemy_units_block_a_path_but_may_be_entered() -> None:
+    t = _table(board={"sparta": {"legion": [1, 0]}, "ephesos": {"legion": [0, 1]}},
+               know={0: ["wheel"]})
+    reach = t.destinations(0, "legion", "sparta")
+    assert "ephesos" in reach            # it may stop on the enemy
+    assert "attalia" not in reach        # but not pass through it (sparta-ephesos-attalia)
+    t.state.vars["map"] = {"sparta": {"legion": [1, 0]}}
+    assert "attalia" in t.destinations(0, "legion", "sparta")
+
+
+def test_a_galley_ends_its_move_in_a_harbour() -> None:
+    t = _table(board={"mare-hesperium": {"galley": [1, 0]}}, know={0: ["sailing", "navigation"]})
+    reach = t.destinations(0, "galley", "mare-hesperium")
+    assert "corniclanum" in reach and "mare-sardoum" in reach
+    assert "roma" in reach               # hesperium-sardoum-roma: three steps by sea
+    assert "tarraco" not in reach        # inland: no galley stands there by way of the coast
+    # from a harbour it sails on, but never across the land to another harbour
+    t.state.vars["map"] = {"gades": {"galley": [1, 0]}}
+    assert "tingis" in t.destinations(0, "galley", "gades")  # by way of mare-hesperium
+    assert "corniclanum" in t.destinations(0, "galley", "gades")
+
+
+def test_the_rondel_charges_for_steps_past_the_free_ones() -> None:
+    r = Rondel(("a", "b", "c", "d", "e", "f", "g", "h"), free_steps=3, step_cost=1, max_steps=7)
+    assert [m.cost for m in r.moves(0)] == [0, 0, 0, 1, 2, 3, 4]
+    assert [m.id for m in r.moves(6)][:3] == ["h", "a", "b"]
+    assert len(r.moves(0, budget=1)) == 4
+    assert [m.id for m in r.moves(None)] == list("abcdefgh")
+    assert rules_for(load_game(GAME).game).rondel.moves(0)[3].id == "iron"
+
+
+@pytest.mark.parametrize("breakage,message", [
+    (lambda st: st.players[0].counters.__setitem__("gold", 50), "gold are not conserved"),
+    (lambda st: st.vars["stacks"].__setitem__("kings", 0), "personages are not conserved"),
+    (lambda st: st.players[0].vars["know_hows"].extend(["wheel", "wheel"]), "know-how twice"),
+    (lambda st: st.vars["map"].setdefault("tingis", {}).__setitem__("temple", [1, 0]),
+     "temple stands where its owner has no city"),
+    (lambda st: st.vars["first"].__setitem__("roads", 1), "first owner"),
+])
+def test_the_game_invariants_catch_broken_states(breakage, message) -> None:
+    game = load_game(GAME).game
+    t = _table()
+    t.state.vars["totals"] = t.totals()
+    assert invariants(game, t.state, "round") == []
+    breakage(t.state)
+    assert any(message in p for p in invariants(game, t.state, "round"))
+
+
+def test_the_engine_declares_the_map_for_the_generic_invariants() -> None:
+    game = load_game(GAME).game
+    meta = antike.metadata(game)
+    assert meta.map is not None and "corniclanum" in meta.map.nodes
+    assert meta.score_counter == "personages"
