@@ -14,6 +14,7 @@ import tempfile
 import time
 from pathlib import Path
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -117,6 +118,7 @@ EXAMPLES = int(os.environ.get("PNP_MUTATIONS", "120"))
 STATS = {"examples": 0, "loaded": 0, "built": 0}
 
 
+@pytest.mark.slow  # 20 s of builds: CI runs it, the quick loop leaves it out
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=EXAMPLES <= 120, database=None,
           suppress_health_check=[HealthCheck.too_slow])
 @given(file=st.sampled_from(FILES), muts=mutations)
