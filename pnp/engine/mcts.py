@@ -45,12 +45,9 @@ from pnp.engine.core import (
     State,
     redeterminize,
 )
-from pnp.engine.module import rules_of
-from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
-from pnp.engine.search import _ABORTED, _Playout, playout_value
+from pnp.engine.search import _ABORTED, Replaying, _Playout, playout_value
 from pnp.engine.search import MARGIN_WEIGHT as SEARCH_MARGIN
-from pnp.engine.state import card_backs
 
 #: iterations per decision of the plain `mcts` bot
 DEFAULT_ITERATIONS = 32
@@ -197,7 +194,7 @@ def _value(result: GameResult, seat: int) -> float:
     return value
 
 
-class MctsBot:
+class MctsBot(Replaying):
     """Information-set MCTS by trace replay (see the module docstring)."""
 
     def __init__(self, seed: int, seat: int, meta: GameMeta, iterations: int | None = None,
@@ -220,16 +217,6 @@ class MctsBot:
         self.searched = 0
         self.iterations_run = 0
         self.mismatches = 0
-
-    def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
-        """Called by play_game before the game starts: what the bot needs to replay it."""
-        self.game = game
-        self.players = players
-        self.real = ctx
-        self.cap = cap
-        self.module = rules_of(module_for(game))
-        #: each card's back (the pile it starts in): determinisation swaps like with like
-        self.backs = card_backs(self.module.new_state(game, players))
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:

@@ -156,7 +156,29 @@ def pick_option(values: Sequence[Sequence[float]], default: int = 0,
     return best if mean > margin * (var / n) ** 0.5 else default
 
 
-class SearchBot:
+class Replaying:
+    """What a bot that plays on by replaying the game's trace needs from the real game, given
+    by play_game through `attach` (the search and mcts bots share it)."""
+
+    game: Any = None
+    players = 0
+    real: Context | None = None
+    cap = 0
+    module: Any = None
+    backs: dict = {}
+
+    def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
+        """Called by play_game before the game starts: what the bot needs to replay it."""
+        self.game = game
+        self.players = players
+        self.real = ctx
+        self.cap = cap
+        self.module = rules_of(module_for(game))
+        #: each card's back (the pile it starts in): determinisation swaps like with like
+        self.backs = card_backs(self.module.new_state(game, players))
+
+
+class SearchBot(Replaying):
     """Flat Monte Carlo by trace replay (see the module docstring)."""
 
     def __init__(self, seed: int, seat: int, meta: GameMeta, playouts: int | None = None,
@@ -188,16 +210,6 @@ class SearchBot:
         self.checked = 0
         self.mismatches = 0
         self.playouts_run = 0
-
-    def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
-        """Called by play_game before the game starts: what the bot needs to replay it."""
-        self.game = game
-        self.players = players
-        self.real = ctx
-        self.cap = cap
-        self.module = rules_of(module_for(game))
-        #: each card's back (the pile it starts in): determinisation swaps like with like
-        self.backs = card_backs(self.module.new_state(game, players))
 
     def budget(self, options: int) -> int:
         """Playouts per option at a decision with this many options."""
