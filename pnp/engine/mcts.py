@@ -40,14 +40,12 @@ from pnp.engine.core import (
     BotHints,
     Context,
     GameMeta,
-    IllegalChoice,
-    RunawayGame,
     State,
     redeterminize,
 )
-from pnp.engine.result import TIMEOUT, GameResult
-from pnp.engine.search import _ABORTED, Replaying, _Playout, playout_value
+from pnp.engine.result import GameResult
 from pnp.engine.search import MARGIN_WEIGHT as SEARCH_MARGIN
+from pnp.engine.search import Replaying, _Playout, playout_value
 
 #: iterations per decision of the plain `mcts` bot
 DEFAULT_ITERATIONS = 32
@@ -282,18 +280,7 @@ class MctsBot(Replaying):
                 redeterminize(st, seat, self.meta.zone_visibility, rand, self.backs)
 
         source = _Playout(prefix, 0, tag, [walk] * self.players, branch)
-        state = module.new_state(self.game, self.players)
-        result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
-                            bots=("playout",) * self.players)
-        ctx = Context(state, source, [source] * self.players, result)
-        source.ctx = ctx
-        try:
-            module.play(self.game, ctx, self.cap)
-        except RunawayGame:
-            state.ended = TIMEOUT
-        except IllegalChoice:
-            state.ended = _ABORTED
-        module.finish(self.game, ctx)
+        state, result = self.play_out(source)
         self.iterations_run += 1
         if not source.branched:  # the replay ended before the decision: nothing to back up
             if check:

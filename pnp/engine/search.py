@@ -177,6 +177,24 @@ class Replaying:
         #: each card's back (the pile it starts in): determinisation swaps like with like
         self.backs = card_backs(self.module.new_state(game, players))
 
+    def play_out(self, source: Any) -> tuple[State, GameResult]:
+        """Play the game again from its start with `source` giving every die and decision (a
+        playout); a playout that runs away or hits an illegal choice just ends there."""
+        module = self.module
+        state = module.new_state(self.game, self.players)
+        result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
+                            bots=("playout",) * self.players)
+        ctx = Context(state, source, [source] * self.players, result)
+        source.ctx = ctx
+        try:
+            module.play(self.game, ctx, self.cap)
+        except RunawayGame:
+            state.ended = TIMEOUT
+        except IllegalChoice:
+            state.ended = _ABORTED
+        module.finish(self.game, ctx)
+        return state, result
+
 
 class SearchBot(Replaying):
     """Flat Monte Carlo by trace replay (see the module docstring)."""
@@ -267,18 +285,7 @@ class SearchBot(Replaying):
                 redeterminize(st, seat, self.meta.zone_visibility, hidden, self.backs)
 
         source = _Playout(prefix, pick, tag, bots, branch)
-        state = module.new_state(self.game, self.players)
-        result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
-                            bots=("playout",) * self.players)
-        ctx = Context(state, source, [source] * self.players, result)
-        source.ctx = ctx
-        try:
-            module.play(self.game, ctx, self.cap)
-        except RunawayGame:
-            state.ended = TIMEOUT
-        except IllegalChoice:
-            state.ended = _ABORTED
-        module.finish(self.game, ctx)
+        state, result = self.play_out(source)
         self.playouts_run += 1
         if check and not source.branched:
             self.checked += 1
