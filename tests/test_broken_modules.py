@@ -200,3 +200,13 @@ def test_a_scenario_of_a_module_that_loops_fails_instead_of_hanging(tmp_path):
     # a scenario checks every step in full, so on a loaded machine the wall time may end it
     # before the step budget does: either way it fails with a runaway, not a hang
     assert "more than 20,000 steps" in result.output or "ran longer than 10 s" in result.output
+
+
+def test_a_line_up_with_a_thinking_bot_gets_the_longer_time(monkeypatch):
+    """search and mcts play games out for every decision: their games may run longer."""
+    from pnp.engine import play as play_module
+    from pnp.engine.guards import SEARCH_FACTOR, limits_for
+
+    assert limits_for(True, GameLimits(2)).seconds == 2 * SEARCH_FACTOR
+    assert limits_for(False, GameLimits(2)).seconds == 2
+    assert {"search", "mcts"} <= set(play_module.BUDGETED)

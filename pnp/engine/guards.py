@@ -69,11 +69,10 @@ SEARCH_FACTOR = 30
 _RAN_AWAY: dict[int, Any] = {}
 
 
-def limits_for(bots: tuple[str, ...] | list[str],
-               limits: GameLimits = DEFAULT_LIMITS) -> GameLimits:
-    """The limits of one game with this line-up: searching bots think for many playouts a
-    decision, so they get longer."""
-    if limits.seconds and any(b.startswith("search") for b in bots):
+def limits_for(thinking: bool, limits: GameLimits = DEFAULT_LIMITS) -> GameLimits:
+    """The limits of one game; a line-up with a `thinking` bot (one that plays games out for
+    every decision: search, mcts) gets SEARCH_FACTOR times the time."""
+    if limits.seconds and thinking:
         return GameLimits(limits.seconds * SEARCH_FACTOR, limits.memory_mib)
     return limits
 

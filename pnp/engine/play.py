@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from pnp.data.model import GameDef
-from pnp.engine.bots import make_bots
+from pnp.engine.bots import BUDGETED, make_bots
 from pnp.engine.core import (
     LOG_VERSION,
     Context,
@@ -100,7 +100,8 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
         attach = getattr(bot, "attach", None)
         if attach is not None:  # search bots replay the game so far: they need its trace
             attach(game, players, ctx, cap)
-    with guarded(limits_for(names, limits)):
+    budget = limits_for(any(n.split(":")[0] in BUDGETED for n in names), limits)
+    with guarded(budget):
         try:
             module.play(game, ctx, cap)
         except (RunawayGame, OutOfBudget, MemoryError) as exc:
@@ -122,7 +123,7 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
         ctx.violate("the rules module changed the game definition during play (every later "
                     "game would read other rules)")
     elif due and not ctx.violations:
-        with guarded(limits_for(names, limits)):
+        with guarded(budget):
             found = check_replay(game, players, ctx.trace, cap, state)
         for message in found:
             ctx.violate(message)
