@@ -3,6 +3,7 @@ Civilization printed five keys its engine never read)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from pnp.data import rules_reads
@@ -69,3 +70,20 @@ def test_data_keys_and_one_value_keys_are_not_checked() -> None:
     keys = list(rules_reads._named_keys({"pregame": {"ends_when": "all-spaces-marked"}},
                                         rules_reads._load(ac), ac, ()))
     assert keys == [("pregame",)]
+
+
+def test_the_engine_is_read_as_python_text_not_as_words() -> None:
+    """Literals are found as Python reads them: a key named only in a comment or as a variable
+    is not read; quotes in comments and hashes in strings do not confuse the scan; a string in
+    an f-string's field counts, and the f-string itself is a pattern."""
+    names: set[str] = set()
+    patterns: list[str] = []
+    rules_reads._scan(
+        "# the engine doesn't read 'comment_key'\n"
+        "speed_key = 1\n"
+        "x = rules['has # hash']\n"
+        "y = r'raw_key' + \"\"\"triple_key\"\"\"\n"
+        "z = f\"{'field_key' if a else b}_rounds and {{braces}}\"\n", names, patterns)
+    assert {"has # hash", "raw_key", "triple_key", "field_key"} <= names
+    assert "comment_key" not in names and "speed_key" not in names
+    assert any(re.fullmatch(p, "grow_rounds and {braces}") for p in patterns)
