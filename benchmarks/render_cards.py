@@ -117,10 +117,15 @@ def write_game(root: Path, n: int, unique: bool) -> Path:
     return folder
 
 
+#: children may write and read bytecode as an installed pnp does (pip compiles a wheel's
+#: modules); a shell with PYTHONDONTWRITEBYTECODE set would time compiling every module
+CHILD_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+
 def run(cmd: list[str]) -> tuple[float, float, str]:
     """CPU seconds (user + system) and peak RSS (MiB) of one child process, and its output."""
     with tempfile.TemporaryFile() as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=CHILD_ENV)
         _, status, usage = os.wait4(proc.pid, 0)
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
@@ -159,7 +164,7 @@ def measure(folder: Path, n: int, out: Path, rounds: int, which: str) -> dict[st
     """Interleaved rounds of pnp and reportlab; `which` is 'whole' or 'call'."""
     pnp = shutil.which("pnp") or "pnp"
     samples: dict[str, list] = {"pnp": [], "rl": [], "pnp_rss": [], "rl_rss": []}
-    for k in range(rounds):
+    for k in range(-1, rounds):  # round -1 warms the file cache and writes the bytecode
         order = ("pnp", "rl") if k % 2 == 0 else ("rl", "pnp")
         for side in order:
             kit = out / f"kit-{side}"
@@ -177,8 +182,9 @@ def measure(folder: Path, n: int, out: Path, rounds: int, which: str) -> dict[st
                 _, rss, text = run([sys.executable, "-c", _RL_CALL, str(BASELINE),
                                     str(kit / "rl.pdf"), str(n)])
                 cpu = _cpu_line(text)
-            samples[side].append(cpu)
-            samples[side + "_rss"].append(rss)
+            if k >= 0:
+                samples[side].append(cpu)
+                samples[side + "_rss"].append(rss)
     return samples
 
 
