@@ -82,6 +82,45 @@ class _Lookup:
 _MISSING = object()
 _SCOPES = ("card", "deck", "game")
 
+#: `{{ card.rows[2].label }}`: a path of keys and list indexes (chart cards have dozens)
+_PATH = re.compile(r"^\{\{\s*(card|deck|game)((?:\.[A-Za-z_][A-Za-z0-9_]*|\[-?\d+\])+)\s*\}\}$")
+_STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(-?\d+)\]")
+
+
+class _PathLookup:
+    """`{{ card.rows[2].label }}` walked through plain dicts and lists; anything else (a
+    missing key, a name that is also a dict method, a value that is not text or a number)
+    is left to jinja2 itself, compiled the first time it is needed, so output and errors
+    are jinja2's."""
+
+    __slots__ = ("scope", "steps", "source", "_template")
+
+    def __init__(self, scope: str, steps: tuple[str | int, ...], source: str):
+        self.scope, self.steps, self.source, self._template = scope, steps, source, None
+
+    def render(self, ctx: Mapping[str, Any]) -> str:
+        value: Any = ctx[self.scope]
+        for step in self.steps:
+            if step.__class__ is int:
+                if value.__class__ is not list or not -len(value) <= step < len(value):
+                    return self._jinja(ctx)
+            elif value.__class__ is not dict or step not in value or hasattr(dict, step):
+                return self._jinja(ctx)
+            value = value[step]
+        if value.__class__ in (str, int, float):
+            return str(value)
+        return self._jinja(ctx)
+
+    def _jinja(self, ctx: Mapping[str, Any]) -> str:
+        if self._template is None:
+            self._template = ENV.from_string(self.source)
+        return render_limited(self._template, ctx)
+
+
+def _path_steps(text: str) -> tuple[str | int, ...]:
+    return tuple(int(m.group(2)) if m.group(2) is not None else m.group(1)
+                 for m in _STEP.finditer(text))
+
 
 def _scope_refs(ast: jnodes.Template) -> tuple[tuple[str, str], ...] | None:
     """Every (scope, key) a template reads when it only reads `scope.key` / `scope['key']`;
@@ -134,6 +173,9 @@ def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
     if m:
         default = m.group(3) if m.group(3) is not None else m.group(4)
         return _Lookup(m.group(1), m.group(2), default), fields
+    m = _PATH.match(source.strip())
+    if m:
+        return _PathLookup(m.group(1), _path_steps(m.group(2)), source), fields
     refs = _scope_refs(ast)
     # ENV.from_string(source) would parse the source a second time: compile the tree parsed
     # above instead (the same code; the optimizer may change the tree, read above already)
