@@ -145,13 +145,17 @@ class Actions(Table):
                     e["ambrosia"] = (e.get("ambrosia", 0) - boost * self.rule("ambrosia", "skill")
                                      + self.st.vars["amb"].get(space, 0))
                     est[o] = Estimate(e)
-        if ready:
-            for c in self.zone("empire", seat):
-                if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
-                    continue
-                o = f"card:{c.uid}/{ready[0]}"
-                e = self.card_estimate(seat, c.card)
-                if e is not None:
+        # any ready citizen may go on a card's action; where no match rule is played a
+        # higher number never does worse on the board, so only the lowest is offered
+        # (interpretation card-action-citizen)
+        skills = ready if self.rule("placement", "match_rule_on") else ready[:1]
+        for c in self.zone("empire", seat) if ready else ():
+            if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
+                continue
+            e = self.card_estimate(seat, c.card)
+            if e is not None:
+                for skill in skills:
+                    o = f"card:{c.uid}/{skill}"
                     opts.append(o)
                     est[o] = Estimate(e)
         for o, e in self.attack_options(seat):
