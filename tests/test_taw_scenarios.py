@@ -68,6 +68,8 @@ RULES = {
     "a card action once a round (a citizen on the card, set by a scenario)": "card-action-once-a-round",
     "first edition: any ready citizen on a card's action (interpretation)":
         "card-action-any-citizen-first-edition",
+    "Costly Placement: a boost part of the way pays off part of the fee": "ambrosia-partial-boost-costly",
+    "a citizen placed again may be raised with ambrosia": "ambrosia-reuse-boost",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -244,6 +246,24 @@ def _expand_plus_may_keep_none(self, seat: int) -> None:
 _DO_EXPAND = taw.TAW.do_expand
 
 
+def _only_the_boost_that_frees(self, seat: int, space: str, skill: int, spare=None):
+    """No boost, or only the least that makes the placement free."""
+    amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
+    if self.fee(seat, space, skill) == 0:
+        return [0]
+    for k in range(1, amb // self.rule("ambrosia", "skill") + 1):
+        if self.fee(seat, space, skill + k) == 0:
+            return [0, k]
+    return [0]
+
+
+_REUSE = taw.TAW.reuse_options
+
+
+def _reuse_never_raised(self, seat: int, est):
+    return [o for o in _REUSE(self, seat, est) if o.endswith("/0")]
+
+
 #: scenario -> (TAW method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "round-four-empire-b-depleted-titans": ("titan_pile", _only_the_rounds_deck),
@@ -263,6 +283,8 @@ CODE_BREAKS = {
     "card-action-once-a-round": ("turn_options", _occupied_cards_offered),
     "card-action-any-citizen-first-edition": ("turn_options", _only_the_lowest_citizen_on_cards),
     "expand-plus-first-edition": ("do_expand", _expand_plus_may_keep_none),
+    "ambrosia-partial-boost-costly": ("boosts", _only_the_boost_that_frees),
+    "ambrosia-reuse-boost": ("reuse_options", _reuse_never_raised),
 }
 
 

@@ -112,13 +112,17 @@ class Actions(Table):
             gain = self.space_estimate(seat, space)
             if gain is None and not idle_ok:
                 continue
+            spare = p.counters["ambrosia"] - self.rule("ambrosia", "reuse_citizen")
             for skill in placed:
-                fee = self.fee(seat, space, skill)
-                if fee is not None and fee <= p.counters["coins"]:
-                    o = f"reuse:{space}/{skill}/0"
+                for boost in self.boosts(seat, space, skill, spare):
+                    fee = self.fee(seat, space, skill + boost)
+                    if fee is None or fee > p.counters["coins"]:
+                        continue
+                    o = f"reuse:{space}/{skill}/{boost}"
                     opts.append(o)
                     e = dict(gain or {})
-                    est[o] = Estimate({**e, "ambrosia": -4.0, "coins": e.get("coins", 0) - fee})
+                    est[o] = Estimate({**e, "ambrosia": -4.0 - boost * self.rule("ambrosia", "skill"),
+                                       "coins": e.get("coins", 0) - fee})
         return opts
 
     def turn_options(self, seat: int) -> tuple[list[str], dict[str, Estimate]]:
@@ -170,20 +174,26 @@ class Actions(Table):
         opts += self.ambrosia_options(seat, est)
         return opts, est
 
-    def boosts(self, seat: int, space: str, skill: int) -> list[int]:
-        """No boost, plus (with ambrosia) the fewest that make the placement free: the skill
-        returns to normal once the citizen is placed, so a larger boost changes nothing
-        (interpretation ambrosia-beyond-need)."""
+    def boosts(self, seat: int, space: str, skill: int, spare: int | None = None) -> list[int]:
+        """No boost, plus (with ambrosia) every boost that lowers the placement fee: the least
+        that makes it free and, where the fee is the difference in skill (Costly Placement),
+        each step on the way, 1 ambrosia for 1 coin. The skill returns to normal once the
+        citizen is placed, so a boost that lowers no fee changes nothing (interpretation
+        ambrosia-beyond-need). `spare`: the ambrosia left to spend (after a reuse's price)."""
         out = [0]
         if not self.r.amb:
             return out
-        have = self.st.players[seat].counters["ambrosia"] // self.rule("ambrosia", "skill")
-        base = self.fee(seat, space, skill)
-        if base == 0:
+        amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
+        have = amb // self.rule("ambrosia", "skill")
+        last = self.fee(seat, space, skill)
+        if last == 0:
             return out
         for k in range(1, have + 1):
-            if self.fee(seat, space, skill + k) == 0:
+            fee = self.fee(seat, space, skill + k)
+            if fee is not None and (last is None or fee < last):
                 out.append(k)
+                last = fee
+            if fee == 0:
                 break
         return out
 
