@@ -57,6 +57,8 @@ RULES = {
     "solo: Trade and Lydia, no bonus coins on a pick": "solo-trade-lydia",
     "Innovation: buy a special technology card": "innovation",
     "Innovation: the covered column is replaced": "innovation-covered-column",
+    "Innovation: a token on a column's top technology blocks it (interpretation)":
+        "innovation-top-token-blocks",
     "Changing World: token before the plague": "changing-world-before-plague",
     "Changing World: Birth Boom": "changing-world-birth-boom",
     "Drafting: first civilization without bonus, no refill": "drafting-first-civilization",
@@ -175,6 +177,19 @@ def _first_game_order_ignores_solo(self) -> None:
 _TIME_TRACK = aoc.AoC.time_track
 
 
+def _top_tokens_ignored(self, seat: int, p) -> None:
+    """The alternative reading: a token on a column's top technology leaves it free."""
+    techs = p.vars["techs"]
+    p.vars["techs"] = [t for t in techs if self.r.techs[t]["row"] != 1]
+    try:
+        _BUY_SPECIAL(self, seat, p)
+    finally:
+        p.vars["techs"] = techs
+
+
+_BUY_SPECIAL = aoc.AoC.buy_special
+
+
 #: scenario -> (AoC method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "conquest": ("most_military", _ties_lose),
@@ -182,6 +197,7 @@ CODE_BREAKS = {
     "turn-end-any-order": ("turn_end", _fixed_turn_end_order),
     "turn-end-gained-ability": ("turn_end", _turn_end_abilities_fixed_at_its_start),
     "solo-first-game-plague": ("time_track", _first_game_order_ignores_solo),
+    "innovation-top-token-blocks": ("buy_special", _top_tokens_ignored),
 }
 
 

@@ -143,9 +143,10 @@ def test_taw_a_round_marker_off_its_round_is_caught(taw_mid) -> None:
 
 
 def test_a_scenario_from_the_pregame_is_held_to_the_box_stock(tmp_path) -> None:
-    """Age of Civilization's counters start with 3 coins that setup takes from the supply: a
-    scenario played from the pregame must not read that as coins made (it is held to the
-    stock, as a fresh game is), while one that starts later is held to its own totals."""
+    """Age of Civilization's counters start with 3 coins each (taken from the supply when the
+    state is made): a scenario played from the pregame must not read them as coins made (it
+    is held to the stock, as a fresh game is), while one that starts later is held to its own
+    totals."""
     import os
 
     from click.testing import CliRunner

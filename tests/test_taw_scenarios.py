@@ -66,6 +66,10 @@ RULES = {
     "starting titan of the board's colour": "starting-titan-colour",
     "first-edition match rule: a higher citizen pays too (interpretation)": "first-edition-match-higher",
     "a card action once a round (a citizen on the card, set by a scenario)": "card-action-once-a-round",
+    "first edition: any ready citizen on a card's action (interpretation)":
+        "card-action-any-citizen-first-edition",
+    "Costly Placement: a boost part of the way pays off part of the fee": "ambrosia-partial-boost-costly",
+    "a citizen placed again may be raised with ambrosia": "ambrosia-reuse-boost",
 }
 
 #: scenario -> edits of the game's data that break its rule: (file, old text, new text)
@@ -201,6 +205,13 @@ def _occupied_cards_offered(self, seat: int):
 _TURN_OPTIONS = taw.TAW.turn_options
 
 
+def _only_the_lowest_citizen_on_cards(self, seat: int):
+    """Turn options with a card's action offered to the lowest ready citizen only."""
+    opts, est = _TURN_OPTIONS(self, seat)
+    low = min((c[0] for c in self.cits(seat) if c[1] == "ready"), default=0)
+    return [o for o in opts if not o.startswith("card:") or o.endswith(f"/{low}")], est
+
+
 def _refill_next_rounds_actions(self) -> None:
     most = self.rule("ambrosia", "refill_max_citizens")[self.n - 2]
     for space in self.open_spaces(self.st.turn + 1):
@@ -222,6 +233,37 @@ def _repair_the_first_damaged(self, seat: int, n: int, why: str) -> None:
             self.repair_uid(seat, dmg[0].uid)
 
 
+def _expand_plus_may_keep_none(self, seat: int) -> None:
+    """Expand as the second edition does it: keeping none of the districts is offered."""
+    second = self.r.second
+    self.r.second = True
+    try:
+        _DO_EXPAND(self, seat)
+    finally:
+        self.r.second = second
+
+
+_DO_EXPAND = taw.TAW.do_expand
+
+
+def _only_the_boost_that_frees(self, seat: int, space: str, skill: int, spare=None):
+    """No boost, or only the least that makes the placement free."""
+    amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
+    if self.fee(seat, space, skill) == 0:
+        return [0]
+    for k in range(1, amb // self.rule("ambrosia", "skill") + 1):
+        if self.fee(seat, space, skill + k) == 0:
+            return [0, k]
+    return [0]
+
+
+_REUSE = taw.TAW.reuse_options
+
+
+def _reuse_never_raised(self, seat: int, est):
+    return [o for o in _REUSE(self, seat, est) if o.endswith("/0")]
+
+
 #: scenario -> (TAW method, replacement) for rules that are logic, not numbers
 CODE_BREAKS = {
     "round-four-empire-b-depleted-titans": ("titan_pile", _only_the_rounds_deck),
@@ -239,6 +281,10 @@ CODE_BREAKS = {
     "starting-titan-colour": ("starting_titan", lambda self, seat: self.zone("starting-titans")[0]),
     "first-edition-match-higher": ("fee", _higher_citizen_free),
     "card-action-once-a-round": ("turn_options", _occupied_cards_offered),
+    "card-action-any-citizen-first-edition": ("turn_options", _only_the_lowest_citizen_on_cards),
+    "expand-plus-first-edition": ("do_expand", _expand_plus_may_keep_none),
+    "ambrosia-partial-boost-costly": ("boosts", _only_the_boost_that_frees),
+    "ambrosia-reuse-boost": ("reuse_options", _reuse_never_raised),
 }
 
 

@@ -78,8 +78,8 @@ def world_of(game: Any, state: State, from_stock: bool,
                   {s: (tuple(mine), tuple(shared)) for s, (mine, shared) in links.items()},
                   holdings=holdings)
     start = held_tokens(state, world)
-    # before setup, counters may start with tokens the setup takes from the supply (Age of
-    # Civilization's 3 coins each), so a game from its pregame is held to the box's stock
+    # before setup, a module's counters may start with tokens its setup only then takes from
+    # the supply, so a game from its pregame is held to the box's stock
     fresh = from_stock or state.stage == PREGAME
     world.totals = {s: stock[s] if fresh and s in stock else start[s] for s in world.links}
     return world

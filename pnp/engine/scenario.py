@@ -21,6 +21,7 @@ from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document
 from pnp.diagnostics import ERROR, Position, display_path
 from pnp.engine.bots import BOTS
+from pnp.engine.components import supply_links
 from pnp.engine.core import (
     MAIN,
     OVER,
@@ -33,6 +34,7 @@ from pnp.engine.core import (
     StopRun,
 )
 from pnp.engine.guards import DEFAULT_LIMITS, OutOfBudget, guarded
+from pnp.engine.invariants import World, held_tokens, world_of
 from pnp.engine.module import rules_of
 from pnp.engine.play import step_checker
 from pnp.engine.registry import NoEngine, module_for
@@ -46,6 +48,7 @@ S_ENGINE_RAISED = "PNP-S013"
 START_PAST_END = "PNP-S008"  # start: {turn} after the game's last round
 OUT_OF_BOUNDS = "PNP-S009"  # a counter or supply set outside its bounds
 MODULE_REJECTS = "PNP-S010"  # a value the rules module rejects (vars, its own keys)
+SUPPLY_TOTALS = "PNP-S019"  # a stated supply and what holds its tokens do not add up
 
 
 @dataclass
@@ -407,7 +410,13 @@ class _Run:
         if problems:  # every one of them, and nothing is played
             self.report.failures += problems
             return
+        world = world_of(game, state, False, module.holdings(game))
+        before = held_tokens(state, world)
         self.override(state)
+        problems = self.supply_problems(meta, state, world, before)
+        if problems:
+            self.report.failures += problems
+            return
         self.expects = []
         for i, e in enumerate(data["expect"]):
             step = names.step(e.get("after", "finish"), self.pos("expect", i, "after"),
@@ -483,6 +492,22 @@ class _Run:
         names = self.names
         spec = self.data.get("state") or {}
         extra = self.module.scenario_hooks()
+        links = supply_links(self.game)
+        stated = set(spec.get("supply") or {})
+        #: supply id -> the lines of the counters set that hold its tokens (for diagnostics)
+        self.drawn: dict[str, list[Position]] = {}
+
+        def take(counter: str, old: int, new: int, where: Position) -> None:
+            """A counter linked to a supply takes the difference from it (or gives it back),
+            unless the scenario states that supply itself."""
+            supply = links.get(counter)
+            if supply is None or supply not in state.supply:
+                return
+            if new > old:
+                self.drawn.setdefault(supply, []).append(where)
+            if supply not in stated:
+                state.supply[supply] -= new - old
+
         for j, ps in enumerate(spec.get("players") or []):
             seat = ps.get("seat", j)
             if seat >= self.players:
@@ -495,6 +520,7 @@ class _Run:
                     stat = names.stat(name, where)
                     if stat not in p.counters:
                         raise _Fail(where, f"{stat} is derived; set the counter it comes from")
+                    take(stat, p.counters[stat], int(value), where)
                     p.counters[stat] = int(value)
             for name, ref in (ps.get("positions") or {}).items():
                 where = self.key_pos("state", "players", j, "positions", name)
@@ -521,6 +547,7 @@ class _Run:
             counter = names.stat(name, where)
             if counter not in state.counters:
                 raise _Fail(where, f"{counter} is not a shared counter")
+            take(counter, state.counters[counter], int(value), where)
             state.counters[counter] = int(value)
         for name, value in (spec.get("supply") or {}).items():
             if name not in state.supply:
@@ -528,6 +555,44 @@ class _Run:
             state.supply[name] = int(value)
         self.set_zones(state, -1, spec.get("zones"), ("state", "zones"))
         state.vars.update(spec.get("vars") or {})
+
+    def supply_problems(self, meta: Any, state: State, world: World,
+                        before: dict[str, int]) -> list[Failure]:
+        """Tokens the scenario's state made or lost: a supply it states must add up, with
+        everything holding its tokens, to what the game held before the scenario set anything
+        (else PNP-S019 at that supply); a supply that gave the counters set their tokens must
+        not go below zero where the rules let it not run out, nor above its stock (PNP-S009
+        at the last counter that drew from it)."""
+        out: list[Failure] = []
+        stated = (self.data.get("state") or {}).get("supply") or {}
+        after = held_tokens(state, world)
+        for supply in world.links:
+            stock, may_run_out = meta.supplies.get(supply, (None, True))
+            left = state.supply.get(supply, 0)
+            if after[supply] != before[supply]:
+                if supply in stated:
+                    where = self.pos("state", "supply", supply)
+                    fix = left + before[supply] - after[supply]
+                    hint = (f"leave `{supply}` out of `supply:` (each counter set then takes "
+                            f"its difference from the supply), or state {fix}")
+                else:  # a module's own key made or lost them
+                    where = self.key_pos("state")
+                    hint = "the rules module's scenario keys must take tokens from the supply"
+                out.append(Failure.at(where, f"the {supply} supply ({left}) and what holds "
+                                      f"{supply} add up to {after[supply]}, but the game holds "
+                                      f"{before[supply]}: tokens would be made or lost",
+                                      SUPPLY_TOTALS, hint))
+            elif supply not in stated and ((left < 0 and not may_run_out)
+                                           or (stock is not None and left > stock)):
+                lines = self.drawn.get(supply)
+                where = lines[-1] if lines else self.key_pos("state")
+                short = (f"take {-left} more {supply} than the supply holds" if left < 0 else
+                         f"give back {supply} the box does not hold (the supply would hold "
+                         f"{left} of {stock})")
+                out.append(Failure.at(where, f"the counters set {short}", OUT_OF_BOUNDS,
+                                      f"the box holds {stock} {supply}: set fewer, or fewer "
+                                      f"elsewhere"))
+        return out
 
     def engine_raised(self, exc: BaseException) -> Failure:
         """The rules module's own exception (in metadata, play, finish, a hook, or a check of

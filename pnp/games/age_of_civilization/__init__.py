@@ -28,7 +28,7 @@ from pnp.engine.api import (
     initial_state,
 )
 
-from .checks import invariants
+from .checks import holdings, invariants
 from .game import ROUND_END, TURNS, AoC
 from .rules import Rules, abilities, military, rules_for
 from .scenarios import check_scenario, scenario_fields
@@ -40,7 +40,7 @@ ENGINE = "age-of-civilization"
 
 __all__ = [
     "ENGINE", "ROUND_END", "TURNS", "AoC", "Rules", "abilities", "achieved", "check_scenario",
-    "coverage_keys", "finish", "invariants", "main_state", "metadata", "military", "new_state",
+    "coverage_keys", "finish", "holdings", "invariants", "main_state", "metadata", "military", "new_state",
     "play", "player_counters", "rules_for", "scenario_fields",
 ]
 
@@ -50,8 +50,10 @@ def metadata(game: GameDef) -> GameMeta:
 
 
 def new_state(game: GameDef, players: int) -> State:
-    """Every card in its deck's zone, counters at their start values; setup is played."""
+    """Every card in its deck's zone, counters at their start values (the 3 coins each taken
+    from the supply, so the box's stock adds up from the start); setup is played."""
     state = initial_state(game, players)
+    state.supply["coins"] -= sum(p.counters["coins"] for p in state.players)
     for p in state.players:
         p.vars = {"techs": []}
     state.vars = {"starter": 0, "opponent": 0}

@@ -12,6 +12,13 @@ from pnp.engine.api import PREGAME, GameDef, State
 from .rules import rules_for
 
 
+def holdings(game: GameDef, state: State) -> dict[str, int]:
+    """Technology tokens off the supply: on the players' technologies and the solo opponent's
+    (so the harness's conservation check, and a scenario's stated supply, count them)."""
+    return {"technology-tokens": state.vars.get("opponent", 0)
+            + sum(len(p.vars.get("techs", ())) for p in state.players)}
+
+
 def invariants(game: GameDef, state: State, label: str) -> list[str]:
     """Technology tokens are conserved; at most 3 civilizations; every technology held once
     and opened by one it requires; the time track keeps its 8 cards; the round never passes

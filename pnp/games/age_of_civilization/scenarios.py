@@ -17,7 +17,10 @@ def scenario_fields() -> dict[str, tuple[Callable, Callable]]:
     """Scenario keys: `technologies` (set or expect the technologies held) and `military`
     (expect only: the strength the player's cards add up to)."""
     def set_techs(game: GameDef, state: State, seat: int, value: Any, keyed: Any) -> None:
-        state.players[seat].vars["techs"] = [str(t) for t in value]
+        """The technologies replaced, their tokens taken from (or given back to) the supply."""
+        techs = state.players[seat].vars
+        state.supply["technology-tokens"] -= len(value) - len(techs["techs"])
+        techs["techs"] = [str(t) for t in value]
 
     def read_techs(game, st, seat, want, keyed):
         return sorted(want), sorted(st.players[seat].vars["techs"])

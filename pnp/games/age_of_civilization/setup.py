@@ -19,7 +19,6 @@ class Setup(Table):
         r, st, ctx = self.r, self.state, self.ctx
         st.vars["starter"] = int(str(r.setup.get("starter", "seat-0")).rpartition("-")[2])
         st.vars["opponent"] = 0
-        st.supply["coins"] -= sum(p.counters["coins"] for p in st.players)  # the 3 coins each
         if self.solo:
             self.solo_leave_out()
         for zone in ("wonder-deck", "civilization-deck", "special-technology-deck", "event-bag"):

@@ -112,13 +112,17 @@ class Actions(Table):
             gain = self.space_estimate(seat, space)
             if gain is None and not idle_ok:
                 continue
+            spare = p.counters["ambrosia"] - self.rule("ambrosia", "reuse_citizen")
             for skill in placed:
-                fee = self.fee(seat, space, skill)
-                if fee is not None and fee <= p.counters["coins"]:
-                    o = f"reuse:{space}/{skill}/0"
+                for boost in self.boosts(seat, space, skill, spare):
+                    fee = self.fee(seat, space, skill + boost)
+                    if fee is None or fee > p.counters["coins"]:
+                        continue
+                    o = f"reuse:{space}/{skill}/{boost}"
                     opts.append(o)
                     e = dict(gain or {})
-                    est[o] = Estimate({**e, "ambrosia": -4.0, "coins": e.get("coins", 0) - fee})
+                    est[o] = Estimate({**e, "ambrosia": -4.0 - boost * self.rule("ambrosia", "skill"),
+                                       "coins": e.get("coins", 0) - fee})
         return opts
 
     def turn_options(self, seat: int) -> tuple[list[str], dict[str, Estimate]]:
@@ -145,13 +149,17 @@ class Actions(Table):
                     e["ambrosia"] = (e.get("ambrosia", 0) - boost * self.rule("ambrosia", "skill")
                                      + self.st.vars["amb"].get(space, 0))
                     est[o] = Estimate(e)
-        if ready:
-            for c in self.zone("empire", seat):
-                if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
-                    continue
-                o = f"card:{c.uid}/{ready[0]}"
-                e = self.card_estimate(seat, c.card)
-                if e is not None:
+        # any ready citizen may go on a card's action; where no match rule is played a
+        # higher number never does worse on the board, so only the lowest is offered
+        # (interpretation card-action-citizen)
+        skills = ready if self.rule("placement", "match_rule_on") else ready[:1]
+        for c in self.zone("empire", seat) if ready else ():
+            if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
+                continue
+            e = self.card_estimate(seat, c.card)
+            if e is not None:
+                for skill in skills:
+                    o = f"card:{c.uid}/{skill}"
                     opts.append(o)
                     est[o] = Estimate(e)
         for o, e in self.attack_options(seat):
@@ -166,20 +174,26 @@ class Actions(Table):
         opts += self.ambrosia_options(seat, est)
         return opts, est
 
-    def boosts(self, seat: int, space: str, skill: int) -> list[int]:
-        """No boost, plus (with ambrosia) the fewest that make the placement free: the skill
-        returns to normal once the citizen is placed, so a larger boost changes nothing
-        (interpretation ambrosia-beyond-need)."""
+    def boosts(self, seat: int, space: str, skill: int, spare: int | None = None) -> list[int]:
+        """No boost, plus (with ambrosia) every boost that lowers the placement fee: the least
+        that makes it free and, where the fee is the difference in skill (Costly Placement),
+        each step on the way, 1 ambrosia for 1 coin. The skill returns to normal once the
+        citizen is placed, so a boost that lowers no fee changes nothing (interpretation
+        ambrosia-beyond-need). `spare`: the ambrosia left to spend (after a reuse's price)."""
         out = [0]
         if not self.r.amb:
             return out
-        have = self.st.players[seat].counters["ambrosia"] // self.rule("ambrosia", "skill")
-        base = self.fee(seat, space, skill)
-        if base == 0:
+        amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
+        have = amb // self.rule("ambrosia", "skill")
+        last = self.fee(seat, space, skill)
+        if last == 0:
             return out
         for k in range(1, have + 1):
-            if self.fee(seat, space, skill + k) == 0:
+            fee = self.fee(seat, space, skill + k)
+            if fee is not None and (last is None or fee < last):
                 out.append(k)
+                last = fee
+            if fee == 0:
                 break
         return out
 

@@ -144,7 +144,7 @@ class Board(Table):
         self.gain(seat, pay, -cost[pay])
         drawn = deck[:cost["draw"]]  # looked at on the deck; the rest go back under it
         opts = [f"district:{c.uid}" for c in drawn]
-        if len(drawn) > 1:
+        if len(drawn) > 1 and self.r.second:  # the second edition may keep none; Expand+ keeps one
             opts = [NONE] + opts
         est2 = {f"district:{c.uid}": Estimate({"victory-points": self.r.f(c.card, "capacity")
                                                + len(self.r.f(c.card, "banners") or ())})
