@@ -1,0 +1,1 @@
+"""Files as print shops take them: shop profiles (profile.py), delivery (deliver.py)."""
