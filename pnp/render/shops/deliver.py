@@ -4,7 +4,8 @@ Each printed deck is sorted by size: a card size the shop prints goes out as its
 PDF a deck in the profile's page order, one PNG a card at the profile's pixels, or imposed
 sheets), a deck no larger than the profile's token size as token sheets with cut marks, and
 anything larger as one face a page beside the game's boards. `shop.json` lists every file
-with what it holds, so the shop's upload form and `pnp preflight` can be filled in from it.
+with what it holds, so the shop's upload form can be filled in from it; the shop preflight
+(check.py) then reads the files back, and a build with a preflight error is not swapped in.
 Everything is written inside the folder given (the build's staging folder, shop-<id>/).
 """
 
@@ -116,6 +117,10 @@ def render_shop(game: Any, out_dir: str | Path, profile: ShopProfile
         return [], diags
     outputs.append((out / MANIFEST, manifest(game, profile, entries, decks)))
     written += write_outputs(outputs, diags)
+    if not has_errors(diags):  # what was written, read back as the shop will read it
+        from pnp.render.shops.check import check_shop
+
+        diags.extend(check_shop(out, profile))
     return written, diags
 
 
