@@ -22,12 +22,17 @@ POKER = (180.0, 252.0)  # 2.5 x 3.5 in
 PAGE = (POKER[0] + 2 * BLEED, POKER[1] + 2 * BLEED)
 
 
+RGB = {"colour": "rgb", "ink_limit": None, "pdfx": "none"}  # the checks of page layout alone
+
+
 def profile(name: str = "dtc", **changes):
+    """A bundled profile; DriveThruCards in RGB unless `changes` say otherwise (its colour
+    checks have their own tests here and in test_shop_cmyk.py)."""
     from dataclasses import replace
 
     prof, diags = load_profile(name)
     assert prof is not None and not diags
-    return replace(prof, **changes)
+    return replace(prof, **{**(RGB if name == "dtc" else {}), **changes})
 
 
 def card_pdf(pages: list[dict], trim_at: tuple[float, float, float, float] | None = None,
@@ -110,7 +115,7 @@ def test_a_300_dpi_image_passes(tmp_path):
 
 
 def test_an_rgb_object_in_a_cmyk_profile_is_found(tmp_path):
-    cmyk = profile(colour="cmyk", ink_limit=300)
+    cmyk = profile(colour="cmyk", ink_limit=300)  # CMYK without PDF/X: the colours alone
     good = card_pdf([{"fill": (0, 0, 0, 1), "text": "BACK"}, {"fill": (0, 0, 0.1, 0),
                                                               "text": "one"}])
     assert codes(check_shop(shop_folder(tmp_path / "a", good, ["back", "front"]), cmyk)) == []
@@ -188,11 +193,15 @@ def test_a_missing_file_and_a_folder_without_manifest_are_found(tmp_path):
 def test_the_command_exits_1_on_a_broken_folder_and_0_on_a_good_one(tmp_path):
     from pnp.cli import main
 
+    rgb_dtc = tmp_path / "rgb-dtc.yaml"  # a user's profile: DriveThruCards' layout in RGB
+    rgb_dtc.write_text(Path(load_profile("dtc")[0].source).read_text().replace(
+        "colour: cmyk\nink_limit: 240\npdfx: x-1a\n", "colour: rgb\n"))
     good = shop_folder(tmp_path / "good", card_pdf([BACK, front("one")]), ["back", "front"])
     bad = shop_folder(tmp_path / "bad", card_pdf([front("one"), BACK]), ["front", "back"])
-    ok = CliRunner().invoke(main, ["preflight", str(good)])
+    ok = CliRunner().invoke(main, ["preflight", str(good), "--shop", str(rgb_dtc)])
     assert ok.exit_code == 0, ok.output
-    failed = CliRunner().invoke(main, ["preflight", str(bad), "--format", "json"])
+    failed = CliRunner().invoke(main, ["preflight", str(bad), "--format", "json", "--shop",
+                                       str(rgb_dtc)])
     assert failed.exit_code == 1
     doc = json.loads(failed.stdout)
     assert not doc["ok"] and doc["diagnostics"][0]["code"] == check.R_ORDER

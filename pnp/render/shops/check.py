@@ -28,6 +28,7 @@ R_COLOUR = "PNP-R186"  # an RGB (or other non-CMYK) object in a CMYK profile
 R_INK = "PNP-R187"  # total ink above the profile's limit
 R_TEXT = "PNP-R188"  # text beyond the trim (error) or in the safe margin (warning)
 R_FONT = "PNP-R189"  # a font that is not embedded
+R_PDFX = "PNP-R190"  # not the PDF/X the profile asks for (version, keys, OutputIntent, boxes)
 
 TOLERANCE = 0.05  # points: boxes are written to 1/100 pt
 TEXT_TOLERANCE = 0.25  # points: a glyph's box may reach a hair past its layout box
@@ -141,9 +142,50 @@ def check_pdf(path: Path, profile: ShopProfile, entry: dict[str, Any]) -> list[D
         out += _check_images(path, doc, profile)
         if profile.colour == "cmyk":
             out += _check_colours(path, pages, profile)
+        if profile.pdfx == "x-1a":
+            out += check_pdfx(path, reader)
     finally:
         doc.close()
     return _capped(out)
+
+
+def check_pdfx(path: Path, reader: Any) -> list[Diagnostic]:
+    """PDF/X-1a:2003: PDF 1.4 at most, the version and Trapped keys, a GTS_PDFX OutputIntent
+    with a CMYK profile, a TrimBox (or ArtBox) on every page, no transparency."""
+    out: list[Diagnostic] = []
+
+    def bad(message: str, hint: str = "") -> None:
+        out.append(Diagnostic(ERROR, R_PDFX, f"{path.name}: {message}", str(path), hint=hint))
+
+    version = reader.pdf_header.removeprefix("%PDF-")
+    if version > "1.4":
+        bad(f"PDF {version}, PDF/X-1a:2003 is PDF 1.4 at most")
+    info = reader.trailer.get("/Info")
+    info = info.get_object() if info is not None else {}
+    if not str(info.get("/GTS_PDFXVersion", "")).startswith("PDF/X-1a"):
+        bad("no GTS_PDFXVersion PDF/X-1a key", "build it with a profile that has pdfx: x-1a")
+    if str(info.get("/Trapped", "")) not in ("/True", "/False"):
+        bad("Trapped is neither True nor False")
+    intents = reader.trailer["/Root"].get("/OutputIntents") or []
+    pdfx = [i.get_object() for i in intents if i.get_object().get("/S") == "/GTS_PDFX"]
+    if not pdfx:
+        bad("no PDF/X OutputIntent (the press condition the colours were made for)")
+    else:
+        dest = pdfx[0].get("/DestOutputProfile")
+        if dest is None or dest.get_object().get("/N") != 4:
+            bad("the OutputIntent has no CMYK output profile")
+    for n, page in enumerate(reader.pages, start=1):
+        if "/TrimBox" not in page and "/ArtBox" not in page:
+            bad(f"page {n} has neither TrimBox nor ArtBox")
+        resources = page.get("/Resources")
+        states = (resources.get_object().get("/ExtGState") or {}) if resources else {}
+        for state in states.values():
+            state = state.get_object()
+            if any(float(state.get(k, 1)) < 1 for k in ("/CA", "/ca")) or str(
+                    state.get("/SMask", "/None")) != "/None":
+                bad(f"page {n} uses transparency, which PDF/X-1a forbids")
+                break
+    return out
 
 
 def _box(page: Any, name: str) -> tuple[float, float, float, float] | None:

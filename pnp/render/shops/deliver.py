@@ -117,6 +117,10 @@ def render_shop(game: Any, out_dir: str | Path, profile: ShopProfile
         return [], diags
     outputs.append((out / MANIFEST, manifest(game, profile, entries, decks)))
     written += write_outputs(outputs, diags)
+    if profile.colour == "cmyk" and not has_errors(diags):
+        from pnp.render.shops.pdfx import convert_files
+
+        convert_files(written, profile, diags)
     if not has_errors(diags):  # what was written, read back as the shop will read it
         from pnp.render.shops.check import check_shop
 
