@@ -170,3 +170,15 @@ def test_preflight_finds_an_image_over_the_ink_limit(tmp_path):
     data, _ = convert_pdf(rgb_pdf(), replace(dtc(), ink_limit=400), "card")  # no limit applied
     diags = check.check_shop(shop_folder(tmp_path, data), dtc())  # checked against 240 %
     assert any(d.code == check.R_INK for d in diags), diags
+
+
+def test_a_cmyk_profile_refuses_images_and_names_a_file_it_cannot_convert(tmp_path):
+    from pnp.render.shops.pdfx import R_PDFX, convert_files
+
+    png, broken = tmp_path / "card.png", tmp_path / "broken.pdf"
+    Image.new("RGB", (10, 10)).save(png)
+    broken.write_bytes(b"%PDF-1.4 not really")
+    diags = []
+    convert_files([png, broken], dtc(), diags)
+    assert [(d.code, d.message.split(":")[0]) for d in diags] == [
+        (R_PDFX, "card.png"), (R_PDFX, "broken.pdf")]
