@@ -140,6 +140,15 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
             p, shop_diags = render_shop(game, stage / folder_name(shop), shop)
             paths.extend(p)
             diags.extend(shop_diags)
+        if exports.get("tts") and not has_errors(diags):
+            from pnp.render.tts import retarget
+            from pnp.render.tts_game import render_game_object
+
+            p, d = render_game_object(game, stage, exports.get("tts_url"))
+            paths.extend(p)
+            diags.extend(x for x in d if x.is_error)
+            if not exports.get("tts_url"):
+                retarget(stage, target)  # file:/// URLs name the kit, not its staging folder
         paths = [target / p.relative_to(stage) for p in paths]
     if has_errors(diags):
         return [], checked + diags
