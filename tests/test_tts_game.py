@@ -107,3 +107,22 @@ def test_render_cards_tts_points_at_the_output_folder(tmp_path):
     (save,) = out.glob("*-tts/*.json")
     for url in urls(json.loads(save.read_text(encoding="utf-8"))):
         assert local(url).is_file() and local(url).is_relative_to(out.resolve()), url
+
+
+def test_a_drawn_board_is_a_custom_board_and_pawns_come_in_player_colours(ac, tmp_path):
+    from pnp.render.build import PLAYER_COLOURS, build_game
+
+    kit = tmp_path / "ancient-civilizations"
+    paths, diags = build_game(ac, kit, tts=True)
+    assert not [d for d in diags if d.is_error], diags
+    doc = json.loads((kit / "ancient-civilizations-tts.json").read_text(encoding="utf-8"))
+    inside = doc["ObjectStates"][0]["ContainedObjects"]
+    (board,) = [o for o in inside if o["Name"] == "Custom_Board"]
+    with Image.open(local(board["CustomImage"]["ImageURL"])) as im:
+        assert max(im.size) == TTS_MAX_WIDTH  # the whole print, as large as TTS takes
+    bags = [o for o in inside if o["Name"] == "Bag"]
+    assert len(bags) == ac.players_max == 6
+    first = bags[0]["ContainedObjects"]
+    assert len(first) == 12 and first[0]["Name"] == "PlayerPawn"
+    hex_ = PLAYER_COLOURS[0][1]
+    assert first[0]["ColorDiffuse"]["r"] == pytest.approx(int(hex_[1:3], 16) / 255, abs=1e-3)

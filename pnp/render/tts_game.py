@@ -6,8 +6,10 @@ are the per-deck `DeckCustom` objects the card export wrote (read back, not draw
 A deck of small pieces (tokens, at most TOKEN_MAX each way) or of large ones (player boards,
 over BOARD_MIN) is not a deck on the table: each distinct piece becomes a two-sided
 `Custom_Tile` (round when the piece is round) with its own front and back image, one per copy,
-in a bag per deck. A die becomes a stock die (`Die_6` ...) whose description maps its numbers
-to the game's faces.
+in a bag per deck. A drawn board (`boards:`) becomes a `Custom_Board` from its whole print,
+rasterised to at most 4096 px. A die becomes a stock die (`Die_6` ...) whose description maps
+its numbers to the game's faces. The players' pawns (pnp.render.build.pawn_groups) are stock
+`PlayerPawn`s in each player's colour.
 """
 
 from __future__ import annotations
@@ -79,6 +81,59 @@ def die(d: Any) -> dict[str, Any] | None:
             "Transform": _transform(0.0)}
 
 
+def board_images(game: Any, stage: Path) -> list[tuple[Any, Path, bytes]]:
+    """Each drawn board's whole print (written by the board renderer) as a PNG of at most
+    4096 px a side: (board, image path, PNG bytes)."""
+    import pypdfium2 as pdfium
+
+    from pnp.render.boards import file_stem
+    from pnp.render.exports import TTS_MAX_WIDTH, rasterise
+
+    out = []
+    for board in getattr(game, "boards", {}).values():
+        stem = file_stem(game, board)
+        prints = [p for p in sorted(stage.glob(f"{stem}-*.pdf"))
+                  if not p.name.endswith("-tiled.pdf") and (len(game.boards) > 1
+                                                            or p.stem.count("-") == 1)]
+        if not prints:
+            continue
+        data = prints[0].read_bytes()
+        doc = pdfium.PdfDocument(data)
+        try:
+            w, h = doc[0].get_size()
+        finally:
+            doc.close()
+        scale = TTS_MAX_WIDTH / max(w, h)
+        (png,) = rasterise(data, [(round(w * scale), round(h * scale))])
+        out.append((board, stage / PIECES / "boards" / f"{board.id}.png", png))
+    return out
+
+
+def board_object(board: Any, url: str) -> dict[str, Any]:
+    return {"Name": "Custom_Board", "Nickname": board.name, "Description": "",
+            "Transform": _transform(0.0, 0.0, 1.0),
+            "CustomImage": {"ImageURL": url, "ImageSecondaryURL": "", "ImageScalar": 1.0,
+                            "WidthScale": 0.0}}
+
+
+def pawns(game: Any) -> list[dict[str, Any]]:
+    """A bag of stock pawns per player colour (the common counters are not in it)."""
+    from pnp.render.build import pawn_groups
+
+    groups, _ = pawn_groups(game)
+    out = []
+    for g in groups:
+        if g.shape != "pawn" or not g.colour.startswith("#"):
+            continue
+        r, gr, b = (int(g.colour[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        pawn = {"Name": "PlayerPawn", "Nickname": g.label, "Description": g.text or "",
+                "Transform": _transform(0.0), "ColorDiffuse": {"r": round(r, 4),
+                                                               "g": round(gr, 4),
+                                                               "b": round(b, 4)}}
+        out.append(bag(g.label, [pawn] * g.count, 0.0))
+    return out
+
+
 def bag(name: str, contained: Sequence[dict[str, Any]], x: float) -> dict[str, Any]:
     return {"Name": "Bag", "Nickname": name, "Description": "", "Transform": _transform(x),
             "ContainedObjects": list(contained)}
@@ -115,6 +170,10 @@ def game_object(game: Any, stage: Path, base_url: str | None, build: Any,
                               cp.size))
         if tiles:
             contained.append(bag(deck.name, tiles, 0.0))
+    boards = board_images(game, stage)
+    images += [(path, png) for _, path, png in boards]
+    contained += [board_object(board, _url(path, base_url, stage)) for board, path, _ in boards]
+    contained += pawns(game) if hasattr(game, "components") else []
     dice = [o for o in (die(d) for d in getattr(game, "dice", {}).values()) if o is not None]
     if dice:
         contained.append(bag("Dice", dice, 0.0))
