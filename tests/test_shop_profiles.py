@@ -197,3 +197,23 @@ def test_pnp_build_shop_writes_only_inside_the_kit_and_keeps_the_home_files(tmp_
                                     str(tmp_path / "bad"), "--shop", "nowhere"])
     assert bad.exit_code != 0 and R_PROFILE in bad.output
     assert not (tmp_path / "bad").exists()
+
+
+def test_a_png_shop_gets_pawn_sheets_and_the_board_as_pngs(ac, tmp_path):
+    """The Game Crafter takes images: Ancient Civilizations' pawn sheets (the token sheet
+    renderer, with cut lines) and its board's whole print come as PNG pages, no PDF."""
+    pytest.importorskip("pypdfium2", reason="PNG export rasterises with pypdfium2")
+    from PIL import Image
+
+    out = tmp_path / "shop-tgc"
+    paths, diags = render_shop(ac, out, profile("tgc"))
+    assert not [d for d in diags if d.is_error], diags
+    assert not list(out.rglob("*.pdf"))
+    sheets = sorted(out.glob("tokens-*.png"))
+    assert len(sheets) == 2  # 6 players x 12 pawns and the counters on letter
+    with Image.open(sheets[0]) as im:
+        assert im.size == (2550, 3300)
+    with Image.open(out / "board-a2-1.png") as im:
+        assert im.size == (4961, 7016)  # A2 at 300 dpi
+    kinds = {e["kind"] for e in json.loads((out / "shop.json").read_text())["files"]}
+    assert {"pawn-sheets", "board", "cards"} <= kinds

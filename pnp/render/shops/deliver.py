@@ -217,24 +217,48 @@ def _deliver_token_sheets(game, deck, copies, out: Path, profile: ShopProfile, b
 
 def _deliver_extras(game, out: Path, profile: ShopProfile, entries, diags) -> list[Path]:
     """Pawn sheets with the tokens, boards whole with the large pieces (their own renderers
-    write them)."""
-    written: list[Path] = []
+    write them); a PNG shop gets each of their pages as a PNG instead."""
+    made: list[tuple[Path, str]] = []
     if profile.tokens == "sheets":
         from pnp.render.build import render_pawns
 
         paths, d = render_pawns(game, out, profile.paper)
         diags.extend(d)
-        written += paths
-        entries += [{"file": p.name, "kind": "pawn-sheets", "paper": profile.paper}
-                    for p in paths]
+        made += [(p, "pawn-sheets") for p in paths]
     if profile.boards == "pages" and game.boards:
         from pnp.render.boards import render_board
 
         paths, d = render_board(game, out, profile.paper, tiled=False, whole=True)
         diags.extend(d)
-        written += paths
-        entries += [{"file": p.name, "kind": "board"} for p in paths]
+        made += [(p, "board") for p in paths]
+    written: list[Path] = []
+    for path, kind in made:
+        if profile.cards_format != "png":
+            written.append(path)
+            entries.append({"file": path.name, "kind": kind})
+            continue
+        pngs = _pdf_to_pngs(path, profile, diags)
+        path.unlink()
+        written += pngs
+        entries.append({"files": [p.name for p in pngs], "kind": kind})
     return written
+
+
+def _pdf_to_pngs(path: Path, profile: ShopProfile, diags) -> list[Path]:
+    """`<stem>-<n>.png`, each page of a PDF at the profile's dpi."""
+    import pypdfium2 as pdfium
+
+    from pnp.render.exports import rasterise
+
+    data = path.read_bytes()
+    doc = pdfium.PdfDocument(data)
+    try:
+        sizes = [profile.page_pixels(doc[i].get_size()) for i in range(len(doc))]
+    finally:
+        doc.close()
+    names = [path.with_name(f"{path.stem}-{i + 1}.png") for i in range(len(sizes))]
+    return write_outputs(list(zip(names, rasterise(data, sizes, profile.dpi), strict=True)),
+                         diags)
 
 
 def _pt(size: tuple[float, float]) -> list[float]:
