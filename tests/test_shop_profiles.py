@@ -129,6 +129,19 @@ def test_dtc_gets_one_pdf_a_deck_back_before_front_with_bleed(dtc_folder, taw):
     assert entry["sides"][:4] == ["back", "front", "back", "front"]
 
 
+def test_dtc_files_are_cmyk_pdfx_1a_with_an_output_intent(dtc_folder):
+    pikepdf = pytest.importorskip("pikepdf")
+    out, _ = dtc_folder
+    for path in sorted(out.glob("*.pdf")):
+        with pikepdf.open(path) as pdf:
+            assert pdf.pdf_version == "1.4"
+            assert str(pdf.trailer.Info.GTS_PDFXVersion) == "PDF/X-1a:2003"
+            assert pdf.Root.OutputIntents[0].DestOutputProfile.N == 4
+            ops = {str(op) for page in pdf.pages[:4]
+                   for _, op in pikepdf.parse_content_stream(page)}
+            assert "k" in ops and not ops & {"rg", "RG"}, path.name
+
+
 def test_what_a_shop_does_not_take_is_a_warning_naming_the_deck(dtc_folder):
     out, diags = dtc_folder
     skipped = {d.message.split("'")[1] for d in diags if d.code == R_PROFILE}
