@@ -11,7 +11,6 @@ the same bytes, so the file says which conversion made it.
 
 from __future__ import annotations
 
-import math
 import struct
 from functools import cache
 
@@ -166,11 +165,3 @@ def cmyk_profile(ink_limit: int = 300) -> bytes:
     assert len(header) == 128, len(header)
     return header + struct.pack(">I", len(tags)) + b"".join(entries) + blobs
 
-
-def _check_model() -> float:
-    """The worst round trip error (sRGB -> CMYK -> sRGB) of mid greys: for a test."""
-    worst = 0.0
-    for v in (0.2, 0.5, 0.8):
-        back = cmyk_to_rgb(rgb_to_cmyk((v, v, v), 400))
-        worst = max(worst, max(abs(a - v) for a in back))
-    return worst if not math.isnan(worst) else 1.0
