@@ -28,6 +28,7 @@ COMMANDS = {
     "export": "export",
     "fetch-sheet": "fetch_sheet",
     "preview": "preview",
+    "preflight": "preflight",
 }
 
 

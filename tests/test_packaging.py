@@ -149,6 +149,9 @@ def test_the_sdist_and_the_wheel_built_from_it_carry_every_data_file(tmp_path):
         entry_points = zf.read(f"pnp_toolkit-{__version__}.dist-info/entry_points.txt").decode()
     bundled = {n.removeprefix("pnp/_bundled/") for n in names if n.startswith("pnp/_bundled/")}
     assert bundled == expected
+    shops = {f"pnp/render/shops/profiles/{n}.yaml" for n in ("dtc", "tgc", "mpc", "home")}
+    assert shops | {"pnp/render/shops/profile.schema.json"} <= names  # --shop NAME works
+    assert {f"pnp_toolkit-{__version__}/{n}" for n in shops} <= {top + n for n in in_sdist}
     assert "pnp/paths.py" in names and f"pnp_toolkit-{__version__}.dist-info/licenses/LICENSE" in names
     assert "Name: pnp-toolkit" in metadata and f"Version: {__version__}" in metadata
     assert "License-Expression: MIT" in metadata

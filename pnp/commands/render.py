@@ -102,6 +102,10 @@ def command(kind: str, game: str, paper: str, out_dir: Path | None, **opts) -> N
             paths = [] if out is None else _render(kind, gd, out, paper, opts, diags)
             if out is not None and not has_errors(diags):
                 try:
+                    if opts.get("tts") and not opts.get("tts_url"):
+                        from pnp.render.tts import retarget
+
+                        retarget(out, target)  # the saved objects load from the kit folder
                     paths = move_into(out, target, paths)
                 except OSError as exc:
                     diags.append(write_error(target, exc))

@@ -92,14 +92,15 @@ def render_pawns(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
 def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
                progress: Progress | None = None, gutterfold: bool = False,
-               low_ink: bool = False, pack: bool = False,
+               low_ink: bool = False, pack: bool = False, shop: Any = None,
                **exports: Any) -> tuple[list[Path], list[Diagnostic]]:
     """Write the game's whole print kit into out_dir; returns the files written and diagnostics.
 
     `gutterfold` prints each card's back beside its front (no duplex printer needed),
     `low_ink` leaves out the cards' dark backgrounds and full-bleed frames, `pack` puts all
     decks of one card size in one file (`cards-poker.pdf`), so small decks share sheets.
-    `exports` (print_shop, png, tts, tts_url) add the card exports `pnp render cards` writes.
+    `exports` (print_shop, png, tts, tts_url) add the card exports `pnp render cards` writes;
+    `shop` (a ShopProfile) adds `shop-<id>/`, the files that shop asks for (pnp/render/shops).
 
     Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
     fillable), each board tiled on `paper` and whole on its large paper, pawn tokens for every
@@ -119,6 +120,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
 
     paths: list[Path] = []
     diags: list[Diagnostic] = []
+    shop_diags: list[Diagnostic] = []  # what the shop does not take is a warning worth showing
     print_options = {"gutterfold": gutterfold, "low_ink": low_ink, "pack": pack, **exports}
     with staged(target, diags) as stage:
         if stage is None:
@@ -132,9 +134,25 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
             diags.extend(d)
             if progress is not None:
                 progress(i + 1, len(steps))
+        if shop is not None and not has_errors(diags):
+            from pnp.render.shops.deliver import folder_name, render_shop
+
+            p, shop_diags = render_shop(game, stage / folder_name(shop), shop)
+            paths.extend(p)
+            diags.extend(shop_diags)
+        if exports.get("tts") and not has_errors(diags):
+            from pnp.render.tts import retarget
+            from pnp.render.tts_game import render_game_object
+
+            p, d = render_game_object(game, stage, exports.get("tts_url"))
+            paths.extend(p)
+            diags.extend(x for x in d if x.is_error)
+            if not exports.get("tts_url"):
+                retarget(stage, target)  # file:/// URLs name the kit, not its staging folder
         paths = [target / p.relative_to(stage) for p in paths]
     if has_errors(diags):
         return [], checked + diags
     # the preflight already reported every finding about the data; rendering adds only errors
     # it alone can meet (a file that cannot be written)
-    return paths, checked + [d for d in diags if d.is_error and d not in checked]
+    return paths, checked + [d for d in diags if (d.is_error or d in shop_diags)
+                             and d not in checked]

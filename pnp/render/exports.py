@@ -29,8 +29,8 @@ def pixel_size(points: tuple[float, float], dpi: int = PNG_DPI) -> tuple[int, in
     return (round(points[0] * dpi / 72), round(points[1] * dpi / 72))
 
 
-def _rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]]) -> list[bytes]:
-    """Render each page of `pdf` to PNG bytes of exactly the given pixel size."""
+def rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]], dpi: int = PNG_DPI) -> list[bytes]:
+    """Render each page of `pdf` to PNG bytes of exactly the given pixel size, marked `dpi`."""
     import pypdfium2 as pdfium
     from PIL import Image
 
@@ -47,7 +47,7 @@ def _rasterise(pdf: bytes, sizes: Sequence[tuple[int, int]]) -> list[bytes]:
                 canvas.paste(img, (0, 0))
                 img = canvas
             buf = io.BytesIO()
-            img.save(buf, format="PNG", dpi=(PNG_DPI, PNG_DPI))
+            img.save(buf, format="PNG", dpi=(dpi, dpi))
             out.append(buf.getvalue())
             page.close()
     finally:
@@ -81,7 +81,7 @@ def card_pngs(copies: Sequence[CardCopy], folder: Path, build: Build,
             if face is not None:
                 names.append(folder / face.deck.id / f"{face.card.id}{suffix}.png")
                 sizes.append(pixel_size(page, dpi))
-    return _shared_backs(list(zip(names, _rasterise(pdf, sizes), strict=True)))
+    return _shared_backs(list(zip(names, rasterise(pdf, sizes, dpi), strict=True)))
 
 
 def _shared_backs(pngs: list[tuple[Path, bytes]]) -> list[tuple[Path, bytes]]:
@@ -179,7 +179,7 @@ def tts_sheets(copies: Sequence[CardCopy], folder: Path, build: Build,
         if hidden is not None:
             sizes.append((cell_w, cell_h))
             names.append(folder / f"{deck_id}-back.png")
-        out.extend(zip(names, _rasterise(pdf, sizes), strict=True))
+        out.extend(zip(names, rasterise(pdf, sizes), strict=True))
     name = folder.name.removesuffix("-tts")
     out.append((folder / f"{name}.json", tts.saved_object(game_name, saved, base_url)))
     return out

@@ -85,3 +85,19 @@ def saved_object(game_name: str, decks: Sequence[tuple[str, Sequence[Sheet], Pat
     doc = {"SaveName": game_name, "GameMode": "", "Date": "", "Table": "", "Sky": "",
            "Note": f"{game_name}: made by pnp", "ObjectStates": states}
     return (json.dumps(doc, indent=2, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+def retarget(stage: Path, target: Path) -> list[Path]:
+    """Saved objects drawn into a staging folder load their images from where the folder is
+    about to be: every `file:///` URL under `stage` is rewritten to `target` (without this a
+    built kit's objects pointed at the deleted staging folder). Returns the files changed."""
+    from pnp.atomic import atomic_write_bytes
+
+    old, new = stage.resolve().as_uri() + "/", target.resolve().as_uri() + "/"
+    changed = []
+    for path in sorted(stage.glob("**/*.json")):
+        text = path.read_text(encoding="utf-8")
+        if old in text and '"ObjectStates"' in text:
+            atomic_write_bytes(path, text.replace(old, new).encode("utf-8"))
+            changed.append(path)
+    return changed
