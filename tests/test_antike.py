@@ -11,6 +11,7 @@ import pytest
 
 from pnp.data.game import load_game
 from pnp.engine.api import Rondel
+from pnp.engine.invariants import check_conservation, world_of
 from pnp.engine.scenario import run_scenario
 from pnp.games import antike
 from pnp.games.antike import Antike, invariants, main_state, rules_for
@@ -132,7 +133,6 @@ def test_the_rondel_charges_for_steps_past_the_free_ones() -> None:
 
 
 @pytest.mark.parametrize("breakage,message", [
-    (lambda st: st.players[0].counters.__setitem__("gold", 50), "gold are not conserved"),
     (lambda st: st.vars["stacks"].__setitem__("kings", 0), "personages are not conserved"),
     (lambda st: st.players[0].vars["know_hows"].extend(["wheel", "wheel"]), "know-how twice"),
     (lambda st: st.vars["map"].setdefault("tingis", {}).__setitem__("temple", [1, 0]),
@@ -142,10 +142,31 @@ def test_the_rondel_charges_for_steps_past_the_free_ones() -> None:
 def test_the_game_invariants_catch_broken_states(breakage, message) -> None:
     game = load_game(GAME).game
     t = _table()
-    t.state.vars["totals"] = t.totals()
     assert invariants(game, t.state, "round") == []
     breakage(t.state)
     assert any(message in p for p in invariants(game, t.state, "round"))
+
+
+@pytest.mark.parametrize("breakage,supply", [
+    (lambda st: st.players[0].counters.__setitem__("gold", 50), "gold"),
+    (lambda st: st.supply.__setitem__("marble", st.supply["marble"] - 1), "marble"),
+    (lambda st: st.players[1].counters.__setitem__("coins", 0), "coins"),
+])
+def test_chips_and_coins_are_conserved_by_the_generic_check(breakage, supply) -> None:
+    """components.yaml links the chip and coin counters to their supplies: the harness's own
+    conservation check holds them to the box's stock (Antike keeps no check of its own)."""
+    game = load_game(GAME).game
+    t = _table()
+    world = world_of(game, t.state, from_stock=True)
+    assert set(world.links) == {"marble", "iron", "gold", "coins"}
+    assert world.totals == {s.id: s.stock for s in game.supplies.values()}
+    assert check_conservation(t.state, world) == []
+    t.pay(0, "marble", 1)  # paying the bank moves a chip, it makes none
+    assert check_conservation(t.state, world) == []
+    breakage(t.state)
+    assert any(p.startswith(f"{supply} tokens were made or lost")
+               for p in check_conservation(t.state, world))
+    assert not any(supply in p for p in invariants(game, t.state, "round"))
 
 
 def test_the_engine_declares_the_map_for_the_generic_invariants() -> None:
