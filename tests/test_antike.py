@@ -169,6 +169,37 @@ def test_chips_and_coins_are_conserved_by_the_generic_check(breakage, supply) ->
     assert not any(supply in p for p in invariants(game, t.state, "round"))
 
 
+def test_a_conquest_is_worth_less_to_the_greedy_bot_once_it_earns_nothing() -> None:
+    """Seat 0 takes Sparta from seat 1: worth 1 while it lifts seat 0 past the most cities it
+    held and kings remain, or destroys a temple while generals remain; 0.25 otherwise."""
+    t = _table(board={"roma": {"city": [1, 0]}, "sparta": {"city": [0, 1]}})
+    t.state.vars["stacks"] = {"kings": 3, "scholars": 8, "generals": 7, "citizens": 6,
+                              "navigators": 5}
+    t.state.players[0].vars["best"]["cities"] = 1
+    assert t.gain(0, "sparta") == 1.0
+    t.state.vars["stacks"]["kings"] = 0
+    assert t.gain(0, "sparta") == 0.25
+    t.state.vars["map"]["sparta"]["temple"] = [0, 1]
+    assert t.gain(0, "sparta") == 1.0
+    t.state.vars["stacks"]["generals"] = 0
+    assert t.gain(0, "sparta") == 0.25
+
+
+@pytest.mark.parametrize("players,index", [(3, 181), (4, 88), (6, 82)])
+def test_the_games_that_ran_to_the_cap_now_end(players, index) -> None:
+    """Three games of 1,500 (seed 1, random and greedy bots in alternate seats) ran to the
+    150-round cap: the two greedy nations traded the same cities back and forth once the
+    kings were gone. With a conquest worth less when it earns nothing, each ends."""
+    from pnp.engine.play import play_game
+    from pnp.engine.selfplay import game_seed
+
+    game = load_game(GAME).game
+    bots = tuple(("random", "greedy")[(index + s) % 2] for s in range(players))
+    result = play_game(game, players, game_seed(1, index), bots)
+    assert result.ended == "completed" and not result.violations
+    assert result.turns < 100
+
+
 def test_the_engine_declares_the_map_for_the_generic_invariants() -> None:
     game = load_game(GAME).game
     meta = antike.metadata(game)
