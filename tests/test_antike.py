@@ -55,6 +55,9 @@ DATA_BREAKS = {
                         "game/rules/neutral_cities: false")],
     "round-coin": [("game.yaml", "overrides: {game/rules/setup/round_coins: 1}",
                     "overrides: {game/rules/setup/round_coins: 0}")],
+    "legions-ran-out": [("components.yaml", "{id: legion, name: Legion, on: [province], "
+                         "per_player: 10}", "{id: legion, name: Legion, on: [province], "
+                         "per_player: 11}")],
 }
 
 

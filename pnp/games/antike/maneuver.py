@@ -159,12 +159,13 @@ class Maneuver(Actions):
             mine = self.units(node, seat)
             if mine == 0:
                 continue
-            if limit is not None and on_map(self.state, "city", seat) >= limit:
-                return
             owner = self.city_owner(node)
-            neutral = node in self.neutral()
             if owner == seat:
                 continue
+            if limit is not None and on_map(self.state, "city", seat) >= limit:
+                self.ctx.event("cities-ran-out", seat)  # component sufficiency
+                return
+            neutral = node in self.neutral()
             if owner is None and not neutral:
                 if self.can_pay_all(seat, self.r.found):
                     for res, n in self.r.found.items():
