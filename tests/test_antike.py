@@ -208,3 +208,17 @@ def test_the_engine_declares_the_map_for_the_generic_invariants() -> None:
     meta = antike.metadata(game)
     assert meta.map is not None and "corniclanum" in meta.map.nodes
     assert meta.score_counter == "personages"
+
+
+def test_the_printed_card_texts_agree_with_the_numbers_the_engine_reads() -> None:
+    """The personage and know-how cards print their numbers in words the layout shows (text,
+    cost); the engine reads game.yaml and the price field. Both must say the same."""
+    game = load_game(GAME).game
+    r = rules_for(game)
+    for card in game.decks["personages"].cards:
+        award = r.awards[card.fields["award"]]
+        if "each" in award and award["each"] > 1:
+            assert f"every {award['each']} " in card.fields["text"], card.id
+        assert f"({r.stack_size[card.fields['award']]} in the stack)" in card.fields["type"]
+    for card in game.decks["know-hows"].cards:
+        assert card.fields["cost"] == f"{card.fields['price']} gold", card.id
