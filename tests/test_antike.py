@@ -11,6 +11,7 @@ import pytest
 
 from pnp.data.game import load_game
 from pnp.engine.api import Rondel
+from pnp.engine.invariants import check_conservation, world_of
 from pnp.engine.scenario import run_scenario
 from pnp.games import antike
 from pnp.games.antike import Antike, invariants, main_state, rules_for
@@ -54,6 +55,9 @@ DATA_BREAKS = {
                         "game/rules/neutral_cities: false")],
     "round-coin": [("game.yaml", "overrides: {game/rules/setup/round_coins: 1}",
                     "overrides: {game/rules/setup/round_coins: 0}")],
+    "legions-ran-out": [("components.yaml", "{id: legion, name: Legion, on: [province], "
+                         "per_player: 10}", "{id: legion, name: Legion, on: [province], "
+                         "per_player: 11}")],
 }
 
 
@@ -132,7 +136,6 @@ def test_the_rondel_charges_for_steps_past_the_free_ones() -> None:
 
 
 @pytest.mark.parametrize("breakage,message", [
-    (lambda st: st.players[0].counters.__setitem__("gold", 50), "gold are not conserved"),
     (lambda st: st.vars["stacks"].__setitem__("kings", 0), "personages are not conserved"),
     (lambda st: st.players[0].vars["know_hows"].extend(["wheel", "wheel"]), "know-how twice"),
     (lambda st: st.vars["map"].setdefault("tingis", {}).__setitem__("temple", [1, 0]),
@@ -142,10 +145,62 @@ def test_the_rondel_charges_for_steps_past_the_free_ones() -> None:
 def test_the_game_invariants_catch_broken_states(breakage, message) -> None:
     game = load_game(GAME).game
     t = _table()
-    t.state.vars["totals"] = t.totals()
     assert invariants(game, t.state, "round") == []
     breakage(t.state)
     assert any(message in p for p in invariants(game, t.state, "round"))
+
+
+@pytest.mark.parametrize("breakage,supply", [
+    (lambda st: st.players[0].counters.__setitem__("gold", 50), "gold"),
+    (lambda st: st.supply.__setitem__("marble", st.supply["marble"] - 1), "marble"),
+    (lambda st: st.players[1].counters.__setitem__("coins", 0), "coins"),
+])
+def test_chips_and_coins_are_conserved_by_the_generic_check(breakage, supply) -> None:
+    """components.yaml links the chip and coin counters to their supplies: the harness's own
+    conservation check holds them to the box's stock (Antike keeps no check of its own)."""
+    game = load_game(GAME).game
+    t = _table()
+    world = world_of(game, t.state, from_stock=True)
+    assert set(world.links) == {"marble", "iron", "gold", "coins"}
+    assert world.totals == {s.id: s.stock for s in game.supplies.values()}
+    assert check_conservation(t.state, world) == []
+    t.pay(0, "marble", 1)  # paying the bank moves a chip, it makes none
+    assert check_conservation(t.state, world) == []
+    breakage(t.state)
+    assert any(p.startswith(f"{supply} tokens were made or lost")
+               for p in check_conservation(t.state, world))
+    assert not any(supply in p for p in invariants(game, t.state, "round"))
+
+
+def test_a_conquest_is_worth_less_to_the_greedy_bot_once_it_earns_nothing() -> None:
+    """Seat 0 takes Sparta from seat 1: worth 1 while it lifts seat 0 past the most cities it
+    held and kings remain, or destroys a temple while generals remain; 0.25 otherwise."""
+    t = _table(board={"roma": {"city": [1, 0]}, "sparta": {"city": [0, 1]}})
+    t.state.vars["stacks"] = {"kings": 3, "scholars": 8, "generals": 7, "citizens": 6,
+                              "navigators": 5}
+    t.state.players[0].vars["best"]["cities"] = 1
+    assert t.gain(0, "sparta") == 1.0
+    t.state.vars["stacks"]["kings"] = 0
+    assert t.gain(0, "sparta") == 0.25
+    t.state.vars["map"]["sparta"]["temple"] = [0, 1]
+    assert t.gain(0, "sparta") == 1.0
+    t.state.vars["stacks"]["generals"] = 0
+    assert t.gain(0, "sparta") == 0.25
+
+
+@pytest.mark.parametrize("players,index", [(3, 181), (4, 88), (6, 82)])
+def test_the_games_that_ran_to_the_cap_now_end(players, index) -> None:
+    """Three games of 1,500 (seed 1, random and greedy bots in alternate seats) ran to the
+    150-round cap: the two greedy nations traded the same cities back and forth once the
+    kings were gone. With a conquest worth less when it earns nothing, each ends."""
+    from pnp.engine.play import play_game
+    from pnp.engine.selfplay import game_seed
+
+    game = load_game(GAME).game
+    bots = tuple(("random", "greedy")[(index + s) % 2] for s in range(players))
+    result = play_game(game, players, game_seed(1, index), bots)
+    assert result.ended == "completed" and not result.violations
+    assert result.turns < 100
 
 
 def test_the_engine_declares_the_map_for_the_generic_invariants() -> None:
@@ -153,3 +208,17 @@ def test_the_engine_declares_the_map_for_the_generic_invariants() -> None:
     meta = antike.metadata(game)
     assert meta.map is not None and "corniclanum" in meta.map.nodes
     assert meta.score_counter == "personages"
+
+
+def test_the_printed_card_texts_agree_with_the_numbers_the_engine_reads() -> None:
+    """The personage and know-how cards print their numbers in words the layout shows (text,
+    cost); the engine reads game.yaml and the price field. Both must say the same."""
+    game = load_game(GAME).game
+    r = rules_for(game)
+    for card in game.decks["personages"].cards:
+        award = r.awards[card.fields["award"]]
+        if "each" in award and award["each"] > 1:
+            assert f"every {award['each']} " in card.fields["text"], card.id
+        assert f"({r.stack_size[card.fields['award']]} in the stack)" in card.fields["type"]
+    for card in game.decks["know-hows"].cards:
+        assert card.fields["cost"] == f"{card.fields['price']} gold", card.id

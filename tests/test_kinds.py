@@ -51,9 +51,9 @@ def only_stickers(monkeypatch) -> FakeKind:
     return fake
 
 
-def test_the_registry_holds_the_eight_kinds_in_build_order():
-    assert kinds.kind_names() == ["record", "board", "map", "tokens", "cards", "symbols",
-                                  "rulesheet", "guide"]
+def test_the_registry_holds_the_ten_kinds_in_build_order():
+    assert kinds.kind_names() == ["record", "board", "map", "tokens", "supplies", "cards",
+                                  "symbols", "rulesheet", "aid", "guide"]
 
 
 def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monkeypatch):
@@ -64,9 +64,10 @@ def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monke
                             (called.append(name), ([], []))[1])
     paths, diags = build_game(ac, tmp_path / "kit", "a4")
     assert diags == []
-    # Ancient Civilizations has every kind but a map and a symbol key (its pieces print
-    # words, no icons)
-    assert called == [k for k in kinds.kind_names() if k not in ("map", "symbols")]
+    # Ancient Civilizations has every kind but a map, a symbol key (its pieces print words,
+    # no icons), printed supplies and a player aid
+    assert called == [k for k in kinds.kind_names()
+                      if k not in ("map", "symbols", "supplies", "aid")]
 
 
 def test_a_registered_kind_is_preflighted_by_validate(only_stickers):

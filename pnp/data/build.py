@@ -329,8 +329,12 @@ class Builder:
         seen: dict[str, Position] = {}
         for doc, path, s in self.items("components", "supplies"):
             if self.unique(seen, s["id"], doc.pos(path + ("id",)), "supply"):
+                tok = s.get("token")
+                token = None if tok is None else m.SupplyToken(
+                    tok.get("shape", "circle"), tok.get("size", "12mm"), tok.get("colour"),
+                    tok.get("text"), doc.pos(path + ("token",)))
                 out[s["id"]] = m.Supply(s["id"], s["name"], s["stock"], bool(s.get("may_run_out", False)),
-                                        s.get("note", ""), doc.pos(path))
+                                        s.get("note", ""), doc.pos(path), token)
         return out
 
     def build_dice(self) -> dict[str, m.Die]:

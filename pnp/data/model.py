@@ -337,8 +337,20 @@ class Counter:
 
 
 @dataclass(frozen=True)
+class SupplyToken:
+    """How a supply is printed as tokens (`token:`); None fields take the renderer's defaults."""
+
+    shape: str = "circle"
+    size: str = "12mm"
+    colour: str | None = None
+    text: str | None = None
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
 class Supply:
-    """A pool of tokens in the box; may_run_out: the rules allow play on when it is empty."""
+    """A pool of tokens in the box; may_run_out: the rules allow play on when it is empty;
+    token: printed as `stock` tokens (None: not printed)."""
 
     id: str
     name: str
@@ -346,6 +358,7 @@ class Supply:
     may_run_out: bool = False
     note: str = ""
     origin: Position = NOWHERE
+    token: SupplyToken | None = None
 
 
 @dataclass(frozen=True)

@@ -136,6 +136,25 @@ def entries(game: Any, names: list[str], pack: bool = False) -> list[Entry]:
                 what += " " + ", ".join(f"{c.name} ({c.count} each)" for c in per_player
                                         if "pawn" in c.id) + "."
             out.append(Entry(name, what, "1", "card stock", "one"))
+        elif name.startswith("map-") and name.endswith("-tiled.pdf"):
+            out.append(Entry(name, "The map on home-printer pages: cut and glue them together "
+                             "in the order of the tile names (A1, A2, ... B1 ...).", "1",
+                             "heavy paper", "one"))
+        elif name.startswith("map-") and name.endswith("-pieces.pdf"):
+            out.append(Entry(name, "The pieces that stand on the map, in the players' colours "
+                             "and the shared ones: cut each on its outline.", "1", "card stock",
+                             "one"))
+        elif name.startswith("map-"):
+            out.append(Entry(name, "The whole map on one large sheet, at a copy shop.", "1",
+                             "large paper", "one", home=False))
+        elif name == "supply-tokens.pdf":
+            counts = ", ".join(f"{s.name} ({s.stock})" for s in game.supplies.values()
+                               if s.token is not None)
+            out.append(Entry(name, f"Supply tokens, as many as the box holds: {counts}.", "1",
+                             "card stock", "one"))
+        elif name == "player-aid.pdf":
+            out.append(Entry(name, "The player aid: one page for each player, in the players' "
+                             "colours.", "1", "plain paper", "one"))
         elif name in packed:
             out.append(_packed_entry(game, packed[name], name))
         elif name in decks:
@@ -171,7 +190,8 @@ def _steps(items: list[Entry], gutterfold: bool = False, folds: bool = False) ->
         steps.append("Cut the card sheets along the crop marks in the margins: first every "
                      "long cut right across the sheet, then the short ones. Cut round tokens "
                      "on their outline.")
-    if any(n.startswith("board-") for n in names):
+    if any(n.startswith("board-") or n.startswith("map-") and n.endswith("-tiled.pdf")
+           for n in names):
         steps.append("Trim and glue the board tiles in the order of their names; each tile's "
                      "margin names its neighbours.")
     if "tokens.pdf" in names:

@@ -57,7 +57,7 @@ def renderer(name: str) -> Renderer:
 
 
 # ---------------------------------------------------------------------------------------------
-# the six kinds
+# the kinds
 
 
 class RecordSheets:
@@ -139,6 +139,31 @@ class Pawns:
         from pnp.render.build import pawn_groups
 
         return ["tokens.pdf"] if pawn_groups(game)[0] else []
+
+
+class SupplyTokens:
+    """`supply-tokens.pdf`: every supply with `token:`, `stock` tokens each
+    (pnp.render.supply_tokens)."""
+
+    name = "supplies"
+
+    def applies(self, game) -> bool:
+        return any(s.token is not None for s in (game.supplies or {}).values())
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        from pnp.render.supply_tokens import check_supply_tokens
+
+        return check_supply_tokens(game, paper_size)
+
+    def render(self, game, out_dir, paper) -> Rendered:
+        from pnp.render.supply_tokens import render_supply_tokens
+
+        return render_supply_tokens(game, out_dir, paper)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.supply_tokens import FILE_NAME
+
+        return [FILE_NAME] if self.applies(game) else []
 
 
 def deck_stem(deck) -> str:
@@ -269,6 +294,33 @@ class Rulesheet:
         return [rulesheet_name(game)]
 
 
+class PlayerAid:
+    """`player-aid.pdf`: the game folder's `player-aid/` sources, one page a player
+    (pnp.render.aid)."""
+
+    name = "aid"
+
+    def applies(self, game) -> bool:
+        from pnp.render.aid import aid_folder
+
+        return aid_folder(game) is not None
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        from pnp.render.aid import check_aid
+
+        return check_aid(game, paper_size)  # sources checked, one copy laid out in memory
+
+    def render(self, game, out_dir, paper) -> Rendered:
+        from pnp.render.aid import render_aid
+
+        return render_aid(game, out_dir, paper)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.aid import FILE_NAME
+
+        return [FILE_NAME]
+
+
 class Guide:
     """`print-guide.pdf` (what to print, how, in what order) and `print-all.pdf` (the guide and
     every home file in one); last, so it can count the pages the other kinds wrote."""
@@ -322,6 +374,6 @@ class Maps:
         return output_names(game, paper)
 
 
-for _kind in (RecordSheets(), Boards(), Maps(), Pawns(), Cards(), SymbolKey(), Rulesheet(),
-              Guide()):
+for _kind in (RecordSheets(), Boards(), Maps(), Pawns(), SupplyTokens(), Cards(), SymbolKey(),
+              Rulesheet(), PlayerAid(), Guide()):
     register(_kind)

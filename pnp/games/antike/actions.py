@@ -101,12 +101,16 @@ class Actions(Table):
     def arming(self, seat: int) -> None:
         """New legions in the seat's cities and galleys in its coastal cities, one decision a
         unit, until it stops or cannot pay."""
+        out_of: set[str] = set()  # kinds of unit the nation has none left of (reported once)
         while True:
             options: list[str] = []
             worth: dict[str, Estimate] = {}
             for unit in ("legion", "galley"):
                 limit = self.r.map.pieces[unit].per_player
                 if limit is not None and on_map(self.state, unit, seat) >= limit:
+                    if unit not in out_of:  # component sufficiency: the box's units ran out
+                        out_of.add(unit)
+                        self.ctx.event(f"{unit}s-ran-out", seat)
                     continue
                 price = self.unit_price(seat, unit)
                 if not self.can_pay(seat, "iron", price):

@@ -1,13 +1,14 @@
-"""Antike's own invariants, beside the map's generic ones (pnp.engine.graph.check_map): chips
-and coins are conserved between the bank and the nations from the start of play, the 35 personages between the
-stacks and the nations, a temple stands only in its owner's city, a neutral site holds no
-nation's city, and know-hows are owned once."""
+"""Antike's own invariants, beside the harness's generic ones: the map's (pnp.engine.graph.check_map)
+and the supplies' (components.yaml links the marble, iron, gold and coins counters to their
+supplies, so the generic conservation check holds chips and coins to the box's stock). Here:
+the 35 personages between the stacks and the nations, a temple stands only in its owner's
+city, a neutral site holds no nation's city, and know-hows are owned once."""
 
 from __future__ import annotations
 
 from pnp.engine.api import GameDef, State, count
 
-from .rules import RESOURCES, STACKS, rules_for
+from .rules import STACKS, rules_for
 
 
 def invariants(game: GameDef, state: State, label: str) -> list[str]:
@@ -15,11 +16,6 @@ def invariants(game: GameDef, state: State, label: str) -> list[str]:
     out: list[str] = []
     if not state.vars.get("stacks"):
         return out  # before setup
-    totals = state.vars.get("totals") or {}
-    for res in (*RESOURCES, "coins"):
-        held = state.supply[res] + sum(p.counters[res] for p in state.players)
-        if res in totals and held != totals[res]:
-            out.append(f"{res} are not conserved between the bank and the nations")
     total = sum(r.stack_size.values())
     if sum(state.vars["stacks"].values()) + sum(p.counters["personages"]
                                                  for p in state.players) != total:

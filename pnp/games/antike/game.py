@@ -64,8 +64,6 @@ class Antike(Maneuver, Personages):
             self.setup()
             st.stage, st.turn = MAIN, 1
             ctx.step("pregame")
-        if "totals" not in st.vars:
-            st.vars["totals"] = self.totals()
         play_turns(ctx, [Phase(ROUND, self.round)], max_turns, leaders=self.leaders)
 
     def round(self) -> None:
@@ -92,13 +90,6 @@ class Antike(Maneuver, Personages):
         else:
             self.maneuver(seat)
         self.end_of_turn(seat)
-
-    def totals(self) -> dict[str, int]:
-        """Chips and coins in the game when play starts (the bank's and the nations'), for
-        the conservation invariants: a scenario may set any amounts, none may appear later."""
-        st = self.state
-        return {res: st.supply[res] + sum(p.counters[res] for p in st.players)
-                for res in (*RESOURCES, "coins")}
 
     def leaders(self) -> list[int]:
         scores = [p.counters["personages"] for p in self.state.players]

@@ -39,13 +39,32 @@ class Maneuver(Actions):
                     out.append(m)
         return out
 
-    def targets(self, seat: int) -> int:
-        """How many sites the seat's units could take in one maneuver: an empty site it can
-        pay to found, or a city whose defence its reaching units match (the greedy bot's
-        guess of a maneuver's worth, not a rule)."""
+    def earns(self, per: str) -> bool:
+        """Whether a stack awarded for `per` (cities, temples-destroyed) still has cards."""
+        stacks = self.state.vars["stacks"]
+        return any(a["per"] == per and stacks.get(k, 0) > 0 for k, a in self.r.awards.items())
+
+    def gain(self, seat: int, node: str) -> float:
+        """What taking the site at `node` is worth to the greedy bot, from 1 (it brings the
+        nation nearer a personage: more cities than it ever held while a stack pays for
+        cities, or a temple destroyed while one pays for that) down to 0.25 (the city only
+        changes hands). A bot's estimate, not a rule: without it two greedy nations trade
+        the same cities back and forth once the kings are gone, and the game never ends."""
+        best = self.state.players[seat].vars["best"]["cities"]
+        if len(self.cities(seat)) + 1 > best and self.earns("cities"):
+            return 1.0
+        owner = self.city_owner(node)
+        if owner is not None and self.has_temple(node) and self.earns("temples-destroyed"):
+            return 1.0
+        return 0.25
+
+    def targets(self, seat: int) -> float:
+        """The sites the seat's units could take in one maneuver, each by its `gain`: an empty
+        site it can pay to found, or a city whose defence its reaching units match (the
+        greedy bot's guess of a maneuver's worth, not a rule)."""
         limit = self.r.map.pieces["city"].per_player
         if limit is not None and on_map(self.state, "city", seat) >= limit:
-            return 0
+            return 0.0
         reaching: dict[str, int] = {}
         for unit in UNITS:
             for node in self.r.map.nodes:
@@ -56,7 +75,7 @@ class Maneuver(Actions):
                     if self.r.map.nodes[d].site and self.city_owner(d) != seat:
                         reaching[d] = reaching.get(d, 0) + n
         found = self.can_pay_all(seat, self.r.found)
-        return sum(1 for d, n in reaching.items()
+        return sum(self.gain(seat, d) for d, n in reaching.items()
                    if (self.city_owner(d) is None and d not in self.neutral() and found)
                    or (self.city_owner(d) is not None or d in self.neutral())
                    and n >= self.defence(d))
@@ -94,10 +113,11 @@ class Maneuver(Actions):
         site = self.r.map.nodes[dst].site
         owner = self.city_owner(dst)
         if site and owner is None and dst not in self.neutral():
-            return Estimate({"power": 3.0})
+            return Estimate({"power": 3.0 * self.gain(seat, dst)})
         if site and owner != seat:
             short = self.defence(dst) - self.units(dst, seat) - 1
-            return Estimate({"power": 3.5 if short <= 0 else 1.0 / (1 + short)})
+            return Estimate({"power": self.gain(seat, dst) * (
+                3.5 if short <= 0 else 1.0 / (1 + short))})
         near = any(self.r.map.nodes[m].site and self.city_owner(m) != seat
                    for m in self.r.map.neighbours(dst))
         return Estimate({"power": 0.2 if near and not self.units(dst, seat) else -0.05})
@@ -139,12 +159,13 @@ class Maneuver(Actions):
             mine = self.units(node, seat)
             if mine == 0:
                 continue
-            if limit is not None and on_map(self.state, "city", seat) >= limit:
-                return
             owner = self.city_owner(node)
-            neutral = node in self.neutral()
             if owner == seat:
                 continue
+            if limit is not None and on_map(self.state, "city", seat) >= limit:
+                self.ctx.event("cities-ran-out", seat)  # component sufficiency
+                return
+            neutral = node in self.neutral()
             if owner is None and not neutral:
                 if self.can_pay_all(seat, self.r.found):
                     for res, n in self.r.found.items():
