@@ -18,7 +18,7 @@ from pnp.games.antike import Antike, invariants, main_state, rules_for
 from pnp.paths import CARDS
 from tests.scenario_breaks import copy_with, run_on_copy
 
-FOLDER = Path(__file__).parent / "scenarios" / "antike"
+FOLDER = CARDS / "antike" / "scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
 GAME = CARDS / "antike"
 

@@ -15,7 +15,7 @@ from pnp.games.age_of_civilization import actions as aoc_actions
 from pnp.paths import CARDS
 from tests.scenario_breaks import copy_with, run_on_copy
 
-FOLDER = Path(__file__).parent / "scenarios" / "age-of-civilization"
+FOLDER = CARDS / "age-of-civilization" / "scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
 GAME = CARDS / "age-of-civilization"
 

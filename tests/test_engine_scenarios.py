@@ -13,7 +13,7 @@ from pnp.data.game import load_game
 from pnp.engine.scenario import run_scenario
 from pnp.paths import CARDS, SCHEMAS
 
-FOLDER = Path(__file__).parent / "scenarios" / "ancient-civilizations"
+FOLDER = CARDS / "ancient-civilizations" / "scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
 
 #: every rule of the issue, with the scenario that shows it

@@ -96,7 +96,7 @@ UNWRITABLE = [
     ("render", "tokens", "ancient-civilizations", "--out", "{blocker}/out"),
     ("simulate", "ancient-civilizations", "--games", "2", "--report", "{blocker}/r.pdf"),
     ("simulate", "ancient-civilizations", "--games", "2", "--log", "{blocker}/r.jsonl"),
-    ("scenario", str(Path(__file__).parent / "scenarios"), "--log", "{blocker}/logs"),
+    ("scenario", "ancient-civilizations", "--log", "{blocker}/logs"),
     ("sweep", "ancient-civilizations", "--games", "2", "--report", "{blocker}/r.pdf"),
 ]
 
@@ -171,8 +171,7 @@ def test_pnp_schemas_replaces_files_whole_keeping_their_mode(tmp_path):
     ("sweep", "ancient-civilizations", "--games", "2", "--report", "/proc/x.pdf"),
     ("simulate", "ancient-civilizations", "--games", "2", "--report", "/proc/x.pdf"),
     ("simulate", "ancient-civilizations", "--games", "2", "--log", "/proc/x.jsonl"),
-    ("scenario", str(Path(__file__).parent / "scenarios" / "ancient-civilizations"), "--log",
-     "/proc/x"),
+    ("scenario", "ancient-civilizations", "--log", "/proc/x"),
 ], ids=lambda a: " ".join(a[:1] + a[-2:]))
 def test_an_output_in_a_folder_nobody_may_write_is_a_diagnostic(args):
     result = run(*args)

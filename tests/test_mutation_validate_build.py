@@ -148,7 +148,7 @@ def test_validate_passes_exactly_when_build_does(file, muts):
         assert time.monotonic() - start < 30, "every example is bounded"
 
 
-SCENARIOS = sorted((CARDS.parent / "tests/scenarios/ancient-civilizations").glob("*.yaml"))[:8]
+SCENARIOS = sorted((CARDS / "ancient-civilizations" / "scenarios").glob("*.yaml"))[:8]
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, database=None,

@@ -100,7 +100,8 @@ def test_rest_to_must_name_a_shared_zone(tmp_path: Path) -> None:
 def _game_with_scenario(tmp_path: Path) -> Path:
     shutil.copytree(SCHEMAS, tmp_path / "schemas")  # the data files' schema lines point there
     game = tmp_path / "cards" / "ancient-civilizations"
-    shutil.copytree(CARDS / "ancient-civilizations", game)
+    shutil.copytree(CARDS / "ancient-civilizations", game,
+                    ignore=shutil.ignore_patterns("scenarios"))  # only the one written below
     (game / "scenarios").mkdir()
     text = HEAD + TIED_WAR.replace("CHOICE", "war").replace("game: ancient-civilizations",
                                                             "game: ..")

@@ -14,7 +14,7 @@ from pnp.games import the_ancient_world as taw
 from pnp.paths import CARDS
 from tests.scenario_breaks import copy_with, run_on_copy
 
-FOLDER = Path(__file__).parent / "scenarios" / "the-ancient-world"
+FOLDER = CARDS / "the-ancient-world" / "scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
 GAME = CARDS / "the-ancient-world"
 

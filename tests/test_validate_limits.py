@@ -137,7 +137,7 @@ def test_scenario_with_a_number_as_owner_key_fails_with_a_message(tmp_path):
     from pnp.engine.scenario import run_scenario
     from pnp.paths import CARDS
 
-    source = (CARDS.parent / "tests/scenarios/ancient-civilizations/war-tie.yaml").read_text()
+    source = (CARDS / "ancient-civilizations" / "scenarios" / "war-tie.yaml").read_text()
     source = source.replace("../../../schemas", str(CARDS.parent / "schemas"))
     source = source.replace("    events: {war: 1,", "    owners: {1: 0}\n    events: {war: 1,")
     path = tmp_path / "owners.yaml"
