@@ -63,6 +63,31 @@ def lead_lines(doc: Mapping[str, Any]) -> list[str]:
             f"[{_ci(lead['comeback_ci95'])}]"]
 
 
+#: options shown in the text report (those whose pickers' win rate differs most from the rest)
+TEXT_OPTIONS = 5
+
+
+def choice_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The Choices line (branching factor, options never picked) and the few options whose
+    pickers win most differently from every other seat-game (the JSON lists them all)."""
+    ch = doc.get("choices") or {}
+    b, rows = ch.get("branching") or {}, ch.get("options") or []
+    if not b.get("decisions"):
+        return []
+    never = sum(1 for r in rows if not r["picked"])
+    lines = [f"Choices    {num(b['mean'])} options a decision (p50 {b['p50']}, p95 {b['p95']}, "
+             f"max {b['max']}), {num(b['per_game'])} decisions a game; {len(rows)} named options"
+             f", {never} never picked"]
+    shown = sorted((r for r in rows if r["tested"]),
+                   key=lambda r: (-abs(r["gap"]), r["why"], r["option"]))[:TEXT_OPTIONS]
+    for r in shown:
+        lines.append(f"  picked   '{r['option']}' at '{r['why']}': {pct(r['pick_rate'])} of "
+                     f"{r['offered']} offers; its pickers won {pct(r['win_rate_picked'])} "
+                     f"[{_ci(r['ci95_picked'])}], the rest {pct(r['win_rate_not_picked'])} "
+                     f"[{_ci(r['ci95_not_picked'])}]" + (" *" if r["flagged"] else ""))
+    return lines
+
+
 def render_text(doc: Mapping[str, Any]) -> str:
     """Header, key figures, then the findings most severe first."""
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
@@ -85,6 +110,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
         *lead_lines(doc),
+        *choice_lines(doc),
     ]
     used = [f"{coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
             for kind, keys in doc.get("coverage", {}).items() if keys]
