@@ -15,6 +15,7 @@ from pnp.engine.choices import (
     ChoiceTally,
     branching_table,
     never_picked,
+    opening_table,
     option_label,
     option_table,
 )
@@ -162,3 +163,46 @@ def test_two_rates_p_value():
     assert st.two_rates_p_value(60, 100, 30, 100) < 0.001
     assert st.two_rates_p_value(0, 0, 3, 10) == 1.0
     assert st.two_rates_p_value(0, 10, 0, 10) == 1.0
+
+
+def plan_tally(rush_wins: bool, seed: int = 5) -> ChoiceTally:
+    """Three-seat games: each seat opens 'rush, rush, rush' or 'farm, trade, rush' at
+    'action' (by a coin flip); with `rush_wins`, a rusher wins whenever one plays."""
+    rnd = random.Random(seed)
+    tally = ChoiceTally()
+    for _ in range(300):
+        plans = [rnd.random() < 0.5 for _ in range(3)]
+        openings = {(s, "action"): ["rush"] * 3 if rush else ["farm", "trade", "rush"]
+                    for s, rush in enumerate(plans)}
+        rushers = [s for s, rush in enumerate(plans) if rush]
+        winner = rnd.choice(rushers) if rush_wins and rushers else rnd.randrange(3)
+        tally.add({}, {}, {}, 3, (winner,), 6, openings)
+    return tally
+
+
+def test_a_dominant_opening_is_found_and_a_fair_one_is_not():
+    rows = [{"why": "action", "option": o} for o in ("rush", "farm", "trade")]
+    won = opening_table(plan_tally(True), 6, rows)
+    assert [r["opening"] for r in won["dominant"]] == ["action: rush, rush, rush"]
+    assert won["dominant"][0]["win_share"] > 0.8
+    fair = opening_table(plan_tally(False), 6, rows)
+    assert fair["dominant"] == [] and fair["one_plan"] == []
+    assert fair["distinct"] == 2
+
+
+def test_one_plan_for_everyone_needs_a_real_choice():
+    tally = ChoiceTally()
+    for g in range(100):
+        tally.add({}, {}, {}, 2, (g % 2,), 2,
+                  {(0, "tech"): ["mining", "iron", "gunpowder"],
+                   (1, "tech"): ["mining", "iron", "gunpowder"],
+                   (0, "pay to move"): ["move", "move"], (1, "pay to move"): ["move", "move"]})
+    rows = [{"why": "tech", "option": o} for o in ("mining", "iron", "gunpowder", "bronze")]
+    rows += [{"why": "pay to move", "option": o} for o in ("move", "stop")]
+    table = opening_table(tally, 2, rows)
+    assert [r["opening"] for r in table["one_plan"]] == ["tech: mining, iron, gunpowder"]
+    doc = {"choices": {"openings": table}}
+    from pnp.engine.findings import _plans
+
+    [finding] = _plans(doc, None, None)
+    assert finding.code == "PNP-B025" and "100% of seat-games" in finding.message

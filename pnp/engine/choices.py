@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,9 +38,20 @@ OPTION_GAP_MIN = 0.10
 #: and never picked, is "never picked"
 NEVER_PICKED_OFFERS = 50
 
+#: a seat's opening at a decision: its first this many picks there, in order (the plan it
+#: set out on: the first three technologies, the first three action spaces)
+OPENING_PICKS = 3
+#: an opening whose seat-games took at least this share of all wins, and whose players win
+#: more than the rest by the option test (OPTION_ALPHA, OPTION_GAP_MIN), is a dominant plan
+DOMINANT_WIN_SHARE = 0.5
+#: an opening played in at least this share of seat-games is "one plan for everyone"
+ONE_PLAN_SHARE = 0.9
+#: openings listed in the JSON (the most played; the count of distinct ones is given too)
+OPENINGS_LISTED = 20
+
 #: option text -> its label (a bound on memory: past it, labels are worked out each time)
 LABEL_MEMO = 65536
-_labels: dict[str, str] = {}
+LABELS: dict[str, str] = {}
 _SEPARATORS = re.compile(r"([:/])")
 
 
@@ -50,7 +61,7 @@ def option_label(option: str) -> str:
     'district:122' and 'district:123' are both 'district', 'place:labor/1/0' is
     'place:labor', 'rise:aztecs' stays). An option whose first part holds a digit ('F+1',
     'G-1 F+2') is kept whole: it is an amount to pick, not a numbered thing."""
-    label = _labels.get(option)
+    label = LABELS.get(option)
     if label is None:
         parts = _SEPARATORS.split(option)
         label = option
@@ -58,8 +69,8 @@ def option_label(option: str) -> str:
             if any(ch.isdigit() for ch in parts[i]):
                 label = "".join(parts[:i - 1])
                 break
-        if len(_labels) < LABEL_MEMO:
-            _labels[option] = label
+        if len(LABELS) < LABEL_MEMO:
+            LABELS[option] = label
     return label
 
 
@@ -80,11 +91,18 @@ class ChoiceTally:
     branching: Counter = field(default_factory=Counter)  # options -> decisions
     seat_games: int = 0
     win_units: int = 0
+    #: opening (why, (first pick, second, third)) -> [seat-games, win units]
+    openings: dict[tuple[str, tuple[str, ...]], list[int]] = field(default_factory=dict)
 
     def add(self, offers: dict, picks: dict, branching: dict, players: int,
-            winners: Sequence[int], units: int) -> None:
-        """One game of `players` seats: `units` of a win to each seat in `winners`."""
+            winners: Sequence[int], units: int, openings: dict | None = None) -> None:
+        """One game of `players` seats: `units` of a win to each seat in `winners`; `openings`
+        holds each seat's first picks at each decision."""
         self.seat_games += players
+        for (seat, why), picked in (openings or {}).items():
+            row = self.openings.setdefault((why, tuple(picked)), [0, 0])
+            row[0] += 1
+            row[1] += units if seat in winners else 0
         self.branching.update(branching)
         self.win_units += units * len(winners)
         table = self.options
@@ -105,6 +123,10 @@ class ChoiceTally:
         self.branching.update(later.branching)
         self.seat_games += later.seat_games
         self.win_units += later.win_units
+        for key, row in later.openings.items():
+            mine = self.openings.setdefault(key, [0, 0])
+            mine[0] += row[0]
+            mine[1] += row[1]
         for key, row in later.options.items():
             mine = self.options.get(key)
             if mine is None:
@@ -187,7 +209,52 @@ def never_picked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             and row["seat_games"] >= MIN_GROUP]
 
 
+def opening_table(tally: ChoiceTally, credit_unit: int,
+                  options: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
+    """Openings (each seat's first OPENING_PICKS picks at each decision): how many distinct
+    ones were played, and the OPENINGS_LISTED most played with their share of seat-games, their win rate
+    against every other seat-game (Wilson intervals, the option test Holm-corrected over
+    every opening with MIN_GROUP seat-games on both sides), their share of all wins, and
+    `dominant` when the test flags them and they took DOMINANT_WIN_SHARE of the wins;
+    `one_plan`: openings of two picks or more, at a decision with three options or more
+    (`options`: the option rows), played in ONE_PLAN_SHARE of the seat-games or more."""
+    total, units = tally.seat_games, tally.win_units
+    rows = []
+    for (why, picked), (games, won) in tally.openings.items():
+        rest_games, rest_won = total - games, (units - won) / credit_unit
+        tested = games >= MIN_GROUP and rest_games >= MIN_GROUP
+        rows.append({
+            "opening": f"{why}: {', '.join(picked)}", "why": why, "picks": list(picked),
+            "seat_games": games, "share": _r(games / total) if total else 0.0,
+            "win_rate": _r(won / credit_unit / games),
+            "ci95": [_r(x) for x in st.wilson(won / credit_unit, games)],
+            "win_rate_rest": _r(rest_won / rest_games) if rest_games else None,
+            "ci95_rest": [_r(x) for x in st.wilson(rest_won, rest_games)],
+            "win_share": _r(won / units) if units else 0.0,
+            "gap": _r(won / credit_unit / games - rest_won / rest_games) if rest_games else None,
+            "tested": tested,
+            "p": _r(st.two_rates_p_value(won / credit_unit, games, rest_won, rest_games))
+            if tested else None})
+    tested = [r for r in rows if r["tested"]]
+    for r, q in zip(tested, st.holm([r["p"] for r in tested]), strict=True):
+        r["p_holm"] = _r(q)
+    for r in rows:
+        r.setdefault("p_holm", None)
+        r["dominant"] = bool(r["tested"] and r["p_holm"] < OPTION_ALPHA
+                             and r["gap"] >= OPTION_GAP_MIN
+                             and r["win_share"] >= DOMINANT_WIN_SHARE)
+    rows.sort(key=lambda r: (-r["seat_games"], r["opening"]))
+    kinds = Counter(row["why"] for row in options)
+    one_plan = [r for r in rows if r["share"] >= ONE_PLAN_SHARE and len(r["picks"]) >= 2
+                and kinds[r["why"]] >= 3]
+    return {"picks": OPENING_PICKS, "distinct": len(rows), "seat_games": total,
+            "most_played": rows[:OPENINGS_LISTED],
+            "dominant": [r for r in rows if r["dominant"]], "one_plan": one_plan}
+
+
 def choices_document(tally: ChoiceTally, games: int, credit_unit: int) -> dict[str, Any]:
-    """The JSON section: the branching factor and the per-option rows."""
+    """The JSON section: the branching factor, the per-option rows and the openings."""
+    rows = option_table(tally, credit_unit)
     return {"branching": branching_table(tally.branching, games),
-            "options": option_table(tally, credit_unit)}
+            "options": rows,
+            "openings": opening_table(tally, credit_unit, rows)}

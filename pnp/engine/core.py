@@ -15,8 +15,7 @@ from math import floor as _floor  # a die from random(): the value int() gives, 
 from operator import itemgetter
 from typing import Any, Protocol
 
-from pnp.engine.choices import _labels as _LABELS
-from pnp.engine.choices import option_label
+from pnp.engine.choices import LABELS, OPENING_PICKS, option_label
 from pnp.engine.graph import MapOps
 from pnp.engine.result import GameResult
 from pnp.engine.state import (  # noqa: F401  (re-exported: the core's vocabulary)
@@ -603,14 +602,18 @@ class Context(ZoneOps, MapOps):
         sizes[n] = sizes.get(n, 0) + 1
         offers = res.offers
         get = offers.get
-        known = _LABELS.get
+        known = LABELS.get
         for label in {known(o) or option_label(o) for o in options if o.__class__ is str}:
             key = (seat, why, label)
             offers[key] = get(key, 0) + 1
         option = options[pick]
         if option.__class__ is str:
-            key = (seat, why, option_label(option))
+            label = option_label(option)
+            key = (seat, why, label)
             res.picks[key] = res.picks.get(key, 0) + 1
+            opening = res.openings.setdefault((seat, why), [])
+            if len(opening) < OPENING_PICKS:
+                opening.append(label)
 
     # bookkeeping -------------------------------------------------------------------------
     def event(self, name: str, seat: int = -1) -> None:

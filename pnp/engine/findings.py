@@ -87,7 +87,7 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
     out: list[Finding] = []
     for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _never_used, _caps,
                   _pinned, _runaway, _ties, _skill, _supplies, _factions, _never_picked,
-                  _pickers_win):
+                  _pickers_win, _plans):
         out.extend(check(doc, game, agg))
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
 
@@ -495,4 +495,25 @@ def _pickers_win(doc, game, agg) -> list[Finding]:
         out.append(Finding(WARNING, "PNP-B023",
                            f"{len(rows) - MAX_CHOICE_FINDINGS} more options whose pickers win "
                            f"more or less than the rest (see choices in the JSON output)"))
+    return out
+
+
+def _plans(doc, game, agg) -> list[Finding]:
+    """A dominant plan (an opening whose players win far more and took most wins: PNP-B024)
+    and one plan for everyone (an opening nearly every seat-game played: PNP-B025)."""
+    openings = (doc.get("choices") or {}).get("openings") or {}
+    out = []
+    for r in openings.get("dominant") or []:
+        lo, hi = r["ci95"]
+        out.append(Finding(WARNING, "PNP-B024",
+                           f"A dominant plan? Seats opening '{r['opening']}' won "
+                           f"{pct(r['win_rate'])} (95% CI {pct(lo)}–{pct(hi)}, "
+                           f"{r['seat_games']} seat-games) against {pct(r['win_rate_rest'])} for "
+                           f"the rest, and took {pct(r['win_share'])} of all wins "
+                           f"(Holm-corrected {_p(r['p_holm'])})"))
+    for r in openings.get("one_plan") or []:
+        out.append(Finding(INFO, "PNP-B025",
+                           f"One plan for everyone: {pct(r['share'])} of seat-games opened "
+                           f"'{r['opening']}' (its players won {pct(r['win_rate'])}): the bots "
+                           f"see one way to start; is another ever worth it?"))
     return out

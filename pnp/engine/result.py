@@ -75,3 +75,6 @@ class GameResult:
     branching: Tally = field(default_factory=Tally)
     offers: Tally = field(default_factory=Tally)
     picks: Tally = field(default_factory=Tally)
+    #: (seat, why) -> the seat's first named picks at that decision (at most
+    #: choices.OPENING_PICKS): the plan it opened with there
+    openings: dict[tuple[int, str], list[str]] = field(default_factory=dict)

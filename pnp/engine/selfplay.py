@@ -260,7 +260,8 @@ class Aggregate:
             self.trailing_shares.append(lead["trailing_share"])
             self.decided_at.append(lead["decided_at"])
             self.comebacks.append(lead["comeback"])
-        self.choices.add(r.offers, r.picks, r.branching, self.players, winners, units)
+        self.choices.add(r.offers, r.picks, r.branching, self.players, winners, units,
+                         r.openings)
         for seat, faction in enumerate(r.factions):
             if faction:
                 self.faction_seats[faction] += 1

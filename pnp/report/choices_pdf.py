@@ -96,6 +96,21 @@ def draw_choices(pages: Pages, doc: Mapping[str, Any]) -> None:
             "shown; the JSON lists every option.", size=8, color=GREY)
         top = pages.need(20 + ROW * len(rows))
         pick_chart(c, MARGIN, top, pages.body_w, rows)
+    openings = ch.get("openings") or {}
+    if openings.get("most_played"):
+        pages.heading("Openings", 11, keep=40)
+        pages.paragraph(
+            f"A seat's opening at a decision is its first {openings['picks']} picks there, in "
+            f"order; {openings['distinct']} distinct openings were played. The most played, "
+            "with the share of seat-games that played them, their win rate (95% CI) against "
+            "every other seat-game's, and their share of all wins:", size=8, color=GREY)
+        for r in openings["most_played"][:10]:
+            flag = "  (dominant?)" if r["dominant"] else ""
+            pages.paragraph(
+                f"{r['opening']}: {pct(r['share'])} of seat-games, won {pct(r['win_rate'])} "
+                f"({pct(r['ci95'][0])}–{pct(r['ci95'][1])}) against "
+                f"{pct(r['win_rate_rest'] or 0)}, {pct(r['win_share'])} of wins{flag}",
+                size=8, indent=8, color=FLAG if r["dominant"] else INK)
     never = [r for r in options if not r["picked"]]
     if never:
         never.sort(key=lambda r: (-r["offered"], r["why"], r["option"]))

@@ -85,6 +85,12 @@ def choice_lines(doc: Mapping[str, Any]) -> list[str]:
                      f"{r['offered']} offers; its pickers won {pct(r['win_rate_picked'])} "
                      f"[{_ci(r['ci95_picked'])}], the rest {pct(r['win_rate_not_picked'])} "
                      f"[{_ci(r['ci95_not_picked'])}]" + (" *" if r["flagged"] else ""))
+    op = ch.get("openings") or {}
+    if op.get("most_played"):
+        top = op["most_played"][0]
+        lines.append(f"Openings   {op['distinct']} distinct (a seat's first {op['picks']} picks at "
+                     f"a decision); most played '{top['opening']}': {pct(top['share'])} of "
+                     f"seat-games, won {pct(top['win_rate'])} [{_ci(top['ci95'])}]")
     return lines
 
 
