@@ -277,3 +277,29 @@ def render_sweep_text(sweep: Mapping[str, Any]) -> str:
         if len(c["findings"]) > TOP_FINDINGS:
             lines.append(f"    … {len(c['findings']) - TOP_FINDINGS} more (--format json)")
     return "\n".join(lines)
+
+
+def render_ladder_text(doc: Mapping[str, Any]) -> str:
+    """The ladder: one line per step (the upper bot's win rate against the lower, fair
+    share, whether it climbs), the depth, then the findings."""
+    lines = [f"{doc['game']} ({doc['variant'] or 'base rules'}): skill ladder, {doc['players']} "
+             f"players, seed {doc['seed']}, {doc['games_per_step']} games a step; "
+             f"{' < '.join(doc['rungs'])}",
+             f"  {doc['seconds']:.1f} s ({doc['cpu_seconds']:.1f} CPU s)", ""]
+    for s in doc["steps"]:
+        lines.append(f"  {s['upper']:>12} vs {s['lower']:<12} {pct(s['win_rate']):>4} "
+                     f"[{_ci(s['ci95'])}] of {s['seat_games']} games, fair {pct(s['fair_share'])}"
+                     f"  {'climbs' if s['climbs'] else 'flat'}  "
+                     f"({s['cpu_seconds_per_game']:.2f} CPU s a game)")
+    played = len(doc["steps"])
+    if played < len(doc["rungs"]) - 1:
+        lines.append(f"  (stopped after {played} of {len(doc['rungs']) - 1} steps: the last did "
+                     f"not climb; --every-step plays them all)")
+    lines.append(f"Depth      {doc['depth']} of {played} "
+                 f"step{'s' if played != 1 else ''} climbed"
+                 + (f"; flat from {doc['flattened_at']}" if doc["flattened_at"] else ""))
+    if doc["violations"]:
+        lines.append(f"Invariants BROKEN in {doc['violations']} game reports")
+    lines.append("")
+    lines.extend(_findings_text(doc["findings"]))
+    return "\n".join(lines)
