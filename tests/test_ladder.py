@@ -86,3 +86,16 @@ def test_the_command_on_the_starter_game(tmp_path):
     assert (tmp_path / "l.pdf").read_bytes().startswith(b"%PDF")
     bad = runner.invoke(main, ["ladder", str(folder), "--rungs", "greedy,greedy"])
     assert bad.exit_code == 2 and "named twice" in bad.output
+
+
+def test_a_later_climb_is_said_when_every_step_is_played():
+    """Strengths 0, 1, 2, 2, 3: the third step is flat, the fourth climbs again."""
+    STRENGTH.update({"mcts:8": 3})
+    try:
+        doc = ladder(skill_play, rungs=("random", "greedy", "mcts:2", "mcts:4", "mcts:8"),
+                     every=True)
+    finally:
+        del STRENGTH["mcts:8"]
+    assert [s["climbs"] for s in doc["steps"]] == [True, True, False, True]
+    assert any("a later step climbs again: mcts:8 wins" in f["message"]
+               for f in doc["findings"])

@@ -128,16 +128,23 @@ def ladder_findings(steps: Sequence[dict[str, Any]], players: int) -> list:
         if not s["climbs"]:
             break
         climbed += 1
-    if climbed == 0:
+    if climbed == 0 and not any(s["climbs"] for s in steps):
         out.append(Finding(WARNING, "PNP-B026",
                            f"More thinking does not win more: {said(first)}: the game may be "
                            f"mostly luck, or the bots too alike; try stronger rungs before "
                            f"concluding that choices do not matter"))
+    elif climbed == 0:
+        later = next(s for s in steps if s["climbs"])
+        out.append(Finding(INFO, "PNP-B026",
+                           f"The first step does not climb ({said(first)}), a later one does: "
+                           f"{said(later)}"))
     elif climbed < len(steps):
         stop = steps[climbed]
+        again = [s for s in steps[climbed + 1:] if s["climbs"]]
         out.append(Finding(INFO, "PNP-B026",
                            f"Skill pays for {climbed} step{'s' if climbed > 1 else ''} of the "
-                           f"ladder, up to {stop['lower']}; then it flattens: {said(stop)}"))
+                           f"ladder, up to {stop['lower']}; then it flattens: {said(stop)}"
+                           + (f"; a later step climbs again: {said(again[0])}" if again else "")))
     else:
         out.append(Finding(INFO, "PNP-B026",
                            f"Every step of the ladder climbs ({climbed}): {said(steps[-1])}; a "
