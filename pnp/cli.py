@@ -19,6 +19,7 @@ COMMANDS = {
     "simulate": "simulate",
     "compare": "compare",
     "sweep": "sweep",
+    "ladder": "ladder",
     "scenario": "scenario",
     "render": "render",
     "build": "build",

@@ -15,6 +15,7 @@ from math import floor as _floor  # a die from random(): the value int() gives, 
 from operator import itemgetter
 from typing import Any, Protocol
 
+from pnp.engine.choices import LABELS, OPENING_PICKS, option_label
 from pnp.engine.graph import MapOps
 from pnp.engine.result import GameResult
 from pnp.engine.state import (  # noqa: F401  (re-exported: the core's vocabulary)
@@ -290,7 +291,8 @@ class Context(ZoneOps, MapOps):
 
     def __init__(self, state: State, dice: Any, bots: Sequence[Any], result: GameResult,
                  log: list | None = None, on_step: StepHook | None = None,
-                 visibility: Mapping[str, str] | None = None, max_rolls: int = MAX_ROLLS):
+                 visibility: Mapping[str, str] | None = None, max_rolls: int = MAX_ROLLS,
+                 tally_choices: bool = False):
         self.state = state
         #: zone id -> who sees it; with hidden zones, bots get an observation, not the state
         self.visibility = {z: v for z, v in (visibility or {}).items() if v != ALL}
@@ -313,6 +315,9 @@ class Context(ZoneOps, MapOps):
         self._draw_many = getattr(dice, "draw_many", None)
         self._events = result.events
         self._trace_add = self.trace.append
+        #: count every decision's options and picks into the result (self-play's games only:
+        #: replays and a bot's playouts leave it off, so they pay nothing for it)
+        self._tally = tally_choices
         if isinstance(dice, SeededDice) and log is None:
             self.roll, self.roll_high = self._make_fast_dice(dice.random)  # type: ignore[method-assign]
         elif type(dice) is Replay and log is None:
@@ -433,6 +438,7 @@ class Context(ZoneOps, MapOps):
         pickers = [bot.choose for bot in self.bots]
         add = self._trace_add
         slow = Context.choose
+        tally = self._tally_choice if self._tally else None
 
         def choose(seat: int, options: Sequence[Any], why: str,
                    outcomes: Callable[[Any], dict[str, float]] | None = None) -> Any:
@@ -448,6 +454,8 @@ class Context(ZoneOps, MapOps):
             self.decisions += 1
             if not self.decisions % DECISION_CHECK:
                 self._check_decisions(seat, why)
+            if tally is not None:
+                tally(seat, options, why, pick)
             return options[pick]
 
         return choose
@@ -576,10 +584,36 @@ class Context(ZoneOps, MapOps):
         self.decisions += 1
         if not self.decisions % DECISION_CHECK:
             self._check_decisions(seat, why)
+        if self._tally:
+            self._tally_choice(seat, options, why, pick)
         if self.log is not None:
             self.log.append({"e": "choice", "seat": seat, "why": why, "options": list(options),
                              "pick": pick, "value": options[pick]})
         return options[pick]
+
+    def _tally_choice(self, seat: int, options: Sequence[Any], why: str, pick: int) -> None:
+        """Count a decision's size (the branching factor) and, for options that are text
+        (a card, an action, a space: numbers are amounts, not things), each label offered to
+        this seat (once a decision) and the one picked, keyed (seat, why, label):
+        pnp/engine/choices.py."""
+        res = self.result
+        sizes = res.branching
+        n = len(options)
+        sizes[n] = sizes.get(n, 0) + 1
+        offers = res.offers
+        get = offers.get
+        known = LABELS.get
+        for label in {known(o) or option_label(o) for o in options if o.__class__ is str}:
+            key = (seat, why, label)
+            offers[key] = get(key, 0) + 1
+        option = options[pick]
+        if option.__class__ is str:
+            label = option_label(option)
+            key = (seat, why, label)
+            res.picks[key] = res.picks.get(key, 0) + 1
+            opening = res.openings.setdefault((seat, why), [])
+            if len(opening) < OPENING_PICKS:
+                opening.append(label)
 
     # bookkeeping -------------------------------------------------------------------------
     def event(self, name: str, seat: int = -1) -> None:

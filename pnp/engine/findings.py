@@ -47,6 +47,9 @@ FACTION_ALPHA = 0.05
 FACTION_GAP_MIN = 0.03
 #: at most this many distinct invariant violations are listed one by one
 MAX_VIOLATION_FINDINGS = 10
+#: at most this many decisions with never-picked options, and options whose pickers win more
+#: or less, are listed one by one (the rest on one line; all of them in the JSON)
+MAX_CHOICE_FINDINGS = 8
 
 SEVERITY_ORDER = {ERROR: 0, WARNING: 1, INFO: 2}
 
@@ -83,7 +86,8 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
     for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _never_used, _caps,
-                  _pinned, _runaway, _ties, _skill, _supplies, _factions):
+                  _pinned, _runaway, _ties, _skill, _supplies, _factions, _never_picked,
+                  _pickers_win, _plans):
         out.extend(check(doc, game, agg))
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
 
@@ -446,4 +450,70 @@ def _factions(doc, game, agg) -> list[Finding]:
                                f"{f['faction']} wins {pct(f['win_rate'])} of the games it is "
                                f"played in (95% CI {pct(lo)}–{pct(hi)}), "
                                f"{'above' if gap > 0 else 'below'} the fair share of {pct(fair)}"))
+    return out
+
+
+def _option(row: Mapping[str, Any]) -> str:
+    return f"'{row['option']}' at '{row['why']}'"
+
+
+def _never_picked(doc, game, agg) -> list[Finding]:
+    """Options offered often and never picked (pnp/engine/choices.py says how often is
+    often), on one line: the most offered first."""
+    from pnp.engine.choices import never_picked
+
+    rows = never_picked((doc.get("choices") or {}).get("options") or [])
+    if not rows:
+        return []
+    rows = sorted(rows, key=lambda r: (-r["offered"], r["why"], r["option"]))
+    names = [f"{_option(r)} ({r['offered']} offers)" for r in rows[:MAX_CHOICE_FINDINGS]]
+    if len(rows) > MAX_CHOICE_FINDINGS:
+        names.append(f"{len(rows) - MAX_CHOICE_FINDINGS} more (see choices in the JSON output)")
+    return [Finding(WARNING, "PNP-B022",
+                    f"Never picked, though offered often: {_and(names)}: why would anyone "
+                    f"pick {'it' if len(rows) == 1 else 'them'}?")]
+
+
+def _pickers_win(doc, game, agg) -> list[Finding]:
+    """An option whose pickers win far more (or far less) than every other seat-game, by the
+    two-rate test Holm-corrected over every option tested (choices.option_table)."""
+    rows = [r for r in (doc.get("choices") or {}).get("options") or [] if r["flagged"]]
+    tested = sum(1 for r in (doc.get("choices") or {}).get("options") or [] if r["tested"])
+    rows.sort(key=lambda r: (-abs(r["gap"]), r["why"], r["option"]))
+    out = []
+    for r in rows[:MAX_CHOICE_FINDINGS]:
+        lo, hi = r["ci95_picked"]
+        lo2, hi2 = r["ci95_not_picked"]
+        verdict = ("a dominant pick?" if r["gap"] > 0 else "never worth picking?")
+        out.append(Finding(WARNING, "PNP-B023",
+                           f"Seats that picked {_option(r)} won {pct(r['win_rate_picked'])} "
+                           f"(95% CI {pct(lo)}–{pct(hi)}, {r['picked_games']} seat-games) "
+                           f"against {pct(r['win_rate_not_picked'])} ({pct(lo2)}–{pct(hi2)}) "
+                           f"for every other seat-game (Holm-corrected {_p(r['p_holm'])} over "
+                           f"{tested} options): {verdict}"))
+    if len(rows) > MAX_CHOICE_FINDINGS:
+        out.append(Finding(WARNING, "PNP-B023",
+                           f"{len(rows) - MAX_CHOICE_FINDINGS} more options whose pickers win "
+                           f"more or less than the rest (see choices in the JSON output)"))
+    return out
+
+
+def _plans(doc, game, agg) -> list[Finding]:
+    """A dominant plan (an opening whose players win far more and took most wins: PNP-B024)
+    and one plan for everyone (an opening nearly every seat-game played: PNP-B025)."""
+    openings = (doc.get("choices") or {}).get("openings") or {}
+    out = []
+    for r in openings.get("dominant") or []:
+        lo, hi = r["ci95"]
+        out.append(Finding(WARNING, "PNP-B024",
+                           f"A dominant plan? Seats opening '{r['opening']}' won "
+                           f"{pct(r['win_rate'])} (95% CI {pct(lo)}–{pct(hi)}, "
+                           f"{r['seat_games']} seat-games) against {pct(r['win_rate_rest'])} for "
+                           f"the rest, and took {pct(r['win_share'])} of all wins "
+                           f"(Holm-corrected {_p(r['p_holm'])})"))
+    for r in openings.get("one_plan") or []:
+        out.append(Finding(INFO, "PNP-B025",
+                           f"One plan for everyone: {pct(r['share'])} of seat-games opened "
+                           f"'{r['opening']}' (its players won {pct(r['win_rate'])}): the bots "
+                           f"see one way to start; is another ever worth it?"))
     return out

@@ -95,7 +95,8 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
                     "bots": list(names), "max_turns": cap})
     checker = step_checker(game, module, meta, invariants, seed, state, from_stock=True)
     ctx = Context(state, SeededDice(seed), seats, result, log, checker.__call__,
-                  meta.zone_visibility)  # a bound method: called faster than the object
+                  meta.zone_visibility,  # a bound method: called faster than the object
+                  tally_choices=True)
     for bot in seats:
         attach = getattr(bot, "attach", None)
         if attach is not None:  # search bots replay the game so far: they need its trace

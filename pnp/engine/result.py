@@ -69,3 +69,12 @@ class GameResult:
     #: the seats leading (by the module's own `leaders`) at the end of each turn, recorded by
     #: the api's play_turns: what lead changes, drama and decisiveness are measured on
     leaders_by_turn: list[tuple[int, ...]] = field(default_factory=list)
+    #: options -> decisions offering that many (the branching factor; decisions of two or
+    #: more options, as `decisions` counts them), and (seat, why, option) -> times that text
+    #: option was offered to the seat, and picked by it: per-option pick and win rates
+    branching: Tally = field(default_factory=Tally)
+    offers: Tally = field(default_factory=Tally)
+    picks: Tally = field(default_factory=Tally)
+    #: (seat, why) -> the seat's first named picks at that decision (at most
+    #: choices.OPENING_PICKS): the plan it opened with there
+    openings: dict[tuple[int, str], list[str]] = field(default_factory=dict)

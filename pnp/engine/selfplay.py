@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from pnp.engine import lineup
 from pnp.engine import stats as st
+from pnp.engine.choices import ChoiceTally, choices_document
 from pnp.engine.drama import game_drama
 from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, GameResult
 
@@ -173,6 +174,8 @@ class Aggregate:
     trailing_shares: list[float] = field(default_factory=list)
     decided_at: list[float] = field(default_factory=list)
     comebacks: list[int] = field(default_factory=list)
+    #: options offered and picked, per option, and decisions per size (pnp/engine/choices.py)
+    choices: ChoiceTally = field(default_factory=ChoiceTally)
 
     def __post_init__(self) -> None:
         if not self.seat_win_units:
@@ -257,6 +260,8 @@ class Aggregate:
             self.trailing_shares.append(lead["trailing_share"])
             self.decided_at.append(lead["decided_at"])
             self.comebacks.append(lead["comeback"])
+        self.choices.add(r.offers, r.picks, r.branching, self.players, winners, units,
+                         r.openings)
         for seat, faction in enumerate(r.factions):
             if faction:
                 self.faction_seats[faction] += 1
@@ -300,6 +305,7 @@ class Aggregate:
         self.no_winner += later.no_winner
         self.decisions += later.decisions
         self.rolls += later.rolls
+        self.choices.merge(later.choices)
 
 
 @dataclass
@@ -526,6 +532,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "lead": _lead_table(a),
         "supplies": _supply_table(game, a),
         "factions": _faction_table(a),
+        "choices": choices_document(a.choices, n, a.credit_unit),
         "findings": [],
     }
 

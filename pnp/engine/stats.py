@@ -162,6 +162,19 @@ def rate_p_value(successes: float, n: int, p0: float) -> float:
     return math.erfc(abs(z) / math.sqrt(2))
 
 
+def two_rates_p_value(x1: float, n1: int, x2: float, n2: int) -> float:
+    """Two-sided p-value of the pooled two-proportion score test that x1/n1 and x2/n2 are the
+    same rate: z = (p1 - p2) / sqrt(p (1 - p) (1/n1 + 1/n2)), p pooled. 1.0 when it cannot be
+    tested (an empty side, or a pooled rate of 0 or 1)."""
+    if n1 <= 0 or n2 <= 0:
+        return 1.0
+    pooled = (x1 + x2) / (n1 + n2)
+    if not 0 < pooled < 1:
+        return 1.0
+    z = (x1 / n1 - x2 / n2) / math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    return math.erfc(abs(z) / math.sqrt(2))
+
+
 def holm(p_values: Sequence[float]) -> list[float]:
     """Holm-Bonferroni adjusted p-values, in the input order: rejecting where the adjusted
     value is below alpha keeps the chance of any false rejection among them at most alpha

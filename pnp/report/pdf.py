@@ -344,6 +344,12 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
         ("Invariants", "no violations" if not doc["violations"] else
          f"{len(doc['violations'])} distinct violations"),
     ]
+    branching = (doc.get("choices") or {}).get("branching") or {}
+    if branching.get("decisions"):
+        figures.insert(-1, ("Branching factor", f"{num(branching['mean'])} options a decision "
+                                                f"(p95 {branching['p95']}, max "
+                                                f"{branching['max']}); "
+                                                f"{num(branching['per_game'])} decisions a game"))
     lead = doc.get("lead") or {}
     if lead.get("games"):
         figures.insert(-1, ("Lead", f"{num(lead['lead_changes']['mean'])} changes a game; the "
@@ -473,6 +479,9 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
                 c.drawString(x + col_w * 0.47, top - 8,
                              f"{num(e['per_game'])} a game, {e['games']} of {doc['games']} games")
         c.setFillColor(INK)
+    from pnp.report.choices_pdf import draw_choices  # it draws with this module's page kit
+
+    draw_choices(pages, doc)
     return pages.page
 
 

@@ -63,6 +63,37 @@ def lead_lines(doc: Mapping[str, Any]) -> list[str]:
             f"[{_ci(lead['comeback_ci95'])}]"]
 
 
+#: options shown in the text report (those whose pickers' win rate differs most from the rest)
+TEXT_OPTIONS = 5
+
+
+def choice_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The Choices line (branching factor, options never picked) and the few options whose
+    pickers win most differently from every other seat-game (the JSON lists them all)."""
+    ch = doc.get("choices") or {}
+    b, rows = ch.get("branching") or {}, ch.get("options") or []
+    if not b.get("decisions"):
+        return []
+    never = sum(1 for r in rows if not r["picked"])
+    lines = [f"Choices    {num(b['mean'])} options a decision (p50 {b['p50']}, p95 {b['p95']}, "
+             f"max {b['max']}), {num(b['per_game'])} decisions a game; {len(rows)} named options"
+             f", {never} never picked"]
+    shown = sorted((r for r in rows if r["tested"]),
+                   key=lambda r: (-abs(r["gap"]), r["why"], r["option"]))[:TEXT_OPTIONS]
+    for r in shown:
+        lines.append(f"  picked   '{r['option']}' at '{r['why']}': {pct(r['pick_rate'])} of "
+                     f"{r['offered']} offers; its pickers won {pct(r['win_rate_picked'])} "
+                     f"[{_ci(r['ci95_picked'])}], the rest {pct(r['win_rate_not_picked'])} "
+                     f"[{_ci(r['ci95_not_picked'])}]" + (" *" if r["flagged"] else ""))
+    op = ch.get("openings") or {}
+    if op.get("most_played"):
+        top = op["most_played"][0]
+        lines.append(f"Openings   {op['distinct']} distinct (a seat's first {op['picks']} picks at "
+                     f"a decision); most played '{top['opening']}': {pct(top['share'])} of "
+                     f"seat-games, won {pct(top['win_rate'])} [{_ci(top['ci95'])}]")
+    return lines
+
+
 def render_text(doc: Mapping[str, Any]) -> str:
     """Header, key figures, then the findings most severe first."""
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
@@ -85,6 +116,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
         *lead_lines(doc),
+        *choice_lines(doc),
     ]
     used = [f"{coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
             for kind, keys in doc.get("coverage", {}).items() if keys]
@@ -244,4 +276,30 @@ def render_sweep_text(sweep: Mapping[str, Any]) -> str:
                          if f["code"] else "    none")
         if len(c["findings"]) > TOP_FINDINGS:
             lines.append(f"    … {len(c['findings']) - TOP_FINDINGS} more (--format json)")
+    return "\n".join(lines)
+
+
+def render_ladder_text(doc: Mapping[str, Any]) -> str:
+    """The ladder: one line per step (the upper bot's win rate against the lower, fair
+    share, whether it climbs), the depth, then the findings."""
+    lines = [f"{doc['game']} ({doc['variant'] or 'base rules'}): skill ladder, {doc['players']} "
+             f"players, seed {doc['seed']}, {doc['games_per_step']} games a step; "
+             f"{' < '.join(doc['rungs'])}",
+             f"  {doc['seconds']:.1f} s ({doc['cpu_seconds']:.1f} CPU s)", ""]
+    for s in doc["steps"]:
+        lines.append(f"  {s['upper']:>12} vs {s['lower']:<12} {pct(s['win_rate']):>4} "
+                     f"[{_ci(s['ci95'])}] of {s['seat_games']} games, fair {pct(s['fair_share'])}"
+                     f"  {'climbs' if s['climbs'] else 'flat'}  "
+                     f"({s['cpu_seconds_per_game']:.2f} CPU s a game)")
+    played = len(doc["steps"])
+    if played < len(doc["rungs"]) - 1:
+        lines.append(f"  (stopped after {played} of {len(doc['rungs']) - 1} steps: the last did "
+                     f"not climb; --every-step plays them all)")
+    lines.append(f"Depth      {doc['depth']} of {played} "
+                 f"step{'s' if played != 1 else ''} climbed"
+                 + (f"; flat from {doc['flattened_at']}" if doc["flattened_at"] else ""))
+    if doc["violations"]:
+        lines.append(f"Invariants BROKEN in {doc['violations']} game reports")
+    lines.append("")
+    lines.extend(_findings_text(doc["findings"]))
     return "\n".join(lines)

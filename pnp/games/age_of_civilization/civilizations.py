@@ -10,6 +10,16 @@ from pnp.engine.api import CardInstance, PlayerState
 from .rules import POWER_CIV, POWER_TECH
 from .table import Table
 
+#: greedy bot: the lasting worth of taking a civilization. Rising and annexing both add the
+#: card's legacy ability; rising also swaps the main ability for the card's, on average for
+#: one as good, so both start from the same worth (rising used to count a whole POWER_CIV
+#: and annexing 0.6 of it, and the bot never annexed)
+CIV_POWER = 0.6 * POWER_CIV
+#: greedy bot: what keeping a civilization slot for a later round is worth while fewer slots
+#: than half the rounds still to come would be left (a player holds at most three
+#: civilizations: rising in each of rounds 1 to 3 left nothing to renew the workers with later)
+SLOT_RESERVE = 1.5 * POWER_CIV
+
 
 class Civilizations(Table):
     """The civilization step of a turn and the civilization market."""
@@ -22,7 +32,7 @@ class Civilizations(Table):
 
     def civ_estimate(self, p: PlayerState, cid: str, bonus: int, rise: bool) -> dict[str, float]:
         pop = int(self.r.civs[cid]["population"])
-        d: dict[str, float] = {"coins": bonus, "power": POWER_CIV}
+        d: dict[str, float] = {"coins": bonus, "power": CIV_POWER - self.slot_cost(p)}
         if rise:
             d["workers"] = min(pop, self.r.max_workers) - p.counters["workers"]
             for a in self.r.main.get(cid, ()):
@@ -38,8 +48,13 @@ class Civilizations(Table):
                         d["coins"] += a["coins"]
         else:
             d["workers"] = 1 if p.counters["workers"] < self.r.max_workers else 0
-            d["power"] = POWER_CIV * 0.6
         return d
+
+    def slot_cost(self, p: PlayerState) -> float:
+        """Greedy bot: SLOT_RESERVE when taking a civilization now would leave fewer free
+        slots than half the rounds after this one, else 0."""
+        left = self.r.max_civs - len(p.zones["civilizations"]) - 1
+        return SLOT_RESERVE if left < (self.r.rounds - self.state.turn) / 2 else 0.0
 
     def bonus_of(self, p: PlayerState, card: CardInstance) -> int:
         extra = (card.tokens or {}).get("coins", 0)

@@ -258,6 +258,12 @@ class Actions(Table):
             self.st.vars["amb"][space] = 0
             self.st.players[seat].counters["ambrosia"] += amb
 
+    def district_banners(self) -> float:
+        """Greedy bot: the banners a district left in the deck carries on average (what
+        Expand still gains in the last round, when its room can no longer be filled)."""
+        deck = self.zone("districts")
+        return sum(len(self.r.f(c.card, "banners") or ()) for c in deck) / max(1, len(deck))
+
     def space_estimate(self, seat: int, space: str) -> dict[str, float] | None:
         """What an action is worth to a greedy bot; None: it cannot be performed now."""
         p = self.st.players[seat].counters
@@ -274,6 +280,8 @@ class Actions(Table):
             if not self.zone("districts") or (p["knowledge"] < rule("actions", "expand", "knowledge")
                                               and p["coins"] < rule("actions", "expand", "coins")):
                 return None
+            if self.st.turn >= self.r.rounds:  # the last round: only a district's banners count
+                return {"knowledge": -1.0, "victory-points": self.district_banners()}
             return {"knowledge": -1.0, "victory-points": 1.5}
         if space == "rebuild":
             dmg = sum(1 for c in self.zone("empire", seat) if is_damaged(c))
@@ -285,8 +293,8 @@ class Actions(Table):
             if not self.recruitable(seat):
                 return None
             return {"draft": 2.0, "victory-points": 0.5}
-        if space == "explore":
-            return {"victory-points": 0.8}
+        if space == "explore":  # a stored card pays off when built in a later round
+            return {"victory-points": 0.8 if self.st.turn < self.r.rounds else 0.0}
         if space == "grow":
             if p["coins"] < rule("actions", "grow", "coins") or self.st.supply["citizens"] <= 0 \
                     or len(self.cits(seat)) >= rule("setup", "citizen_skills"):

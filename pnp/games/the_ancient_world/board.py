@@ -11,6 +11,11 @@ from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
 from .rules import NONE
 from .table import Table, at
 
+#: greedy bot: what feeding one more citizen at the round's end is worth, in victory points
+#: (the round of its action a starving citizen loses, and the penalty should it end the game
+#: starving; the same worth the bot gives feeding a citizen with ambrosia)
+FED_CITIZEN = 3.0
+
 
 class Board(Table):
     """The board actions a citizen performs."""
@@ -22,9 +27,17 @@ class Board(Table):
               + left * (0.35 * f.get("income", 0) + 0.5 * f.get("knowledge", 0)
                         + 0.2 * f.get("ambrosia", 0))
               + 0.8 * (f.get("swords", 0) + f.get("arrows", 0)) + 1.5 * f.get("food", 0)
-              + f.get("army", 0) + 1.5 * f.get("citizen", 0))
+              + f.get("army", 0) + 1.5 * f.get("citizen", 0)
+              + FED_CITIZEN * self.fed_change(seat, f.get("food", 0), f.get("citizen", 0)))
         return {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
                 "knowledge": -float(f.get("cost_knowledge", 0))}
+
+    def fed_change(self, seat: int, food: int, citizens: int) -> int:
+        """Citizens fed at the end of the round after gaining `food` and `citizens`, less
+        those fed now (greedy bot: a citizen card without food adds a hungry mouth, which
+        starves and sits out the next round, and food where citizens go hungry feeds them)."""
+        have, fed = len(self.cits(seat)), self.food(seat)
+        return min(have + citizens, fed + food) - min(have, fed) - citizens
 
     def can_build(self, seat: int, cid: str, free: bool = False, leaving: int = 0) -> bool:
         """The player may build `cid`: not owned, room in the empire (after `leaving` cards
@@ -146,9 +159,9 @@ class Board(Table):
         opts = [f"district:{c.uid}" for c in drawn]
         if len(drawn) > 1 and self.r.second:  # the second edition may keep none; Expand+ keeps one
             opts = [NONE] + opts
-        est2 = {f"district:{c.uid}": Estimate({"victory-points": self.r.f(c.card, "capacity")
-                                               + len(self.r.f(c.card, "banners") or ())})
-                for c in drawn}
+        last = self.st.turn >= self.r.rounds  # room for cards no later round can fill is worth 0
+        est2 = {f"district:{c.uid}": Estimate({"victory-points": (0 if last else self.r.f(
+            c.card, "capacity")) + len(self.r.f(c.card, "banners") or ())}) for c in drawn}
         pick = self.choose(seat, opts, "keep a district", est2)
         for c in drawn:
             c.face_up = None

@@ -1,0 +1,76 @@
+"""`pnp ladder`: skill depth, each bot of a ladder against the one below it (SkillTrace)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, paper_option, refuse_game_files, write_or_exit
+from pnp.commands.simulate import (
+    check_players,
+    executor_options,
+    load_variant,
+    max_turns_option,
+    open_executor,
+    parse_bots,
+    progress_bar,
+)
+from pnp.data.limits import MAX_GAMES
+from pnp.engine.selfplay import INVARIANT_MODES
+from pnp.paper import REPORT_MIN_SIZE
+
+
+@click.command("ladder")
+@click.argument("game")
+@click.option("--rungs", default=None,
+              help="The bots from weakest to strongest, comma-separated "
+                   "(default random,greedy,mcts:2,mcts:4,mcts:8,mcts:16).")
+@click.option("--players", "-p", type=int, default=None,
+              help="Players (default: the game's recommended count).")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=60, show_default=True,
+              help="Games per step (rounded up to whole rounds of the step's seatings).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True,
+              help="Base seed; every step plays the seeds derived from it.")
+@click.option("--variant", default=None, help="Rule variant ('base' = none).")
+@click.option("--every-step", is_flag=True,
+              help="Play every step, not only up to the first that does not climb.")
+@executor_options
+@click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
+              show_default=True, help="Check invariants at every step, a sample, or none.")
+@max_turns_option
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
+              show_default=True)
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write a PDF with the ladder's win rates as a chart.")
+@paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
+def command(game: str, rungs: str | None, players: int | None, games: int, seed: int,
+            variant: str | None, every_step: bool, workers: int, scheduler: str | None,
+            invariants: str, max_turns: int | None, fmt: str, report_path: Path | None,
+            paper: str) -> None:
+    """Play each bot of a ladder against the one below it, one seat against the rest, until
+    more thinking stops winning more (exit 1 if an invariant broke)."""
+    from pnp.engine import ladder
+
+    names = parse_bots(rungs) if rungs else ladder.DEFAULT_RUNGS
+    loaded, variant = load_variant(game, variant)
+    refuse_game_files(loaded, (report_path, "--report", "ladder.pdf"))
+    count = check_players(loaded, players)
+    if problem := ladder.ladder_problem(names, count):
+        raise click.BadParameter(problem, param_hint="--rungs")
+    total = ladder.step_games(games, names, count) * (len(names) - 1)
+    with open_executor(workers, scheduler) as executor, \
+            progress_bar(total, f"{loaded.id} ladder") as update:
+        doc = ladder.run_ladder(loaded, names, count, games, seed=seed, variant=variant,
+                                invariants=invariants, max_turns=max_turns,
+                                every_step=every_step, executor=executor, progress=update)
+    from pnp.report import text
+
+    click.echo(text.render_json(doc) if fmt == "json" else text.render_ladder_text(doc))
+    if report_path:
+        from pnp.report.ladder_pdf import write_ladder_pdf
+
+        write_or_exit(report_path, lambda: write_ladder_pdf(report_path, doc, paper), "--report")
+        click.echo(f"wrote {report_path}", err=True)
+    sys.exit(EXIT_ERRORS if doc["violations"] else EXIT_OK)

@@ -1,0 +1,121 @@
+"""The simulate PDF's page on choices: the branching factor, and per option how often it was
+picked and how its pickers fared against every other seat-game (pnp/engine/choices.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.engine.findings import num, pct
+from pnp.render.text import ellipsise
+from pnp.report.pdf import BAR, FLAG, FONT, GREY, INK, LIGHT, MARGIN, Pages, histogram
+
+#: options drawn on the chart: those whose pickers' win rate differs most from the rest
+CHART_OPTIONS = 16
+ROW = 17.0
+
+
+def chart_rows(options: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The tested options (enough seat-games on both sides), largest difference first."""
+    tested = [r for r in options if r["tested"]]
+    return sorted(tested, key=lambda r: (-abs(r["gap"]), r["why"], r["option"]))[:CHART_OPTIONS]
+
+
+def pick_chart(c: Canvas, x: float, top: float, w: float,
+               rows: Sequence[Mapping[str, Any]]) -> float:
+    """One row per option: its pickers' win rate as a bar with its 95% CI, every other
+    seat-game's as a grey tick with its CI, a red label when the test flags it; the pick
+    rate at the right. Returns the height used."""
+    label_w, right_w = w * 0.40, 62.0
+    left = x + label_w
+    pw = w - label_w - right_w
+    bottom = top - 14 - ROW * len(rows)
+    c.setFont(FONT, 7)
+    for t in (0.0, 0.25, 0.5, 0.75, 1.0):
+        tx = left + t * pw
+        c.setStrokeColor(LIGHT)
+        c.line(tx, bottom, tx, top - 12)
+        c.setFillColor(GREY)
+        c.drawCentredString(tx, top - 10, pct(t))
+    c.drawRightString(x + w, top - 10, "picked")
+    for i, r in enumerate(rows):
+        y = top - 14 - ROW * (i + 1)
+        mid = y + ROW / 2
+        c.setFillColor(FLAG if r["flagged"] else INK)
+        c.setFont(FONT, 7.5)
+        c.drawString(x, mid - 2.5, ellipsise(f"{r['option']} @ {r['why']}", FONT, 7.5,
+                                             label_w - 6))
+        c.setFillColor(BAR)
+        c.rect(left, mid - 4, r["win_rate_picked"] * pw, 8, stroke=0, fill=1)
+        c.setStrokeColor(INK)
+        c.setLineWidth(0.8)
+        lo, hi = r["ci95_picked"]
+        c.line(left + lo * pw, mid, left + hi * pw, mid)
+        lo, hi = r["ci95_not_picked"]
+        rest = left + r["win_rate_not_picked"] * pw
+        c.setStrokeColor(GREY)
+        c.line(left + lo * pw, mid - 6, left + hi * pw, mid - 6)
+        c.setLineWidth(1.6)
+        c.line(rest, mid - 8, rest, mid + 6)
+        c.setLineWidth(1)
+        c.setFillColor(INK)
+        c.setFont(FONT, 7)
+        c.drawRightString(x + w, mid - 2.5, f"{pct(r['pick_rate'])} of {r['offered']}")
+    c.setStrokeColor(INK)
+    c.line(left, bottom, left + pw, bottom)
+    return top - bottom
+
+
+def draw_choices(pages: Pages, doc: Mapping[str, Any]) -> None:
+    """The choices page, when the game's decisions were counted."""
+    ch = doc.get("choices") or {}
+    b, options = ch.get("branching") or {}, ch.get("options") or []
+    if not b.get("decisions"):
+        return
+    c = pages.c
+    pages.new_page()
+    pages.heading("Choices")
+    pages.paragraph(
+        f"A decision offered {num(b['mean'])} options on average (p50 {b['p50']}, p95 "
+        f"{b['p95']}, max {b['max']}), {num(b['per_game'])} decisions a game: the branching "
+        "factor, counting only decisions with two options or more.", size=8.5)
+    top = pages.need(170)
+    histogram(c, MARGIN, top - 160, pages.body_w, 140, b["histogram"],
+              "Decisions by number of options", "options")
+    rows = chart_rows(options)
+    if rows:
+        pages.heading("Who picked what, and how they fared", 11,
+                      keep=30 + ROW * len(rows))
+        pages.paragraph(
+            "Blue bar: the win rate of the seat-games that picked the option (line: 95% CI); "
+            "grey tick: every other seat-game's. Red labels: the pickers win more or less than "
+            "the rest beyond chance (Holm-corrected over every option tested). Right: the "
+            "share of the offers it was picked. The options whose pickers differ most are "
+            "shown; the JSON lists every option.", size=8, color=GREY)
+        top = pages.need(20 + ROW * len(rows))
+        pick_chart(c, MARGIN, top, pages.body_w, rows)
+    openings = ch.get("openings") or {}
+    if openings.get("most_played"):
+        pages.heading("Openings", 11, keep=40)
+        pages.paragraph(
+            f"A seat's opening at a decision is its first {openings['picks']} picks there, in "
+            f"order; {openings['distinct']} distinct openings were played. The most played, "
+            "with the share of seat-games that played them, their win rate (95% CI) against "
+            "every other seat-game's, and their share of all wins:", size=8, color=GREY)
+        for r in openings["most_played"][:10]:
+            flag = "  (dominant?)" if r["dominant"] else ""
+            pages.paragraph(
+                f"{r['opening']}: {pct(r['share'])} of seat-games, won {pct(r['win_rate'])} "
+                f"({pct(r['ci95'][0])}–{pct(r['ci95'][1])}) against "
+                f"{pct(r['win_rate_rest'] or 0)}, {pct(r['win_share'])} of wins{flag}",
+                size=8, indent=8, color=FLAG if r["dominant"] else INK)
+    never = [r for r in options if not r["picked"]]
+    if never:
+        never.sort(key=lambda r: (-r["offered"], r["why"], r["option"]))
+        pages.heading("Never picked", 11, keep=24)
+        shown = ", ".join(f"{r['option']} @ {r['why']} ({r['offered']})" for r in never[:40])
+        more = f", and {len(never) - 40} more" if len(never) > 40 else ""
+        pages.paragraph(f"Options offered and never picked (times offered): {shown}{more}.",
+                        size=8)
