@@ -3,8 +3,8 @@
 A designer's rules module is ordinary Python: it can loop without rolling a die, allocate
 without end, end the process or change the game definition that every later game reads. The
 context counts dice, decisions and steps (pnp.engine.core); what it cannot count is guarded
-here: wall time and memory by a timer that interrupts the game (main thread only: signals
-reach no other), the process's address space by a soft limit, os._exit by a stand-in that
+here: time and memory by a timer that interrupts the game (main thread only: signals reach
+no other), the process's address space by a soft limit, os._exit by a stand-in that
 raises, and the definition by a fingerprint taken before and compared after.
 """
 
@@ -38,11 +38,16 @@ class OutOfBudget(BaseException):
 class GameLimits:
     """What one game may use beyond its dice, decisions and steps."""
 
-    #: wall-clock seconds for one game (0: no limit)
+    #: CPU seconds for one game (0: no limit); the wall clock gets WALL_FACTOR times as long,
+    #: for a module that sleeps or waits rather than computes
     seconds: float = 10.0
     #: MiB one game may grow the process by (0: no limit)
     memory_mib: int = 1024
 
+
+#: CPU time is the budget, so a game on a loaded machine (other processes taking the cores)
+#: is not stopped for being slow; the wall clock only catches a module that waits forever
+WALL_FACTOR = 10
 
 #: environment variables that change the budgets (inherited by local worker processes)
 SECONDS_ENV, MEMORY_ENV = "PNP_GAME_SECONDS", "PNP_GAME_MEMORY_MIB"
@@ -127,12 +132,17 @@ def guarded(limits: GameLimits) -> Iterator[None]:
         finally:
             os._exit = real_exit  # type: ignore[assignment]
         return
-    start, base = time.monotonic(), resident_mib()
+    start, cpu_start, base = time.monotonic(), time.process_time(), resident_mib()
 
     def tick(_signum: int, _frame: Any) -> None:
-        if limits.seconds and time.monotonic() - start > limits.seconds:
-            raise OutOfBudget(f"the game ran longer than {limits.seconds:g} s (a game that "
-                              f"needs longer: set {SECONDS_ENV})")
+        if limits.seconds and time.process_time() - cpu_start > limits.seconds:
+            raise OutOfBudget(f"the game computed for more than {limits.seconds:g} CPU s (a "
+                              f"game that needs longer: set {SECONDS_ENV})")
+        if limits.seconds and time.monotonic() - start > limits.seconds * WALL_FACTOR:
+            raise OutOfBudget(f"the game took more than {limits.seconds * WALL_FACTOR:g} s "
+                              f"while computing for less than {limits.seconds:g} CPU s: it "
+                              f"waits for something (a game that needs longer: set "
+                              f"{SECONDS_ENV})")
         if limits.memory_mib and resident_mib() - base > limits.memory_mib:
             raise OutOfBudget(f"the game used more than {limits.memory_mib} MiB of memory (a "
                               f"game that needs more: set {MEMORY_ENV})")
