@@ -17,6 +17,7 @@ from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.paper import file_part
 from pnp.render import fonts
+from pnp.render.cuts import Cut, deck_cuts, draw_cut_outlines
 from pnp.render.geometry import (
     DUPLEX_MODES,
     GeometryError,
@@ -72,11 +73,13 @@ class Face:
 
 @dataclass(frozen=True, slots=True)
 class CardCopy:
-    """One printed card: its size and faces (the back may be missing)."""
+    """One printed card: its size and faces (the back may be missing), and its die-cut outline
+    (None: cut on the crop marks)."""
 
     size: tuple[float, float]
     front: Face
     back: Face | None
+    cut: Cut | None = None
 
 
 def card_context(game: Any, deck: Any, card: Any) -> dict[str, Any]:
@@ -119,12 +122,15 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
             continue
         front = _layout(library, deck, deck.front, size, diags)
         back = _layout(library, deck, deck.back, size, diags) if deck.back else None
-        if front is None or (deck.back and back is None):
+        cuts, d = deck_cuts(deck, size)
+        diags.extend(d)
+        if front is None or (deck.back and back is None) or d:
             continue
         for card in deck.cards:
             f = Face(front, game, deck, card, "front")
             b = Face(back, game, deck, card, "back") if back is not None else None
-            copies.extend(CardCopy(size, f, b)
+            cut = cuts.get(card.id)
+            copies.extend(CardCopy(size, f, b, cut)
                           for _ in range(min(MAX_CARD_COUNT, max(0, int(card.count)))))
     return copies, diags
 
@@ -243,11 +249,40 @@ def size_groups(copies: Sequence[CardCopy]) -> list[list[CardCopy]]:
 
 def draw_crop_marks(c, grid: Grid, cells: Sequence[tuple[int, int]] | None = None) -> None:
     """Thin black marks continuing the cut lines of the cards in `cells` (default: every cell)."""
+    _stroke_marks(c, crop_marks(grid, cells=cells))
+
+
+def _stroke_marks(c, segments) -> None:
     ops = [f"q 0 0 0 RG {MARK_WIDTH} w []0 d"]
-    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l"
-               for x1, y1, x2, y2 in crop_marks(grid, cells=cells))
+    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l" for x1, y1, x2, y2 in segments)
     ops.append("S Q")
     append_operators(c, " ".join(ops))
+
+
+def cut_marks(grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> list:
+    """The crop-mark segments of a page whose cards are `cells` ((column, row), cut).
+
+    Cards cut like cards get marks on their cut lines; die-cut pieces (a round token) get none.
+    On a page that holds both, the marks of the square pieces sit around the whole block of
+    cards, never inside it: a cut line between cells runs clear of every inset outline.
+    """
+    square = [cell for cell, cut in cells if cut is None]
+    if len(square) == len(cells):
+        return crop_marks(grid, cells=square)
+    if not square:
+        return []
+    rects = [grid.trim_rect(*cell) for cell in square]
+    xs = {round(v, 4) for r in rects for v in (r.x, r.x1)}
+    ys = {round(v, 4) for r in rects for v in (r.y, r.y1)}
+    return [s for s in crop_marks(grid, cells=[cell for cell, _ in cells])
+            if (round(s[0], 4) in xs if s[0] == s[2] else round(s[1], 4) in ys)]
+
+
+def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> None:
+    """Crop marks for the cards cut like cards, a die-cut outline around every other one
+    (a round token gets a circle, not the square marks of its cell)."""
+    _stroke_marks(c, cut_marks(grid, cells))
+    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
 
 
 LABEL_SIZE = 6.0
@@ -315,7 +350,7 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            draw_crop_marks(c, grid, [grid.cell(i) for i in range(len(chunk))])
+            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)])
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
                 label += f" · size {gi + 1}/{len(groups)}"
@@ -343,8 +378,8 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 else:
                     bottom, top = top, bottom
                 drawer.place(cp.back, r.x, r.y, r.grow(left, bottom, right, top), bleed)
-            draw_crop_marks(c, grid, [back_cell(grid, *grid.cell(i), duplex)
-                                      for i, cp in enumerate(chunk) if cp.back is not None])
+            _draw_cuts(c, grid, [(back_cell(grid, *grid.cell(i), duplex), cp.cut)
+                                 for i, cp in enumerate(chunk) if cp.back is not None])
             # inside the offset, so the label moves with the marks and never meets one
             _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
                                  f"({duplex}-edge flip)")
@@ -378,7 +413,7 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            draw_crop_marks(c, grid, [grid.cell(i) for i in range(len(chunk))])
+            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)])
             c.saveState()
             c.translate(pw / 2, 0)
             backs = []
@@ -388,8 +423,8 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = back_cell(grid, *grid.cell(i), "long")
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.back, r.x, r.y, r.grow(bleed, bleed, bleed, bleed), bleed)
-                backs.append((col, row))
-            draw_crop_marks(c, grid, backs)
+                backs.append(((col, row), cp.cut))
+            _draw_cuts(c, grid, backs)
             c.restoreState()
             append_operators(c, f"q 0.45 0.45 0.45 RG 0.6 w [4 3] 0 d {pw / 2:.2f} {mm(4):.2f} m "
                                 f"{pw / 2:.2f} {ph - mm(4):.2f} l S Q")
