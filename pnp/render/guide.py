@@ -26,6 +26,7 @@ from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.fonts import ensure_fonts
 from pnp.render.geometry import card_size, mm, parse_paper
 from pnp.render.pdfwrite import write_outputs
+from pnp.render.scalebar import LENGTH, draw_scale_bar
 
 GUIDE = "print-guide.pdf"
 PRINT_ALL = "print-all.pdf"
@@ -266,7 +267,11 @@ def guide_pdf(game: Any, items: list[Entry], pages: dict[str, int], paper: tuple
         canv.drawString(mm(15), mm(8), f"{game.name} · print guide · {stamp}")
         canv.restoreState()
 
-    doc.build(story, onFirstPage=stamp_page, onLaterPages=stamp_page)
+    def later_page(canv, doc_):
+        stamp_page(canv, doc_)  # the first page has the big bar; later ones a footer bar
+        draw_scale_bar(canv, paper[0] - mm(15) - LENGTH, mm(7))
+
+    doc.build(story, onFirstPage=stamp_page, onLaterPages=later_page)
     return buf.getvalue()
 
 

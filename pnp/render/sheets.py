@@ -37,7 +37,8 @@ from pnp.render.layout.codes import R_SIZE, R_UNKNOWN_LAYOUT, ElementError
 from pnp.render.layout.library import CardLayout, LayoutLibrary, load_library
 from pnp.render.pdfops import append_operators, place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
-from pnp.render.text import ellipsise, fit_width
+from pnp.render.scalebar import draw_scale_bar_in
+from pnp.render.sheet_margin import MarginPlan, plan_margin
 
 R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
 
@@ -285,49 +286,34 @@ def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]
     draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
 
 
-LABEL_SIZE = 6.0
-LABEL_MIN_SIZE = 4.0
+def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]],
+               label: str | None) -> None:
+    """Crop marks for the cards cut like cards, a die-cut outline around every other one (a
+    round token gets a circle, not the square marks of its cell); then the margin: the footer
+    `label` and the 50 mm scale bar, where no mark and no artwork is (sheet_margin.py)."""
+    marks = cut_marks(grid, cells)
+    _stroke_marks(c, marks)
+    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
+    if label is not None:
+        draw_margin(c, plan_margin(grid, [cell for cell, _ in cells], marks, label))
 
 
-def _page_label(c, grid: Grid, text: str) -> None:
-    """A small grey label in the margin that no crop mark crosses.
-
-    Below the crop marks when the bottom margin leaves room under them (the whole page width);
-    otherwise, as crop marks sit only on cut lines, within one card's span: centred under the
-    first column when the bottom margin has room (A4), else turned along the first row in the
-    left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
-    shrink to fit the span, down to 4 pt, then lose their end.
-    """
-    cw, ch = grid.card
-    below, left = grid.y0 - grid.bleed, grid.x0 - grid.bleed
-    if below >= mm(9.5):  # room under the crop marks (1 to 6 mm off the art): the full width
-        span = grid.paper[0] - 2 * mm(10)
-        size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
-        text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
-        c.saveState()
-        c.setFillColorRGB(0.45, 0.45, 0.45)
-        c.setFont(fonts.DEFAULT_FONT, size)
-        c.drawCentredString(grid.paper[0] / 2, (below - mm(6)) / 2 - size / 3, text)
-        c.restoreState()
+def draw_margin(c, plan: MarginPlan) -> None:
+    """The footer in grey, and the scale bar."""
+    if plan.bar is not None:
+        draw_scale_bar_in(c, plan.bar, plan.bar_turned)
+    t = plan.label
+    if t is None:
         return
-    if below >= mm(7):
-        span, horizontal = cw - mm(4), True
-    elif left >= mm(7):
-        span, horizontal = ch - mm(4), False
-    else:
-        return
-    size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
-    text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
     c.saveState()
     c.setFillColorRGB(0.45, 0.45, 0.45)
-    c.setFont(fonts.DEFAULT_FONT, size)
-    if horizontal:
-        c.drawCentredString(grid.x0 + cw / 2, below / 2 - size / 3, text)
+    c.setFont(fonts.DEFAULT_FONT, t.size)
+    if t.turned:  # reads downwards, its baseline near the box's left edge
+        c.translate(t.box.x + t.size * 0.3, t.box.y1 - mm(0.25))
+        c.rotate(-90)
+        c.drawString(0, 0, t.text)
     else:
-        top_row = grid.trim_rect(0, 0)
-        c.translate(left / 2 + size / 3, top_row.y + ch / 2)
-        c.rotate(90)
-        c.drawCentredString(0, 0, text)
+        c.drawString(t.box.x + mm(0.25), t.box.y + t.size * 0.3, t.text)
     c.restoreState()
 
 
@@ -350,11 +336,11 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)])
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
                 label += f" · size {gi + 1}/{len(groups)}"
-            _page_label(c, grid, label + (" · fronts" if has_backs else ""))
+            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)],
+                       label + (" · fronts" if has_backs else ""))
             c.showPage()
             pages += 1
             if not has_backs:
@@ -378,11 +364,10 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 else:
                     bottom, top = top, bottom
                 drawer.place(cp.back, r.x, r.y, r.grow(left, bottom, right, top), bleed)
-            _draw_cuts(c, grid, [(back_cell(grid, *grid.cell(i), duplex), cp.cut)
-                                 for i, cp in enumerate(chunk) if cp.back is not None])
             # inside the offset, so the label moves with the marks and never meets one
-            _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
-                                 f"({duplex}-edge flip)")
+            _draw_cuts(c, grid, [(back_cell(grid, *grid.cell(i), duplex), cp.cut)
+                                 for i, cp in enumerate(chunk) if cp.back is not None],
+                       f"{title} · sheet {sheet + 1}/{n_sheets} · backs ({duplex}-edge flip)")
             c.restoreState()
             c.showPage()
             pages += 1
@@ -413,7 +398,9 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)])
+            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)],
+                       f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold on the "
+                       "dashed line, glue, then cut")
             c.saveState()
             c.translate(pw / 2, 0)
             backs = []
@@ -424,12 +411,10 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.back, r.x, r.y, r.grow(bleed, bleed, bleed, bleed), bleed)
                 backs.append(((col, row), cp.cut))
-            _draw_cuts(c, grid, backs)
+            _draw_cuts(c, grid, backs, None)  # the fronts' half carries the footer and the bar
             c.restoreState()
             append_operators(c, f"q 0.45 0.45 0.45 RG 0.6 w [4 3] 0 d {pw / 2:.2f} {mm(4):.2f} m "
                                 f"{pw / 2:.2f} {ph - mm(4):.2f} l S Q")
-            _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold "
-                                 "on the dashed line, glue, then cut")
             c.showPage()
             pages += 1
     return pages
