@@ -194,11 +194,13 @@ def test_long_edge_back_of_the_first_card_is_in_the_last_column(tmp_path):
     paths, diags = render_deck_sheets(make_game([deck]), out_dir=tmp_path, duplex="long")
     assert not diags
     with pdfplumber.open(paths[0]) as pdf:
-        def x_of(page, word):
-            return min(w["x0"] for w in page.extract_words() if w["text"] == word)
+        x0 = (210 - 3 * 63.5) / 2 * MM
+
+        def x_of(page, word):  # on a card (the margin beside each row names its cards too)
+            return min(w["x0"] for w in page.extract_words() if w["text"] == word
+                       and w["x0"] > x0)
 
         front, back = pdf.pages
-        x0 = (210 - 3 * 63.5) / 2 * MM
         assert x0 < x_of(front, "card-1") < x0 + 63.5 * MM  # front: first column
         assert x0 + 2 * 63.5 * MM < x_of(back, "card-1") < x0 + 3 * 63.5 * MM  # back: last
         assert x0 + 63.5 * MM < x_of(back, "card-2") < x0 + 2 * 63.5 * MM

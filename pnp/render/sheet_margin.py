@@ -1,4 +1,4 @@
-"""What a card sheet prints in its margin: the footer and the 50 mm scale bar.
+"""What a card sheet prints in its margin: the footer, the 50 mm scale bar and the card ids.
 
 The margin around the cards is cut into bands (below, above, left and right of the artwork,
 and past the crop marks where the margin is deep enough); a crop mark blocks the stretch of a
@@ -16,7 +16,7 @@ from pnp.render import fonts
 from pnp.render.geometry import Grid, Rect, mm
 from pnp.render.scalebar import HEIGHT as BAR_HEIGHT
 from pnp.render.scalebar import LENGTH as BAR_LENGTH
-from pnp.render.text import ellipsise, fit_width, measure
+from pnp.render.text import ELLIPSIS, ellipsise, fit_width, measure
 
 ART_CLEAR = mm(0.6)  # between the artwork (bleed included) and anything in the margin
 MARK_CLEAR = mm(0.8)  # either side of a crop mark
@@ -26,6 +26,7 @@ MARK_REACH = mm(6)  # crop marks run from 1 to 6 mm past the bleed (geometry.cro
 PAPER_EDGES = (mm(3), mm(2), mm(1.2))
 PAPER_END = mm(4)  # along the paper's edges, nothing in the last 4 mm (the corners)
 LABEL_SIZE, LABEL_MIN = 6.0, 4.0
+ID_SIZE, ID_MIN = 5.0, 4.0
 FONT = fonts.DEFAULT_FONT
 
 Segment = tuple[float, float, float, float]
@@ -114,28 +115,31 @@ class MarginPlan:
     label: Text | None = None
     bar: Rect | None = None
     bar_turned: bool = False
+    ids: list[Text] = field(default_factory=list)  # each row's card ids (maybe two parts)
+    ids_missing: list[int] = field(default_factory=list)  # rows whose ids found no room
 
     def boxes(self) -> list[Rect]:
         """Everything the plan prints, as page rectangles (for tests and the overlay)."""
         out = [self.label.box] if self.label else []
-        return out + ([self.bar] if self.bar else [])
+        return out + ([self.bar] if self.bar else []) + [t.box for t in self.ids]
 
 
-def art_rect(grid: Grid, filled: Sequence[tuple[int, int]]) -> Rect:
-    """The artwork of the cards in `filled`: their block and its bleed."""
+def art_rect(grid: Grid, filled: Sequence[tuple[int, int]], bleed: float | None = None) -> Rect:
+    """The artwork of the cards in `filled`: their block and its bleed (the sheet's, or less
+    when the layouts draw less: a token layout with no bleed leaves its sheet bleed blank)."""
     rects = [grid.trim_rect(c, r) for c, r in filled]
     x0, x1 = min(r.x for r in rects), max(r.x1 for r in rects)
     y0, y1 = min(r.y for r in rects), max(r.y1 for r in rects)
-    b = grid.bleed
+    b = grid.bleed if bleed is None else min(bleed, grid.bleed)
     return Rect(x0 - b, y0 - b, x1 - x0 + 2 * b, y1 - y0 + 2 * b)
 
 
-def _bands(grid: Grid, art: Rect, marks: Sequence[Segment], e: float) -> list[Band]:
+def _bands(grid: Grid, art: Rect, marks: Sequence[Segment], e: float,
+           reach: float) -> list[Band]:
     """Margin bands in the order things are put in them: past the crop marks below and above
     (where the margin is that deep), then the rest of the margin below and above, then beside
     the artwork (sides never reach under or over it, so bands do not overlap)."""
     pw, ph = grid.paper
-    reach = MARK_REACH + MARK_CLEAR
     bands = []
     # (side, the margin's near and far edge across the band)
     for side, near, far in (("bottom", art.y - ART_CLEAR, e), ("top", art.y1 + ART_CLEAR, ph - e)):
@@ -169,7 +173,8 @@ def _text_depth(size: float) -> float:
 
 
 def place_text(bands: Sequence[Band], text: str, size: float, min_size: float,
-               lo: float | None = None, hi: float | None = None) -> Text | None:
+               lo: float | None = None, hi: float | None = None, cut: bool = True,
+               ) -> Text | None:
     """`text` at `size` in the first band with room for it, else shrunk down to `min_size`:
     below or above the cards before beside them (turned text is harder to read, and to find
     again in the PDF); cut short with an ellipsis only as a last resort."""
@@ -178,7 +183,7 @@ def place_text(bands: Sequence[Band], text: str, size: float, min_size: float,
     sides = [b for b in usable if not b.along_x]
     for group, shrink_ok, cut_ok in ((ends, False, False), (ends, True, False),
                                      (sides, False, False), (sides, True, False),
-                                     (usable, True, True)):
+                                     (usable if cut else [], True, True)):
         for band in group:
             s = min(size, band.depth / 1.15)
             if s < size and not shrink_ok:
@@ -199,17 +204,99 @@ def place_text(bands: Sequence[Band], text: str, size: float, min_size: float,
     return None
 
 
+def row_ids(cards: Sequence[tuple[str, str]], name_decks: bool) -> list[str]:
+    """A row's cards, (deck id, card id) left to right, as short items: repeats counted
+    (`coin ×11`), the deck named where it changes when `name_decks` (a page of several decks)."""
+    items: list[str] = []
+    runs: list[list] = []  # [deck, card, count]
+    for deck, card in cards:
+        if runs and runs[-1][0] == deck and runs[-1][1] == card:
+            runs[-1][2] += 1
+        else:
+            runs.append([deck, card, 1])
+    last = None
+    i = 0
+    while i < len(runs):
+        deck, card, count = runs[i]
+        name = f"{deck}/{card}" if name_decks and deck != last else card
+        last = deck
+        j = i  # citizen-red-1, -2, ... -5 (one of each) read 'citizen-red-1…5' (or 5…1)
+        stem, num = _numbered(card)
+        step = 1
+        if stem is not None and i + 1 < len(runs) and _numbered(runs[i + 1][1]) == (stem,
+                                                                                    num - 1):
+            step = -1  # a back page: the row mirrored
+        while (count == 1 and stem is not None and j + 1 < len(runs)
+               and runs[j + 1][0] == deck and runs[j + 1][2] == 1
+               and _numbered(runs[j + 1][1]) == (stem, num + step * (j + 1 - i))):
+            j += 1
+        if j > i + 1:
+            items.append(f"{name}…{num + step * (j - i)}")
+            i = j + 1
+            continue
+        items.append(name if count == 1 else f"{name} ×{count}")
+        i += 1
+    return items
+
+
+def _numbered(card: str) -> tuple[str | None, int]:
+    """('citizen-red-', 3) for 'citizen-red-3'; (None, 0) for an id without a number."""
+    stem = card.rstrip("0123456789")
+    if stem == card or not stem.endswith("-"):
+        return None, 0
+    return stem, int(card[len(stem):])
+
+
+def _place_ids(sides: Sequence[Band], items: list[str], lo: float, hi: float) -> list[Text]:
+    """A row's id items beside it, between its crop marks: as many as fit in the left margin,
+    the rest in the right one (so they read in the cards' order), shrunk to ID_MIN; only
+    what still does not fit is cut short."""
+    out: list[Text] = []
+    for k, band in enumerate(sides):
+        if not items:
+            break
+        if band.depth < _text_depth(ID_MIN):
+            continue
+        last = k == len(sides) - 1
+        size = min(ID_SIZE, band.depth / 1.15)
+        room = max((s1 - s0 for s0, s1 in band.free(lo, hi)), default=0.0) - mm(0.5)
+        if room < mm(5):
+            continue
+        for n in ([len(items)] if last else range(len(items), 0, -1)):
+            text = " · ".join(items[:n])
+            s = fit_width(text, FONT, size, room * 0.995, min_size=ID_MIN)
+            fits = measure(text, FONT, s) <= room
+            if fits or last:
+                if not fits:  # the last resort: the rest of the row, cut short
+                    text = ellipsise(text, FONT, s, room, min_cut=2)
+                width = measure(text, FONT, s) + mm(0.5)
+                start = band.take(width, lo, hi)
+                if start is None:
+                    break
+                out.append(Text(text, s, band.box(start, width, _text_depth(s)), True))
+                items = items[n:]
+                break
+    return out
+
+
 def plan_margin(grid: Grid, filled: Sequence[tuple[int, int]], marks: Sequence[Segment],
-                label: str) -> MarginPlan:
-    """Where the footer `label` and the scale bar go on a page whose cards sit in `filled`
-    and whose crop marks are `marks`. The bar comes first (it must print, at full length),
-    at the right end of the first band deep and long enough for it."""
+                label: str, rows: Sequence[tuple[int, Sequence[tuple[str, str]]]] = (),
+                art_bleed: float | None = None) -> MarginPlan:
+    """Where the footer `label`, the scale bar and the card ids go on a page whose cards sit
+    in `filled` and whose crop marks are `marks`; `rows` is (row, its cards left to right as
+    (deck id, card id)), `art_bleed` how far past the trim the layouts draw.
+
+    The bar comes first (it must print, at full length), at the right end of the first band
+    deep and long enough for it; then the footer; then each row's ids beside that row."""
     plan = MarginPlan()
     if not filled:
         return plan
-    art = art_rect(grid, filled)
+    art = art_rect(grid, filled, art_bleed)
+    # crop marks run from 1 to 6 mm past the sheet's bleed, whatever the layouts draw
+    reach = grid.bleed - min(grid.bleed, grid.bleed if art_bleed is None else art_bleed) + (
+        MARK_REACH + MARK_CLEAR)
     for edge in PAPER_EDGES:
-        bands = _bands(grid, art, marks, edge)
+        bands = _bands(grid, art, marks, edge, reach)
         for band in bands:
             if band.depth < BAR_HEIGHT:
                 continue
@@ -221,4 +308,25 @@ def plan_margin(grid: Grid, filled: Sequence[tuple[int, int]], marks: Sequence[S
         if plan.bar is not None:
             break
     plan.label = place_text(bands, label, LABEL_SIZE, LABEL_MIN)
+    sides = [b for side in ("left", "right") for b in bands if b.side == side]
+    name_decks = len({deck for _, cards in rows for deck, _ in cards}) > 1
+    first, last = (rows[0][0], rows[-1][0]) if rows else (None, None)
+    for row, cards in rows:
+        r = grid.trim_rect(0, row)
+        items = row_ids(cards, name_decks)
+        before = [list(b.taken) for b in sides]
+        placed = _place_ids(sides, items, r.y + MARK_CLEAR, r.y1 - MARK_CLEAR)
+        short = not placed or placed[-1].text.endswith(ELLIPSIS)
+        if short and row in (first, last):  # above the top row or below the bottom one, whole
+            ends = [b for b in bands if b.side == ("top" if row == first else "bottom")]
+            ends.sort(key=lambda b: abs((b.rect.y if b.side == "top" else b.rect.y1)
+                                        - (art.y1 if b.side == "top" else art.y)))
+            t = place_text(ends, " · ".join(items), ID_SIZE, ID_MIN, cut=False)
+            if t is not None:
+                for band, taken in zip(sides, before, strict=True):
+                    band.taken = taken
+                placed = [t]
+        plan.ids.extend(placed)
+        if not placed:
+            plan.ids_missing.append(row)
     return plan

@@ -286,35 +286,54 @@ def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]
     draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
 
 
-def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]],
+def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], CardCopy]],
                label: str | None) -> None:
     """Crop marks for the cards cut like cards, a die-cut outline around every other one (a
     round token gets a circle, not the square marks of its cell); then the margin: the footer
-    `label` and the 50 mm scale bar, where no mark and no artwork is (sheet_margin.py)."""
-    marks = cut_marks(grid, cells)
+    `label`, the 50 mm scale bar and each row's card ids, where no mark and no artwork is
+    (sheet_margin.py)."""
+    cuts = [(cell, cp.cut) for cell, cp in cells]
+    marks = cut_marks(grid, cuts)
     _stroke_marks(c, marks)
-    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
-    if label is not None:
-        draw_margin(c, plan_margin(grid, [cell for cell, _ in cells], marks, label))
+    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cuts if cut is not None])
+    if label is None:
+        return
+    decks = {cp.front.deck.id for _, cp in cells}
+    if len(decks) == 1:
+        label += f" · deck {next(iter(decks))}"
+    draw_margin(c, plan_margin(grid, [cell for cell, _ in cells], marks, label,
+                               page_rows(cells), page_bleed(cells)))
+
+
+def page_rows(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> list:
+    """(row, its cards left to right as (deck id, card id)) for a page's cells."""
+    rows: dict[int, list] = {}
+    for (col, row), cp in cells:
+        rows.setdefault(row, []).append((col, cp.front.deck.id, cp.front.card.id))
+    return [(row, [(d, k) for _, d, k in sorted(cards)]) for row, cards in sorted(rows.items())]
+
+
+def page_bleed(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> float:
+    """How far past the trim the page's layouts draw (a token layout with no bleed: none)."""
+    return max(max(cp.front.layout.max_bleed, cp.back.layout.max_bleed if cp.back else 0)
+               for _, cp in cells)
 
 
 def draw_margin(c, plan: MarginPlan) -> None:
-    """The footer in grey, and the scale bar."""
+    """The footer and the card ids in grey, and the scale bar."""
     if plan.bar is not None:
         draw_scale_bar_in(c, plan.bar, plan.bar_turned)
-    t = plan.label
-    if t is None:
-        return
-    c.saveState()
-    c.setFillColorRGB(0.45, 0.45, 0.45)
-    c.setFont(fonts.DEFAULT_FONT, t.size)
-    if t.turned:  # reads downwards, its baseline near the box's left edge
-        c.translate(t.box.x + t.size * 0.3, t.box.y1 - mm(0.25))
-        c.rotate(-90)
-        c.drawString(0, 0, t.text)
-    else:
-        c.drawString(t.box.x + mm(0.25), t.box.y + t.size * 0.3, t.text)
-    c.restoreState()
+    for t in ([plan.label] if plan.label else []) + plan.ids:
+        c.saveState()
+        c.setFillColorRGB(0.45, 0.45, 0.45)
+        c.setFont(fonts.DEFAULT_FONT, t.size)
+        if t.turned:  # reads downwards, its baseline near the box's left edge
+            c.translate(t.box.x + t.size * 0.3, t.box.y1 - mm(0.25))
+            c.rotate(-90)
+            c.drawString(0, 0, t.text)
+        else:
+            c.drawString(t.box.x + mm(0.25), t.box.y + t.size * 0.3, t.text)
+        c.restoreState()
 
 
 def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
@@ -339,7 +358,7 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
                 label += f" · size {gi + 1}/{len(groups)}"
-            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)],
+            _draw_cuts(c, grid, [(grid.cell(i), cp) for i, cp in enumerate(chunk)],
                        label + (" · fronts" if has_backs else ""))
             c.showPage()
             pages += 1
@@ -365,7 +384,7 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                     bottom, top = top, bottom
                 drawer.place(cp.back, r.x, r.y, r.grow(left, bottom, right, top), bleed)
             # inside the offset, so the label moves with the marks and never meets one
-            _draw_cuts(c, grid, [(back_cell(grid, *grid.cell(i), duplex), cp.cut)
+            _draw_cuts(c, grid, [(back_cell(grid, *grid.cell(i), duplex), cp)
                                  for i, cp in enumerate(chunk) if cp.back is not None],
                        f"{title} · sheet {sheet + 1}/{n_sheets} · backs ({duplex}-edge flip)")
             c.restoreState()
@@ -398,9 +417,8 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            _draw_cuts(c, grid, [(grid.cell(i), cp.cut) for i, cp in enumerate(chunk)],
-                       f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold on the "
-                       "dashed line, glue, then cut")
+            _draw_cuts(c, grid, [(grid.cell(i), cp) for i, cp in enumerate(chunk)],
+                       f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold, glue, cut")
             c.saveState()
             c.translate(pw / 2, 0)
             backs = []
@@ -410,7 +428,7 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = back_cell(grid, *grid.cell(i), "long")
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.back, r.x, r.y, r.grow(bleed, bleed, bleed, bleed), bleed)
-                backs.append(((col, row), cp.cut))
+                backs.append(((col, row), cp))
             _draw_cuts(c, grid, backs, None)  # the fronts' half carries the footer and the bar
             c.restoreState()
             append_operators(c, f"q 0.45 0.45 0.45 RG 0.6 w [4 3] 0 d {pw / 2:.2f} {mm(4):.2f} m "
