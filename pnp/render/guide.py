@@ -115,7 +115,8 @@ def entries(game: Any, names: list[str], pack: bool = False) -> list[Entry]:
             out.append(Entry(name, "The rules, written from the same data as the pieces.", "1",
                              "plain paper", "either"))
         elif name == "symbol-key.pdf":
-            out.append(Entry(name, "Every symbol on the pieces and what it stands for.",
+            out.append(Entry(name, "Every symbol or short form on the pieces and what it "
+                             "stands for.",
                              "1 (2 for 4+ players)", "plain paper", "one"))
         elif name.startswith("record-") and "fillable" in name:
             out.append(Entry(name, "The record page with form fields, to keep score on a "

@@ -220,14 +220,15 @@ class Cards:
 
 
 class SymbolKey:
-    """`symbol-key.pdf`: every symbol the game defines with a meaning (pnp.render.symbolkey)."""
+    """`symbol-key.pdf`: every symbol the game defines with a meaning, or the short forms and
+    marks a game prints in words (pnp.render.symbolkey)."""
 
     name = "symbols"
 
     def applies(self, game) -> bool:
-        from pnp.render.symbolkey import symbols
+        from pnp.render.symbolkey import symbols, word_keys
 
-        return bool(symbols(game))
+        return bool(symbols(game)) or bool(word_keys(game))
 
     def preflight(self, game, paper_size) -> list[Diagnostic]:
         from pnp.render.symbolkey import check_symbols
