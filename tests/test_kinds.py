@@ -51,9 +51,10 @@ def only_stickers(monkeypatch) -> FakeKind:
     return fake
 
 
-def test_the_registry_holds_the_eight_kinds_in_build_order():
+def test_the_registry_holds_the_nine_kinds_in_build_order():
     assert kinds.kind_names() == ["record", "board", "map", "tokens", "cards", "symbols",
-                                  "rulesheet", "guide"]
+                                  "rulesheet", "guide", "overlay"]
+    assert [k.name for k in kinds.renderers() if not kinds.in_kit(k)] == ["overlay"]
 
 
 def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monkeypatch):
@@ -65,8 +66,8 @@ def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monke
     paths, diags = build_game(ac, tmp_path / "kit", "a4")
     assert diags == []
     # Ancient Civilizations has every kind but a map (its symbol key lists the short forms its
-    # pieces print instead of icons)
-    assert called == [k for k in kinds.kind_names() if k not in ("map",)]
+    # pieces print instead of icons); the fit overlay is a check, never in a kit
+    assert called == [k for k in kinds.kind_names() if k not in ("map", "overlay")]
 
 
 def test_a_registered_kind_is_preflighted_by_validate(only_stickers):

@@ -286,12 +286,12 @@ def render_guide(game: Any, out_dir: str | os.PathLike, paper: str = "a4",
     """Write the guide, and print-all when every home file it lists is in out_dir."""
     from pypdf import PdfReader, PdfWriter
 
-    from pnp.render.kinds import renderers
+    from pnp.render.kinds import in_kit, renderers
 
     out = Path(out_dir)
     if names is None:
-        names = [n for kind in renderers() if kind.name != "guide" and kind.applies(game)
-                 for n in kind.output_names(game, paper)]
+        names = [n for kind in renderers() if kind.name != "guide" and in_kit(kind)
+                 and kind.applies(game) for n in kind.output_names(game, paper)]
         if pack:
             from pnp.render.kinds import deck_files
 

@@ -56,6 +56,12 @@ def renderer(name: str) -> Renderer:
     return REGISTRY[name]
 
 
+def in_kit(kind: Renderer) -> bool:
+    """Whether `pnp build` puts the kind in the kit (a check such as the fit overlay is only
+    rendered when asked for, by `pnp render KIND`)."""
+    return getattr(kind, "in_kit", True)
+
+
 # ---------------------------------------------------------------------------------------------
 # the six kinds
 
@@ -323,6 +329,30 @@ class Maps:
         return output_names(game, paper)
 
 
+class FitOverlay:
+    """`fit-overlay.pdf`: every box that declares `holds`, its pieces drawn on it (green fits,
+    red overhangs; pnp.render.overlay). A check for the designer, not part of the kit."""
+
+    name = "overlay"
+    in_kit = False
+
+    def applies(self, game) -> bool:
+        return any(d.printed for d in game.decks.values())
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        return []  # the sizes are the cards' preflight (PNP-R042); this only draws them
+
+    def render(self, game, out_dir, paper) -> Rendered:
+        from pnp.render.overlay import render_overlay
+
+        return render_overlay(game, out_dir, paper)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.overlay import FILE_NAME
+
+        return [FILE_NAME]
+
+
 for _kind in (RecordSheets(), Boards(), Maps(), Pawns(), Cards(), SymbolKey(), Rulesheet(),
-              Guide()):
+              Guide(), FitOverlay()):
     register(_kind)
