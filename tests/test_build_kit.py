@@ -33,10 +33,12 @@ def kit(tmp_path_factory, ac) -> Path:
 
 
 def promised(game, paper: str) -> set[str]:
-    """The files every registered kind the game has says it writes."""
-    from pnp.render.kinds import renderers
+    """The files every registered kind of the kit the game has says it writes (a check such
+    as the fit overlay is no part of the kit)."""
+    from pnp.render.kinds import in_kit, renderers
 
-    return {n for kind in renderers() if kind.applies(game) for n in kind.output_names(game, paper)}
+    return {n for kind in renderers() if in_kit(kind) and kind.applies(game)
+            for n in kind.output_names(game, paper)}
 
 
 def test_the_kinds_name_the_files_the_build_writes(ac):

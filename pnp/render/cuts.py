@@ -13,7 +13,8 @@ from typing import Any
 
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.geometry import GeometryError, Rect, parse_length
-from pnp.render.layout.icons import SHAPES, draw_shape
+from pnp.render.layout.icons import SHAPES, draw_shape, shape_points
+from pnp.render.pdfops import append_operators
 
 R_CUT = "PNP-R049"  # a deck's cut: names a field its cards lack, a value that is no shape, ...
 
@@ -77,14 +78,48 @@ def deck_cuts(deck: Any, size: tuple[float, float]) -> tuple[dict[str, Cut | Non
     return out, diags
 
 
+KAPPA = 0.5523  # a quarter circle as one Bézier curve
+
+
+def _outline_ops(shape: str, x: float, y: float, w: float, h: float) -> str | None:
+    """Raw path operators of a circle or a polygon shape (None: draw it through the canvas)."""
+    if shape == "circle":
+        rx, ry, cx, cy = w / 2, h / 2, x + w / 2, y + h / 2
+        kx, ky = rx * KAPPA, ry * KAPPA
+        return (f"{cx + rx:.2f} {cy:.2f} m "
+                f"{cx + rx:.2f} {cy + ky:.2f} {cx + kx:.2f} {cy + ry:.2f} {cx:.2f} {cy + ry:.2f} c "
+                f"{cx - kx:.2f} {cy + ry:.2f} {cx - rx:.2f} {cy + ky:.2f} {cx - rx:.2f} {cy:.2f} c "
+                f"{cx - rx:.2f} {cy - ky:.2f} {cx - kx:.2f} {cy - ry:.2f} {cx:.2f} {cy - ry:.2f} c "
+                f"{cx + kx:.2f} {cy - ry:.2f} {cx + rx:.2f} {cy - ky:.2f} {cx + rx:.2f} {cy:.2f} c h")
+    if shape in ("rounded", "heart"):
+        return None
+    pts = shape_points(shape, x, y, w, h)
+    return " ".join(f"{px:.2f} {py:.2f} {'m' if k == 0 else 'l'}"
+                    for k, (px, py) in enumerate(pts)) + " h"
+
+
 def draw_cut_outlines(c, trims: list[tuple[Rect, Cut]]) -> None:
-    """A thin dark outline of each card's cut shape, on the card (inset from its trim box)."""
+    """A thin dark outline of each card's cut shape, on the card (inset from its trim box):
+    circles and polygons as raw path operators in one stroke, other shapes through the
+    canvas (a token sheet has a few hundred)."""
     if not trims:
         return
-    c.saveState()
-    c.setDash()
+    ops, rest = [], []
     for r, cut in trims:
         i = cut.inset
-        draw_shape(c, cut.shape, r.x + i, r.y + i, r.width - 2 * i, r.height - 2 * i, None,
-                   CUT_COLOUR, CUT_WIDTH)
-    c.restoreState()
+        box = (r.x + i, r.y + i, r.width - 2 * i, r.height - 2 * i)
+        path = _outline_ops(cut.shape, *box)
+        if path is None:
+            rest.append((cut.shape, box))
+        else:
+            ops.append(path)
+    g = CUT_COLOUR
+    if ops:
+        append_operators(c, f"q {g[0]} {g[1]} {g[2]} RG {CUT_WIDTH} w []0 d " + " ".join(ops)
+                         + " S Q")
+    if rest:
+        c.saveState()
+        c.setDash()
+        for shape, box in rest:
+            draw_shape(c, shape, *box, None, CUT_COLOUR, CUT_WIDTH)
+        c.restoreState()

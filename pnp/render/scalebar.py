@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pnp.render import pdfops
 from pnp.render.geometry import Rect, mm
 
 LENGTH = mm(50)
@@ -26,15 +27,28 @@ def draw_scale_bar(c, x: float, y: float, grey: float = 0.35, size: float = 5) -
     c.restoreState()
 
 
+def _bar_form(c) -> str:
+    """The bar (6 pt caption) as a form XObject drawn once per canvas: every page places it."""
+    forms = pdfops.canvas_cache(c, "_pnp_scalebar", dict)
+    name = forms.get("bar")
+    if name is None:
+        name = forms["bar"] = "pnpScaleBar"
+        c.beginForm(name, 0, -BELOW, LENGTH, HEIGHT - BELOW)
+        draw_scale_bar(c, 0, 0, size=6)
+        c.endForm()
+    return name
+
+
 def draw_scale_bar_in(c, box: Rect, turned: bool = False) -> None:
     """The bar inside `box` (LENGTH by HEIGHT, or HEIGHT by LENGTH when `turned`: then it reads
     from the top down, its ticks towards the right), its caption at 6 pt like the smallest
     text of boards and record sheets."""
+    name = _bar_form(c)
     if not turned:
-        draw_scale_bar(c, box.x, box.y + BELOW, size=6)
+        pdfops.place_form(c, name, box.x, box.y + BELOW)
         return
     c.saveState()
     c.translate(box.x + BELOW, box.y1)
     c.rotate(-90)
-    draw_scale_bar(c, 0, 0, size=6)
+    pdfops.place_form(c, name, 0, 0)
     c.restoreState()
