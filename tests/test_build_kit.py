@@ -14,7 +14,8 @@ from pnp.render.build import PLAYER_COLOURS, build_game
 
 KIT = {
     "record-page.pdf", "record-page-fillable.pdf", "board-a4-tiled.pdf", "board-a2.pdf",
-    "tokens.pdf", "cards-chart-cards.pdf", "rulesheet.pdf", "print-guide.pdf", "print-all.pdf",
+    "tokens.pdf", "cards-chart-cards.pdf", "symbol-key.pdf", "rulesheet.pdf", "print-guide.pdf",
+    "print-all.pdf",
 }
 PLAYERS, PAWNS_EACH = 6, 12
 
@@ -26,16 +27,18 @@ def kit(tmp_path_factory, ac) -> Path:
     paths, diags = build_game(ac, folder, "a4", progress=lambda i, n: ticks.append((i, n)))
     assert not [d for d in diags if d.is_error], diags
     assert {p.name for p in paths} == KIT
-    # record sheets, boards, tokens, cards, rulesheet, guide (no symbol key: no icons)
-    assert ticks[-1][0] == ticks[-1][1] == 6
+    # record sheets, boards, tokens, cards, the symbol key (of its short forms), rulesheet, guide
+    assert ticks[-1][0] == ticks[-1][1] == 7
     return folder
 
 
 def promised(game, paper: str) -> set[str]:
-    """The files every registered kind the game has says it writes."""
-    from pnp.render.kinds import renderers
+    """The files every registered kind of the kit the game has says it writes (a check such
+    as the fit overlay is no part of the kit)."""
+    from pnp.render.kinds import in_kit, renderers
 
-    return {n for kind in renderers() if kind.applies(game) for n in kind.output_names(game, paper)}
+    return {n for kind in renderers() if in_kit(kind) and kind.applies(game)
+            for n in kind.output_names(game, paper)}
 
 
 def test_the_kinds_name_the_files_the_build_writes(ac):

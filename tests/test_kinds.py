@@ -51,9 +51,10 @@ def only_stickers(monkeypatch) -> FakeKind:
     return fake
 
 
-def test_the_registry_holds_the_ten_kinds_in_build_order():
+def test_the_registry_holds_the_eleven_kinds_in_build_order():
     assert kinds.kind_names() == ["record", "board", "map", "tokens", "supplies", "cards",
-                                  "symbols", "rulesheet", "aid", "guide"]
+                                  "symbols", "rulesheet", "aid", "guide", "overlay"]
+    assert [k.name for k in kinds.renderers() if not kinds.in_kit(k)] == ["overlay"]
 
 
 def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monkeypatch):
@@ -64,10 +65,11 @@ def test_build_renders_exactly_the_registered_kinds_in_order(ac, tmp_path, monke
                             (called.append(name), ([], []))[1])
     paths, diags = build_game(ac, tmp_path / "kit", "a4")
     assert diags == []
-    # Ancient Civilizations has every kind but a map, a symbol key (its pieces print words,
-    # no icons), printed supplies and a player aid
+    # Ancient Civilizations has every kind but a map, printed supplies and a player aid (its
+    # symbol key lists the short forms its pieces print instead of icons); the fit overlay is
+    # a check, never in a kit
     assert called == [k for k in kinds.kind_names()
-                      if k not in ("map", "symbols", "supplies", "aid")]
+                      if k not in ("map", "supplies", "aid", "overlay")]
 
 
 def test_a_registered_kind_is_preflighted_by_validate(only_stickers):

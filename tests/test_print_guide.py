@@ -167,3 +167,27 @@ def test_pack_puts_decks_of_one_size_on_shared_sheets(tmp_path):
     guide = _text(tmp_path / "packed" / GUIDE)
     assert "cards-poker.pdf" in guide and "181 pieces of 64×89 mm" in guide
     assert not (tmp_path / "packed" / "cards-empire-a.pdf").exists()
+
+
+def _pages_without_scale_bar(folder) -> list[str]:
+    missing = []
+    for path in sorted(folder.glob("*.pdf")):
+        if path.name == PRINT_ALL:  # the others joined
+            continue
+        for i, page in enumerate(PdfReader(path).pages, 1):
+            if "50 mm" not in (page.extract_text() or ""):
+                missing.append(f"{path.name} p.{i}")
+    return missing
+
+
+def test_every_page_of_the_kit_carries_the_50_mm_scale_bar(taw_kit):
+    assert _pages_without_scale_bar(taw_kit) == []
+
+
+@pytest.mark.parametrize("name", ["age-of-civilization", "ancient-civilizations"])
+def test_every_page_of_the_other_kits_carries_it_too(name, tmp_path):
+    """Card sheets, the tiled board and its whole print, the record page (and its fillable
+    copy), tokens, the guide's every page, the rulesheet and the symbol key."""
+    written, diags = build_game(_game(name), tmp_path / name)
+    assert written and not [d for d in diags if d.is_error]
+    assert _pages_without_scale_bar(tmp_path / name) == []

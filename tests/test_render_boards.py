@@ -235,7 +235,8 @@ def test_a_bad_paper_is_a_diagnostic_and_writes_nothing(ac, tmp_path):
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) is not "
                     "installed: the raster check of the A2 page needs it")
 def test_nothing_is_cut_off_the_a2_page(out, tmp_path):
-    """At 20 dpi the 10 mm margin round the A2 board is blank paper on every side."""
+    """At 20 dpi the 10 mm margin round the A2 board is blank paper on every side, but for the
+    50 mm scale bar at its bottom right (10 to 60 mm from the right edge)."""
     from PIL import Image
 
     subprocess.run(["pdftoppm", "-r", "20", "-png", "-singlefile", str(out / "board-a2.pdf"),
@@ -243,8 +244,11 @@ def test_nothing_is_cut_off_the_a2_page(out, tmp_path):
     img = Image.open(tmp_path / "a2.png").convert("L")
     w, h = img.size
     edge = max(1, round(20 * 8 / 25.4))  # 8 mm in pixels
-    for box in ((0, 0, w, edge), (0, h - edge, w, h), (0, 0, edge, h), (w - edge, 0, w, h)):
+    bar = (w - round(20 * 61 / 25.4), w - round(20 * 9 / 25.4))
+    for box in ((0, 0, w, edge), (0, h - edge, bar[0], h), (bar[1], h - edge, w, h),
+                (0, 0, edge, h), (w - edge, 0, w, h)):
         assert img.crop(box).getextrema()[0] >= 250, box
+    assert img.crop((bar[0], h - edge, bar[1], h)).getextrema()[0] < 200  # the bar
     assert img.crop((edge, edge, w - edge, h - edge)).getextrema()[0] < 100  # the board is there
 
 

@@ -121,7 +121,7 @@ def test_the_last_sheet_marks_only_the_cut_lines_of_its_cards(tmp_path):
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_every_card_sheet_has_a_footer_no_crop_mark_crosses(tmp_path, paper):
+def test_every_card_sheet_has_a_footer_and_a_scale_bar_no_crop_mark_crosses(tmp_path, paper):
     from dataclasses import replace
 
     from pnp.render.geometry import impose_grid, mm, parse_paper
@@ -131,19 +131,31 @@ def test_every_card_sheet_has_a_footer_no_crop_mark_crosses(tmp_path, paper):
     paths, diags = render_deck_sheets(game, paper=paper, out_dir=tmp_path, duplex="long")
     assert not diags
     grid = impose_grid(parse_paper(paper), (63.5 * MM, 88.9 * MM), mm(3), mm(3))
+    art_x0, art_x1 = grid.x0 - grid.bleed, grid.x0 + 3 * 63.5 * MM + grid.bleed
+    art_top = grid.y0 - grid.bleed  # from the top of the page: the top row's artwork
+
+    def in_art(x0, x1, top, bottom):  # the first two rows hold the four cards
+        return x1 > art_x0 and x0 < art_x1 and bottom > art_top and top < art_top + (
+            2 * 88.9 * MM + 2 * grid.bleed)
+
     with pdfplumber.open(paths[0]) as pdf:
         for page in pdf.pages:  # a front page and its back page
-            # the margin: left of the artwork or below it
-            chars = [ch for ch in page.chars if ch["x1"] < grid.x0 - grid.bleed
-                     or ch["top"] > page.height - grid.y0 + grid.bleed]
-            text = "".join(ch["text"] for ch in chars)
-            assert "sheet1/1" in text.replace(" ", ""), (paper, page.page_number, text)
-            x0, x1 = min(c["x0"] for c in chars), max(c["x1"] for c in chars)
-            top, bottom = min(c["top"] for c in chars), max(c["bottom"] for c in chars)
+            chars = [ch for ch in page.chars
+                     if not in_art(ch["x0"], ch["x1"], ch["top"], ch["bottom"])]
+            text = "".join(ch["text"] for ch in chars).replace(" ", "")
+            assert "sheet1/1" in text and "50mm" in text, (paper, page.page_number, text)
+            bars = [ln for ln in page.lines if abs(ln["linewidth"] - 0.6) < 0.01
+                    and abs(max(ln["x1"] - ln["x0"], ln["bottom"] - ln["top"]) - 50 * MM) < 0.1]
+            assert len(bars) == 1, (paper, page.page_number)
+            bar = bars[0]
+            assert not in_art(bar["x0"], bar["x1"], bar["top"], bar["bottom"])
             for m in crop_mark_lines(page):
-                crosses = (m["x0"] <= x1 and m["x1"] >= x0 and m["top"] <= bottom
-                           and m["bottom"] >= top)
-                assert not crosses, (paper, page.page_number, m)
+                for ch in chars:
+                    crosses = (m["x0"] <= ch["x1"] and m["x1"] >= ch["x0"]
+                               and m["top"] <= ch["bottom"] and m["bottom"] >= ch["top"])
+                    assert not crosses, (paper, page.page_number, m, ch["text"])
+                assert not (m["x0"] <= bar["x1"] + 1 and m["x1"] >= bar["x0"] - 1
+                            and m["top"] <= bar["bottom"] + 1 and m["bottom"] >= bar["top"] - 1)
 
 
 def test_every_font_is_an_embedded_truetype(built):
@@ -182,11 +194,13 @@ def test_long_edge_back_of_the_first_card_is_in_the_last_column(tmp_path):
     paths, diags = render_deck_sheets(make_game([deck]), out_dir=tmp_path, duplex="long")
     assert not diags
     with pdfplumber.open(paths[0]) as pdf:
-        def x_of(page, word):
-            return min(w["x0"] for w in page.extract_words() if w["text"] == word)
+        x0 = (210 - 3 * 63.5) / 2 * MM
+
+        def x_of(page, word):  # on a card (the margin beside each row names its cards too)
+            return min(w["x0"] for w in page.extract_words() if w["text"] == word
+                       and w["x0"] > x0)
 
         front, back = pdf.pages
-        x0 = (210 - 3 * 63.5) / 2 * MM
         assert x0 < x_of(front, "card-1") < x0 + 63.5 * MM  # front: first column
         assert x0 + 2 * 63.5 * MM < x_of(back, "card-1") < x0 + 3 * 63.5 * MM  # back: last
         assert x0 + 63.5 * MM < x_of(back, "card-2") < x0 + 2 * 63.5 * MM

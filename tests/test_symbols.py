@@ -83,3 +83,32 @@ def test_the_kit_holds_a_symbol_key_with_every_meaning(name, tmp_path):
         assert " ".join(s.meaning.split()[:4]) in flat, s.name
     glossary = symbol_glossary(game)
     assert [g["name"] for g in glossary] == [s.name for s in game_symbols(game)[0]]
+
+
+def test_ancient_civilizations_key_lists_the_short_forms_its_pieces_print(tmp_path):
+    """Its rulebook writes effects in letters (F+2 M+1), not symbols: the key lists every
+    short form, the board's tags, the dice notation and the pieces, and says why words."""
+    from pnp.render.kinds import renderer
+    from pnp.render.symbolkey import render_symbol_key, word_keys
+
+    game = _game("ancient-civilizations")
+    assert renderer("symbols").applies(game)
+    written, diags = render_symbol_key(game, tmp_path)
+    assert written and not diags
+    with pdfplumber.open(written[0]) as pdf:
+        flat = " ".join(" ".join((p.extract_text() or "") for p in pdf.pages).split())
+        words = {w["text"] for p in pdf.pages for w in p.extract_words()}
+    assert "not pictures" in flat and "50 mm" in flat
+    keys = {text: meaning for text, meaning, _ in word_keys(game)}
+    listed = set()
+    for stat in game.stats.values():
+        assert keys[stat.abbreviation].startswith(stat.name), stat.id
+        assert stat.abbreviation in words and stat.name in flat, stat.id
+        listed |= {stat.abbreviation, *stat.aliases, stat.name}
+    for mark in ("1D6", "START", "END", "(*)", "P1…P6", "Common counters"):
+        assert mark in flat, mark
+    # every short form a space on the board prints before a number is explained
+    used = {m for track in game.tracks.values() for space in track.spaces
+            for m in re.findall(r"\b([A-Z][A-Za-z]*) ?[+-] ?\d", space.label)}
+    assert used and used - {"Get"} <= listed, sorted(used - listed)  # 'Get +1 to a roll'
+    assert word_keys(_game("the-ancient-world")) == []  # a game of icons keeps its icon key

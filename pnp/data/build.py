@@ -658,7 +658,8 @@ class Builder:
                                     doc.pos(cpath), origins))
             out[d["id"]] = m.Deck(d["id"], d["name"], d.get("size", "poker"), d.get("front", ""),
                                   d.get("back"), tuple(cards), bool(d.get("prototype", False)),
-                                  doc.pos(path), declared, d.get("printed", True) is not False)
+                                  doc.pos(path), declared, d.get("printed", True) is not False,
+                                  d.get("cut"))
         return out
 
     def card_fields(self, doc: Document, path: tuple, deck: dict) -> dict[str, m.CardField]:

@@ -315,6 +315,7 @@ class Deck:
     origin: Position = NOWHERE
     fields: Mapping[str, CardField] = field(default_factory=dict)
     printed: bool = True  # False: data only, no card sheets (its cards appear on other cards)
+    cut: Any = None  # how each card is cut out: a shape name or {shape|field, inset} (schema)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ from pnp.paper import LARGE_PAPERS, file_part
 from pnp.render import fonts, tiling
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.scalebar import HEIGHT, LENGTH, draw_scale_bar_in
 from pnp.render.text import FittedText, Word, fit_together, fit_width, fit_words, measure
 from pnp.render.text import words as text_words
 
@@ -796,6 +797,8 @@ def render_board(game: GameDef, out_dir: str | os.PathLike = "output", paper: st
         if whole and board.whole_paper:
             def draw_whole(c, layout=layout, page=page, scale=scale, bd=bd):
                 bw, bh = layout.size
+                # the 50 mm bar, unscaled, in the bottom margin (at least WHOLE_MARGIN deep)
+                draw_scale_bar_in(c, Rect(page[0] - WHOLE_MARGIN - LENGTH, mm(4), LENGTH, HEIGHT))
                 c.translate((page[0] - bw * scale) / 2, (page[1] - bh * scale) / 2)
                 c.scale(scale, scale)
                 draw_board(c, layout, bd, game.name)

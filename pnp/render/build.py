@@ -109,7 +109,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     reported an error, so a failed or killed build leaves the previous kit as it was. An out_dir pnp did
     not write (pnp/render/kit_folder.py) is refused before anything is written.
     """
-    from pnp.render.kinds import renderers
+    from pnp.render.kinds import in_kit, renderers
     from pnp.render.preflight import preflight
 
     target = Path(out_dir)
@@ -125,7 +125,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     with staged(target, diags) as stage:
         if stage is None:
             return [], diags
-        steps = [kind for kind in renderers() if kind.applies(game)]
+        steps = [kind for kind in renderers() if in_kit(kind) and kind.applies(game)]
         for i, kind in enumerate(steps):
             options = kind.kit_options(game, **print_options) if hasattr(
                 kind, "kit_options") else {}

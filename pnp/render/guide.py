@@ -26,6 +26,7 @@ from pnp.diagnostics import ERROR, Diagnostic
 from pnp.render.fonts import ensure_fonts
 from pnp.render.geometry import card_size, mm, parse_paper
 from pnp.render.pdfwrite import write_outputs
+from pnp.render.scalebar import LENGTH, draw_scale_bar
 
 GUIDE = "print-guide.pdf"
 PRINT_ALL = "print-all.pdf"
@@ -114,7 +115,8 @@ def entries(game: Any, names: list[str], pack: bool = False) -> list[Entry]:
             out.append(Entry(name, "The rules, written from the same data as the pieces.", "1",
                              "plain paper", "either"))
         elif name == "symbol-key.pdf":
-            out.append(Entry(name, "Every symbol on the pieces and what it stands for.",
+            out.append(Entry(name, "Every symbol or short form on the pieces and what it "
+                             "stands for.",
                              "1 (2 for 4+ players)", "plain paper", "one"))
         elif name.startswith("record-") and "fillable" in name:
             out.append(Entry(name, "The record page with form fields, to keep score on a "
@@ -286,7 +288,11 @@ def guide_pdf(game: Any, items: list[Entry], pages: dict[str, int], paper: tuple
         canv.drawString(mm(15), mm(8), f"{game.name} · print guide · {stamp}")
         canv.restoreState()
 
-    doc.build(story, onFirstPage=stamp_page, onLaterPages=stamp_page)
+    def later_page(canv, doc_):
+        stamp_page(canv, doc_)  # the first page has the big bar; later ones a footer bar
+        draw_scale_bar(canv, paper[0] - mm(15) - LENGTH, mm(7))
+
+    doc.build(story, onFirstPage=stamp_page, onLaterPages=later_page)
     return buf.getvalue()
 
 
@@ -300,12 +306,12 @@ def render_guide(game: Any, out_dir: str | os.PathLike, paper: str = "a4",
     """Write the guide, and print-all when every home file it lists is in out_dir."""
     from pypdf import PdfReader, PdfWriter
 
-    from pnp.render.kinds import renderers
+    from pnp.render.kinds import in_kit, renderers
 
     out = Path(out_dir)
     if names is None:
-        names = [n for kind in renderers() if kind.name != "guide" and kind.applies(game)
-                 for n in kind.output_names(game, paper)]
+        names = [n for kind in renderers() if kind.name != "guide" and in_kit(kind)
+                 and kind.applies(game) for n in kind.output_names(game, paper)]
         if pack:
             from pnp.render.kinds import deck_files
 

@@ -56,6 +56,12 @@ def renderer(name: str) -> Renderer:
     return REGISTRY[name]
 
 
+def in_kit(kind: Renderer) -> bool:
+    """Whether `pnp build` puts the kind in the kit (a check such as the fit overlay is only
+    rendered when asked for, by `pnp render KIND`)."""
+    return getattr(kind, "in_kit", True)
+
+
 # ---------------------------------------------------------------------------------------------
 # the kinds
 
@@ -245,14 +251,15 @@ class Cards:
 
 
 class SymbolKey:
-    """`symbol-key.pdf`: every symbol the game defines with a meaning (pnp.render.symbolkey)."""
+    """`symbol-key.pdf`: every symbol the game defines with a meaning, or the short forms and
+    marks a game prints in words (pnp.render.symbolkey)."""
 
     name = "symbols"
 
     def applies(self, game) -> bool:
-        from pnp.render.symbolkey import symbols
+        from pnp.render.symbolkey import symbols, word_keys
 
-        return bool(symbols(game))
+        return bool(symbols(game)) or bool(word_keys(game))
 
     def preflight(self, game, paper_size) -> list[Diagnostic]:
         from pnp.render.symbolkey import check_symbols
@@ -374,6 +381,30 @@ class Maps:
         return output_names(game, paper)
 
 
+class FitOverlay:
+    """`fit-overlay.pdf`: every box that declares `holds`, its pieces drawn on it (green fits,
+    red overhangs; pnp.render.overlay). A check for the designer, not part of the kit."""
+
+    name = "overlay"
+    in_kit = False
+
+    def applies(self, game) -> bool:
+        return any(d.printed for d in game.decks.values())
+
+    def preflight(self, game, paper_size) -> list[Diagnostic]:
+        return []  # the sizes are the cards' preflight (PNP-R042); this only draws them
+
+    def render(self, game, out_dir, paper) -> Rendered:
+        from pnp.render.overlay import render_overlay
+
+        return render_overlay(game, out_dir, paper)
+
+    def output_names(self, game, paper) -> list[str]:
+        from pnp.render.overlay import FILE_NAME
+
+        return [FILE_NAME]
+
+
 for _kind in (RecordSheets(), Boards(), Maps(), Pawns(), SupplyTokens(), Cards(), SymbolKey(),
-              Rulesheet(), PlayerAid(), Guide()):
+              Rulesheet(), PlayerAid(), Guide(), FitOverlay()):
     register(_kind)

@@ -118,6 +118,7 @@ def fit_diagnostics(layout: Any, game: Any) -> list[Diagnostic]:
 
 
 def check_cards(game: Any, paper_size) -> list[Diagnostic]:
+    from pnp.render.cuts import deck_cuts
     from pnp.render.sheets import HOME_BLEED, HOME_MARGIN, _layout, card_context
 
     decks = [d for d in game.decks.values() if d.printed]
@@ -134,6 +135,7 @@ def check_cards(game: Any, paper_size) -> list[Diagnostic]:
             diags.append(Diagnostic.at(deck.origin, ERROR, "PNP-R040", f"deck '{deck.id}': {exc}",
                                        "card width and height must fit the paper with its margins"))
             continue
+        diags.extend(deck_cuts(deck, size)[1])
         sides = [("front", deck.front)] + ([("back", deck.back)] if deck.back else [])
         for side, layout_id in sides:
             layout = _layout(library, deck, layout_id, size, diags)

@@ -20,7 +20,7 @@ from typing import Any
 
 from pnp.diagnostics import Diagnostic, Position
 from pnp.render.geometry import GeometryError, mm, parse_length, parse_paper
-from pnp.render.kinds import renderers
+from pnp.render.kinds import in_kit, renderers
 from pnp.render.pdfwrite import pdf_bytes
 from pnp.render.sheets import Build, CardCopy, draw_print_shop, prepare_cards
 
@@ -129,7 +129,8 @@ def page_items(game: Any, kinds: Iterable[str], paper: str, dpi: float
     diags: list[Diagnostic] = []
     parse_paper(paper)
     for renderer in renderers():
-        if renderer.name not in kinds or renderer.name == "cards" or not renderer.applies(game):
+        if (renderer.name not in kinds or renderer.name == "cards" or not in_kit(renderer)
+                or not renderer.applies(game)):
             continue
         with tempfile.TemporaryDirectory(prefix="pnp-preview-") as tmp:
             options = PREVIEW_OPTIONS.get(renderer.name, {})

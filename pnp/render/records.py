@@ -21,6 +21,9 @@ from pnp.render import fonts, pdfops
 from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, words
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.scalebar import HEIGHT as BAR_HEIGHT
+from pnp.render.scalebar import LENGTH as BAR_LENGTH
+from pnp.render.scalebar import draw_scale_bar_in
 from pnp.render.text import fit_width, measure
 
 R_RECORD = "PNP-R075"  # a record sheet that cannot be laid out on the paper
@@ -410,7 +413,15 @@ def draw_sheets(c, imp: Imposition, fillable: bool = False) -> None:
     for lay in imp.layouts:
         draw_sheet(c, lay, fillable)
     _cut_lines(c, imp)
+    draw_scale_bar_in(c, scale_bar_box(imp))
     c.showPage()
+
+
+def scale_bar_box(imp: Imposition) -> Rect:
+    """The 50 mm scale bar's place: the page's bottom right corner, in the margin of the sheet
+    there (PAGE_MARGIN deep), 3.5 mm above the paper's edge."""
+    pw, _ = imp.page
+    return Rect(pw - PAGE_MARGIN - BAR_LENGTH, mm(3.5), BAR_LENGTH, BAR_HEIGHT)
 
 
 def check_sheet(game: GameDef, sheet: RecordSheet, paper_size: tuple[float, float],

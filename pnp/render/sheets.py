@@ -17,6 +17,7 @@ from pnp.data.limits import MAX_CARD_COUNT
 from pnp.diagnostics import ERROR, Diagnostic, Position, has_errors
 from pnp.paper import file_part
 from pnp.render import fonts
+from pnp.render.cuts import Cut, deck_cuts, draw_cut_outlines
 from pnp.render.geometry import (
     DUPLEX_MODES,
     GeometryError,
@@ -36,7 +37,8 @@ from pnp.render.layout.codes import R_SIZE, R_UNKNOWN_LAYOUT, ElementError
 from pnp.render.layout.library import CardLayout, LayoutLibrary, load_library
 from pnp.render.pdfops import append_operators, place_form
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
-from pnp.render.text import ellipsise, fit_width
+from pnp.render.scalebar import draw_scale_bar_in
+from pnp.render.sheet_margin import MarginPlan, plan_margin
 
 R_OPTION = "PNP-R051"  # a bad render option (duplex mode, offset)
 
@@ -72,11 +74,13 @@ class Face:
 
 @dataclass(frozen=True, slots=True)
 class CardCopy:
-    """One printed card: its size and faces (the back may be missing)."""
+    """One printed card: its size and faces (the back may be missing), and its die-cut outline
+    (None: cut on the crop marks)."""
 
     size: tuple[float, float]
     front: Face
     back: Face | None
+    cut: Cut | None = None
 
 
 def card_context(game: Any, deck: Any, card: Any) -> dict[str, Any]:
@@ -119,12 +123,15 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
             continue
         front = _layout(library, deck, deck.front, size, diags)
         back = _layout(library, deck, deck.back, size, diags) if deck.back else None
-        if front is None or (deck.back and back is None):
+        cuts, d = deck_cuts(deck, size)
+        diags.extend(d)
+        if front is None or (deck.back and back is None) or d:
             continue
         for card in deck.cards:
             f = Face(front, game, deck, card, "front")
             b = Face(back, game, deck, card, "back") if back is not None else None
-            copies.extend(CardCopy(size, f, b)
+            cut = cuts.get(card.id)
+            copies.extend(CardCopy(size, f, b, cut)
                           for _ in range(min(MAX_CARD_COUNT, max(0, int(card.count)))))
     return copies, diags
 
@@ -243,57 +250,90 @@ def size_groups(copies: Sequence[CardCopy]) -> list[list[CardCopy]]:
 
 def draw_crop_marks(c, grid: Grid, cells: Sequence[tuple[int, int]] | None = None) -> None:
     """Thin black marks continuing the cut lines of the cards in `cells` (default: every cell)."""
+    _stroke_marks(c, crop_marks(grid, cells=cells))
+
+
+def _stroke_marks(c, segments) -> None:
     ops = [f"q 0 0 0 RG {MARK_WIDTH} w []0 d"]
-    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l"
-               for x1, y1, x2, y2 in crop_marks(grid, cells=cells))
+    ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l" for x1, y1, x2, y2 in segments)
     ops.append("S Q")
     append_operators(c, " ".join(ops))
 
 
-LABEL_SIZE = 6.0
-LABEL_MIN_SIZE = 4.0
+def cut_marks(grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> list:
+    """The crop-mark segments of a page whose cards are `cells` ((column, row), cut).
 
-
-def _page_label(c, grid: Grid, text: str) -> None:
-    """A small grey label in the margin that no crop mark crosses.
-
-    Below the crop marks when the bottom margin leaves room under them (the whole page width);
-    otherwise, as crop marks sit only on cut lines, within one card's span: centred under the
-    first column when the bottom margin has room (A4), else turned along the first row in the
-    left margin (Letter, whose top and bottom margins are 3.35 mm). Long labels
-    shrink to fit the span, down to 4 pt, then lose their end.
+    Cards cut like cards get marks on their cut lines; die-cut pieces (a round token) get none.
+    On a page that holds both, the marks of the square pieces sit around the whole block of
+    cards, never inside it: a cut line between cells runs clear of every inset outline.
     """
-    cw, ch = grid.card
-    below, left = grid.y0 - grid.bleed, grid.x0 - grid.bleed
-    if below >= mm(9.5):  # room under the crop marks (1 to 6 mm off the art): the full width
-        span = grid.paper[0] - 2 * mm(10)
-        size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
-        text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
+    square = [cell for cell, cut in cells if cut is None]
+    if len(square) == len(cells):
+        return crop_marks(grid, cells=square)
+    if not square:
+        return []
+    rects = [grid.trim_rect(*cell) for cell in square]
+    xs = {round(v, 4) for r in rects for v in (r.x, r.x1)}
+    ys = {round(v, 4) for r in rects for v in (r.y, r.y1)}
+    return [s for s in crop_marks(grid, cells=[cell for cell, _ in cells])
+            if (round(s[0], 4) in xs if s[0] == s[2] else round(s[1], 4) in ys)]
+
+
+def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> None:
+    """Crop marks for the cards cut like cards, a die-cut outline around every other one
+    (a round token gets a circle, not the square marks of its cell)."""
+    _stroke_marks(c, cut_marks(grid, cells))
+    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
+
+
+def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], CardCopy]],
+               label: str | None) -> None:
+    """Crop marks for the cards cut like cards, a die-cut outline around every other one (a
+    round token gets a circle, not the square marks of its cell); then the margin: the footer
+    `label`, the 50 mm scale bar and each row's card ids, where no mark and no artwork is
+    (sheet_margin.py)."""
+    cuts = [(cell, cp.cut) for cell, cp in cells]
+    marks = cut_marks(grid, cuts)
+    _stroke_marks(c, marks)
+    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cuts if cut is not None])
+    if label is None:
+        return
+    decks = {cp.front.deck.id for _, cp in cells}
+    if len(decks) == 1:
+        label += f" · deck {next(iter(decks))}"
+    draw_margin(c, plan_margin(grid, [cell for cell, _ in cells], marks, label,
+                               page_rows(cells), page_bleed(cells)))
+
+
+def page_rows(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> list:
+    """(row, its cards left to right as (deck id, card id)) for a page's cells."""
+    rows: dict[int, list] = {}
+    for (col, row), cp in cells:
+        rows.setdefault(row, []).append((col, cp.front.deck.id, cp.front.card.id))
+    return [(row, [(d, k) for _, d, k in sorted(cards)]) for row, cards in sorted(rows.items())]
+
+
+def page_bleed(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> float:
+    """How far past the trim the page's layouts draw (a token layout with no bleed: none)."""
+    return max(max(cp.front.layout.max_bleed, cp.back.layout.max_bleed if cp.back else 0)
+               for _, cp in cells)
+
+
+def draw_margin(c, plan: MarginPlan) -> None:
+    """The footer and the card ids in grey, and the scale bar."""
+    if plan.bar is not None:
+        draw_scale_bar_in(c, plan.bar, plan.bar_turned)
+    for t in ([plan.label] if plan.label else []) + plan.ids:
         c.saveState()
         c.setFillColorRGB(0.45, 0.45, 0.45)
-        c.setFont(fonts.DEFAULT_FONT, size)
-        c.drawCentredString(grid.paper[0] / 2, (below - mm(6)) / 2 - size / 3, text)
+        c.setFont(fonts.DEFAULT_FONT, t.size)
+        if t.turned:  # reads downwards, its baseline near the box's left edge
+            c.translate(t.box.x + t.size * 0.3, t.box.y1 - mm(0.25))
+            c.rotate(-90)
+            c.drawString(0, 0, t.text)
+        else:
+            c.drawString(t.box.x + mm(0.25), t.box.y + t.size * 0.3, t.text)
         c.restoreState()
-        return
-    if below >= mm(7):
-        span, horizontal = cw - mm(4), True
-    elif left >= mm(7):
-        span, horizontal = ch - mm(4), False
-    else:
-        return
-    size = fit_width(text, fonts.DEFAULT_FONT, LABEL_SIZE, span, min_size=LABEL_MIN_SIZE)
-    text = ellipsise(text, fonts.DEFAULT_FONT, size, span, min_cut=2)
-    c.saveState()
-    c.setFillColorRGB(0.45, 0.45, 0.45)
-    c.setFont(fonts.DEFAULT_FONT, size)
-    if horizontal:
-        c.drawCentredString(grid.x0 + cw / 2, below / 2 - size / 3, text)
-    else:
-        top_row = grid.trim_rect(0, 0)
-        c.translate(left / 2 + size / 3, top_row.y + ch / 2)
-        c.rotate(90)
-        c.drawCentredString(0, 0, text)
-    c.restoreState()
 
 
 def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
@@ -315,11 +355,11 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            draw_crop_marks(c, grid, [grid.cell(i) for i in range(len(chunk))])
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
                 label += f" · size {gi + 1}/{len(groups)}"
-            _page_label(c, grid, label + (" · fronts" if has_backs else ""))
+            _draw_cuts(c, grid, [(grid.cell(i), cp) for i, cp in enumerate(chunk)],
+                       label + (" · fronts" if has_backs else ""))
             c.showPage()
             pages += 1
             if not has_backs:
@@ -343,11 +383,10 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
                 else:
                     bottom, top = top, bottom
                 drawer.place(cp.back, r.x, r.y, r.grow(left, bottom, right, top), bleed)
-            draw_crop_marks(c, grid, [back_cell(grid, *grid.cell(i), duplex)
-                                      for i, cp in enumerate(chunk) if cp.back is not None])
             # inside the offset, so the label moves with the marks and never meets one
-            _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · backs "
-                                 f"({duplex}-edge flip)")
+            _draw_cuts(c, grid, [(back_cell(grid, *grid.cell(i), duplex), cp)
+                                 for i, cp in enumerate(chunk) if cp.back is not None],
+                       f"{title} · sheet {sheet + 1}/{n_sheets} · backs ({duplex}-edge flip)")
             c.restoreState()
             c.showPage()
             pages += 1
@@ -378,7 +417,8 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = grid.cell(i)
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
-            draw_crop_marks(c, grid, [grid.cell(i) for i in range(len(chunk))])
+            _draw_cuts(c, grid, [(grid.cell(i), cp) for i, cp in enumerate(chunk)],
+                       f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold, glue, cut")
             c.saveState()
             c.translate(pw / 2, 0)
             backs = []
@@ -388,13 +428,11 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
                 col, row = back_cell(grid, *grid.cell(i), "long")
                 r = grid.trim_rect(col, row)
                 drawer.place(cp.back, r.x, r.y, r.grow(bleed, bleed, bleed, bleed), bleed)
-                backs.append((col, row))
-            draw_crop_marks(c, grid, backs)
+                backs.append(((col, row), cp))
+            _draw_cuts(c, grid, backs, None)  # the fronts' half carries the footer and the bar
             c.restoreState()
             append_operators(c, f"q 0.45 0.45 0.45 RG 0.6 w [4 3] 0 d {pw / 2:.2f} {mm(4):.2f} m "
                                 f"{pw / 2:.2f} {ph - mm(4):.2f} l S Q")
-            _page_label(c, grid, f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold "
-                                 "on the dashed line, glue, then cut")
             c.showPage()
             pages += 1
     return pages

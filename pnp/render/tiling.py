@@ -12,6 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from pnp.render.geometry import Rect, mm, to_mm
+from pnp.render.scalebar import HEIGHT as BAR_HEIGHT
+from pnp.render.scalebar import LENGTH as BAR_LENGTH
+from pnp.render.scalebar import draw_scale_bar_in
 from pnp.render.text import fit, fit_width, measure
 
 OVERLAP = mm(10)
@@ -185,8 +188,17 @@ def draw_tiles(c, plan: TilePlan, form: str, title: str) -> int:
         c.restoreState()
         _edges(c, plan, tile)
         _labels(c, plan, tile, title)
+        c.setFillColorRGB(0, 0, 0)
+        draw_scale_bar_in(c, scale_bar_box(plan), turned=True)
         c.showPage()
     return plan.pages
+
+
+def scale_bar_box(plan: TilePlan) -> Rect:
+    """The 50 mm scale bar's place: upright in the right margin, low down, clear of the
+    neighbour's name (centred on the side) and of the notes under the drawing."""
+    pw, _ = plan.page
+    return Rect(pw - SAFE_EDGE - BAR_HEIGHT, plan.margin + mm(3), BAR_HEIGHT, BAR_LENGTH)
 
 
 def _edges(c, plan: TilePlan, tile: Tile) -> None:
