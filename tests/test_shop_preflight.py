@@ -226,8 +226,8 @@ def test_build_shop_keeps_the_previous_kit_when_its_preflight_fails(ac, tmp_path
     from pnp.render.build import build_game
     from pnp.render.shops import deliver
 
-    drawn = deliver.draw_shop_pages
-    monkeypatch.setattr(deliver, "draw_shop_pages",
+    drawn = deliver.draw_print_shop
+    monkeypatch.setattr(deliver, "draw_print_shop",
                         lambda c, copies, drawer, bleed, back_first: drawn(c, copies, drawer,
                                                                            bleed, False))
     kit = tmp_path / "ancient-civilizations"

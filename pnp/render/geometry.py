@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from pnp import paper as paper_table
 
@@ -97,6 +98,21 @@ def card_size(spec: str | Mapping[str, str]) -> tuple[float, float]:
             raise GeometryError("card width and height must be positive")
         return (w, h)
     raise GeometryError(f"card size {spec!r} is neither a name nor {{width, height}}")
+
+
+def printed_deck_sizes(game: Any) -> list[tuple[Any, tuple[float, float]]]:
+    """Each printed deck with its card size in points; a deck whose size does not parse is
+    left out (the data check reports it). Exports sort decks into cards, tokens and boards
+    by this size."""
+    out = []
+    for deck in game.decks.values():
+        if not deck.printed:
+            continue
+        try:
+            out.append((deck, card_size(deck.size)))
+        except GeometryError:
+            continue
+    return out
 
 
 def size_key(size: tuple[float, float]) -> tuple[float, float]:

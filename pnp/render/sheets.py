@@ -439,13 +439,16 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
 
 
 def draw_print_shop(c, copies: Sequence[CardCopy], drawer: FaceDrawer,
-                    bleed: float = PRINT_SHOP_BLEED) -> int:
-    """One card side per page, page = trim + bleed, TrimBox and BleedBox set on every page."""
-    pages = 0
+                    bleed: float = PRINT_SHOP_BLEED, back_first: bool = False) -> list[str]:
+    """One card side per page, page = trim + bleed, TrimBox and BleedBox set on every page;
+    each card's back before its front when `back_first` (DriveThruCards). Returns each page's
+    side ('front'/'back'), in order."""
+    sides: list[str] = []
     for cp in copies:
         w, h = cp.size
         page = (w + 2 * bleed, h + 2 * bleed)
-        for face in (cp.front, cp.back):
+        faces = (cp.back, cp.front) if back_first else (cp.front, cp.back)
+        for face in faces:
             if face is None:
                 continue
             c.setPageSize(page)
@@ -453,10 +456,10 @@ def draw_print_shop(c, copies: Sequence[CardCopy], drawer: FaceDrawer,
             c.setBleedBox((0, 0, page[0], page[1]))
             drawer.place(face, bleed, bleed, Rect(0, 0, *page), bleed)
             c.showPage()
-            pages += 1
+            sides.append(face.side)
     c.setTrimBox(None)
     c.setBleedBox(None)
-    return pages
+    return sides
 
 
 def draw_calibration(c, paper: tuple[float, float], duplex: str) -> None:

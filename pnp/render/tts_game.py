@@ -31,19 +31,10 @@ ROUND_SHAPES = ("circle", "round", "coin")
 
 def piece_decks(game: Any) -> list[Any]:
     """Printed decks that are pieces, not cards (tokens and boards)."""
-    from pnp.render.geometry import GeometryError, card_size
+    from pnp.render.geometry import printed_deck_sizes
 
-    out = []
-    for deck in game.decks.values():
-        if not deck.printed:
-            continue
-        try:
-            size = card_size(deck.size)
-        except GeometryError:
-            continue
-        if max(size) <= TOKEN_MAX or max(size) > BOARD_MIN:
-            out.append(deck)
-    return out
+    return [deck for deck, size in printed_deck_sizes(game)
+            if max(size) <= TOKEN_MAX or max(size) > BOARD_MIN]
 
 
 def _url(path: Path, base_url: str | None, root: Path) -> str:

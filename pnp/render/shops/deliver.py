@@ -12,13 +12,13 @@ Everything is written inside the folder given (the build's staging folder, shop-
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import WARNING, Diagnostic, has_errors
-from pnp.render.geometry import Rect, parse_paper
+from pnp.render.geometry import parse_paper, printed_deck_sizes
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.sheets import draw_print_shop
 from pnp.render.shops.profile import R_PROFILE, ShopProfile
 
 MANIFEST = "shop.json"
@@ -29,43 +29,10 @@ def folder_name(profile: ShopProfile) -> str:
     return f"shop-{profile.id}"
 
 
-def draw_shop_pages(c, copies: Sequence[Any], drawer: Any, bleed: float,
-                    back_first: bool) -> list[str]:
-    """One card side a page (trim + bleed, TrimBox and BleedBox set), each card's back before
-    its front when `back_first`; returns each page's side ('front'/'back'), in order."""
-    sides: list[str] = []
-    for cp in copies:
-        w, h = cp.size
-        page = (w + 2 * bleed, h + 2 * bleed)
-        faces = [cp.front, cp.back]
-        if back_first:
-            faces.reverse()
-        for face in faces:
-            if face is None:
-                continue
-            c.setPageSize(page)
-            c.setTrimBox((bleed, bleed, bleed + w, bleed + h))
-            c.setBleedBox((0, 0, page[0], page[1]))
-            drawer.place(face, bleed, bleed, Rect(0, 0, *page), bleed)
-            c.showPage()
-            sides.append(face.side)
-    c.setTrimBox(None)
-    c.setBleedBox(None)
-    return sides
-
-
 def sort_decks(game: Any, profile: ShopProfile) -> dict[str, list[Any]]:
     """Printed decks by how the shop takes them: 'cards', 'tokens', 'large' or 'skipped'."""
-    from pnp.render.geometry import GeometryError, card_size
-
     out: dict[str, list[Any]] = {"cards": [], "tokens": [], "large": [], "skipped": []}
-    for deck in game.decks.values():
-        if not deck.printed:
-            continue
-        try:
-            size = card_size(deck.size)
-        except GeometryError:
-            continue  # the data check reports it
+    for deck, size in printed_deck_sizes(game):
         if profile.is_token(size):
             out["tokens" if profile.tokens == "sheets" else "skipped"].append(deck)
         elif profile.takes_card(size) or profile.cards_format == "sheets":
@@ -157,7 +124,7 @@ def _deliver_pages(deck, copies, out: Path, profile: ShopProfile, build, outputs
     if not copies:
         return
     back_first = profile.order == "back-first"
-    pdf, sides = pdf_bytes(lambda c: draw_shop_pages(c, copies, build.drawer(c, copies),
+    pdf, sides = pdf_bytes(lambda c: draw_print_shop(c, copies, build.drawer(c, copies),
                                                      profile.bleed, back_first),
                            copies[0].size, f"{deck.name} for {profile.name}")
     path = out / f"{deck.id}.pdf"
