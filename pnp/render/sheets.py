@@ -33,6 +33,7 @@ from pnp.render.geometry import (
     parse_paper,
     size_key,
 )
+from pnp.render.layout.canvas import encode_text
 from pnp.render.layout.codes import R_SIZE, R_UNKNOWN_LAYOUT, ElementError
 from pnp.render.layout.library import CardLayout, LayoutLibrary, load_library
 from pnp.render.pdfops import append_operators, place_form
@@ -279,13 +280,6 @@ def cut_marks(grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -
             if (round(s[0], 4) in xs if s[0] == s[2] else round(s[1], 4) in ys)]
 
 
-def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> None:
-    """Crop marks for the cards cut like cards, a die-cut outline around every other one
-    (a round token gets a circle, not the square marks of its cell)."""
-    _stroke_marks(c, cut_marks(grid, cells))
-    draw_cut_outlines(c, [(grid.trim_rect(*cell), cut) for cell, cut in cells if cut is not None])
-
-
 def _draw_cuts(c, grid: Grid, cells: Sequence[tuple[tuple[int, int], CardCopy]],
                label: str | None) -> None:
     """Crop marks for the cards cut like cards, a die-cut outline around every other one (a
@@ -320,20 +314,29 @@ def page_bleed(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> float:
 
 
 def draw_margin(c, plan: MarginPlan) -> None:
-    """The footer and the card ids in grey, and the scale bar."""
+    """The footer and the card ids in grey, and the scale bar. The text is written as PDF
+    operators in one q/Q block (a page holds a few of them, 600 pages a few thousand:
+    reportlab's text objects cost more than the planning)."""
     if plan.bar is not None:
         draw_scale_bar_in(c, plan.bar, plan.bar_turned)
-    for t in ([plan.label] if plan.label else []) + plan.ids:
-        c.saveState()
-        c.setFillColorRGB(0.45, 0.45, 0.45)
-        c.setFont(fonts.DEFAULT_FONT, t.size)
+    texts = ([plan.label] if plan.label else []) + plan.ids
+    if not texts:
+        return
+    font = fonts.DEFAULT_FONT
+    ops = ["q 0.45 0.45 0.45 rg BT"]
+    current = None
+    for t in texts:
         if t.turned:  # reads downwards, its baseline near the box's left edge
-            c.translate(t.box.x + t.size * 0.3, t.box.y1 - mm(0.25))
-            c.rotate(-90)
-            c.drawString(0, 0, t.text)
+            ops.append(f"0 -1 1 0 {t.box.x + t.size * 0.3:.2f} {t.box.y1 - mm(0.25):.2f} Tm")
         else:
-            c.drawString(t.box.x + mm(0.25), t.box.y + t.size * 0.3, t.text)
-        c.restoreState()
+            ops.append(f"1 0 0 1 {t.box.x + mm(0.25):.2f} {t.box.y + t.size * 0.3:.2f} Tm")
+        for subset, chunk in encode_text(c, font, t.text):
+            if (subset, t.size) != current:
+                ops.append(f"{subset} {t.size:.2f} Tf")
+                current = (subset, t.size)
+            ops.append(f"({chunk}) Tj")
+    ops.append("ET Q")
+    append_operators(c, " ".join(ops))
 
 
 def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
