@@ -11,6 +11,8 @@ from pnp.commands.common import EXIT_ERRORS, EXIT_OK, paper_option, refuse_game_
 from pnp.commands.simulate import (
     check_players,
     executor_options,
+    format_option,
+    invariants_option,
     load_variant,
     max_turns_option,
     open_executor,
@@ -18,7 +20,6 @@ from pnp.commands.simulate import (
     progress_bar,
 )
 from pnp.data.limits import MAX_GAMES
-from pnp.engine.selfplay import INVARIANT_MODES
 from pnp.paper import REPORT_MIN_SIZE
 
 
@@ -37,11 +38,9 @@ from pnp.paper import REPORT_MIN_SIZE
 @click.option("--every-step", is_flag=True,
               help="Play every step, not only up to the first that does not climb.")
 @executor_options
-@click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
-              show_default=True, help="Check invariants at every step, a sample, or none.")
+@invariants_option
 @max_turns_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@format_option
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write a PDF with the ladder's win rates as a chart.")
 @paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)

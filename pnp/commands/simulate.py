@@ -164,6 +164,14 @@ def max_turns_option(f):
                         help="Turn cap (default: the game's own).")(f)
 
 
+#: --invariants and --format, as simulate, sweep and ladder take them
+invariants_option = click.option(
+    "--invariants", type=click.Choice(INVARIANT_MODES), default="sample", show_default=True,
+    help="Check invariants at every step, a sample, or none.")
+format_option = click.option("--format", "fmt", type=click.Choice(["text", "json"]),
+                             default="text", show_default=True)
+
+
 def game_options(f):
     """Options shared by simulate and compare."""
     for option in reversed([
@@ -176,11 +184,9 @@ def game_options(f):
                      help="The line-up: one bot for every seat (default greedy), or comma-separated "
                           "bots seated every way in turn; search:N gives the search bot N "
                           "playouts per option."),
-        click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
-                     show_default=True, help="Check invariants at every step, a sample, or none."),
+        invariants_option,
         max_turns_option,
-        click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-                     show_default=True),
+        format_option,
     ]):
         f = option(f)
     return executor_options(f)

@@ -17,7 +17,9 @@ from pnp.commands.common import (
 from pnp.commands.simulate import (
     check_players,
     executor_options,
+    format_option,
     games_option,
+    invariants_option,
     load_variant,
     max_turns_option,
     open_executor,
@@ -25,7 +27,6 @@ from pnp.commands.simulate import (
     progress_bar,
 )
 from pnp.engine import lineup
-from pnp.engine.selfplay import INVARIANT_MODES
 from pnp.paper import REPORT_MIN_SIZE
 
 
@@ -59,11 +60,9 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Base seed; every cell plays the seeds derived from it.")
 @executor_options
-@click.option("--invariants", type=click.Choice(INVARIANT_MODES), default="sample",
-              show_default=True, help="Check invariants at every step, a sample, or none.")
+@invariants_option
 @max_turns_option
-@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text",
-              show_default=True)
+@format_option
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write a PDF with one chart per measure across the cells.")
 @paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)

@@ -223,6 +223,16 @@ class MapOps:
         if not at:
             del pieces_of(self.state)[node]
 
+    def _take(self, op: str, piece: str, node: str, seat: int, n: int, why: str) -> None:
+        """Take `n` of seat's pieces off a node, or raise (the node's rows left tidy)."""
+        row = self._row(node, piece)
+        if n < 1 or row[seat] < n:
+            self._drop_empty(node, piece)
+            raise MapError(f"{op} {n} {piece} of seat {seat} from {node}: it holds "
+                           f"{row[seat]} ({why})")
+        row[seat] -= n
+        self._drop_empty(node, piece)
+
     def _logged(self, op: str, piece: str, seat: int, n: int, why: str, src: str | None,
                 dst: str | None) -> None:
         if self.log is not None:
@@ -239,26 +249,14 @@ class MapOps:
 
     def remove(self, piece: str, node: str, seat: int, why: str, n: int = 1) -> None:
         """Take `n` of seat's pieces off a node (back to the reserve or the box)."""
-        row = self._row(node, piece)
-        if n < 1 or row[seat] < n:
-            self._drop_empty(node, piece)
-            raise MapError(f"remove {n} {piece} of seat {seat} from {node}: it holds "
-                           f"{row[seat]} ({why})")
-        row[seat] -= n
-        self._drop_empty(node, piece)
+        self._take("remove", piece, node, seat, n, why)
         self._logged("remove", piece, seat, n, why, node, None)
 
     def move_piece(self, piece: str, src: str, dst: str, seat: int, why: str,
                    n: int = 1) -> None:
         """Move `n` of seat's pieces from one node to another (the rules module checks the
         route with MapRules; this records where they went)."""
-        row = self._row(src, piece)
-        if n < 1 or row[seat] < n:
-            self._drop_empty(src, piece)
-            raise MapError(f"move {n} {piece} of seat {seat} from {src}: it holds "
-                           f"{row[seat]} ({why})")
-        row[seat] -= n
-        self._drop_empty(src, piece)
+        self._take("move", piece, src, seat, n, why)
         self._row(dst, piece)[seat] += n
         self.cover(NODE_COVERAGE, dst)
         self._logged("move", piece, seat, n, why, src, dst)

@@ -313,6 +313,15 @@ def page_bleed(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> float:
                for _, cp in cells)
 
 
+def _draw_fronts(grid: Grid, chunk: Sequence[CardCopy], drawer: FaceDrawer,
+                 bleed: float) -> None:
+    """A sheet's card fronts, one a cell in order."""
+    for i, cp in enumerate(chunk):
+        col, row = grid.cell(i)
+        r = grid.trim_rect(col, row)
+        drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
+
+
 def draw_margin(c, plan: MarginPlan) -> None:
     """The footer and the card ids in grey, and the scale bar. The text is written as PDF
     operators in one q/Q block (a page holds a few of them, 600 pages a few thousand:
@@ -354,10 +363,7 @@ def draw_home_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, float],
         for sheet in range(n_sheets):
             chunk = group[sheet * grid.per_page:(sheet + 1) * grid.per_page]
             c.setPageSize(paper)
-            for i, cp in enumerate(chunk):
-                col, row = grid.cell(i)
-                r = grid.trim_rect(col, row)
-                drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
+            _draw_fronts(grid, chunk, drawer, bleed)
             label = f"{title} · sheet {sheet + 1}/{n_sheets}"
             if len(groups) > 1:
                 label += f" · size {gi + 1}/{len(groups)}"
@@ -416,10 +422,7 @@ def draw_gutterfold_sheets(c, copies: Sequence[CardCopy], paper: tuple[float, fl
         for sheet in range(n_sheets):
             chunk = group[sheet * grid.per_page:(sheet + 1) * grid.per_page]
             c.setPageSize(paper)
-            for i, cp in enumerate(chunk):
-                col, row = grid.cell(i)
-                r = grid.trim_rect(col, row)
-                drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
+            _draw_fronts(grid, chunk, drawer, bleed)
             _draw_cuts(c, grid, [(grid.cell(i), cp) for i, cp in enumerate(chunk)],
                        f"{title} · sheet {sheet + 1}/{n_sheets} · gutterfold: fold, glue, cut")
             c.saveState()
