@@ -184,10 +184,11 @@ def test_every_page_of_the_kit_carries_the_50_mm_scale_bar(taw_kit):
     assert _pages_without_scale_bar(taw_kit) == []
 
 
-@pytest.mark.parametrize("name", ["age-of-civilization", "ancient-civilizations"])
+@pytest.mark.parametrize("name", ["age-of-civilization", "ancient-civilizations", "antike"])
 def test_every_page_of_the_other_kits_carries_it_too(name, tmp_path):
     """Card sheets, the tiled board and its whole print, the record page (and its fillable
-    copy), tokens, the guide's every page, the rulesheet and the symbol key."""
+    copy), tokens, the guide's every page, the rulesheet and the symbol key; Antike's map tiles and
+    its whole A2 map."""
     written, diags = build_game(_game(name), tmp_path / name)
     assert written and not [d for d in diags if d.is_error]
     assert _pages_without_scale_bar(tmp_path / name) == []

@@ -19,8 +19,9 @@ from pnp.data.model import GameDef, GameMap
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, has_errors
 from pnp.paper import LARGE_PAPERS, file_part
 from pnp.render import tiling
-from pnp.render.geometry import GeometryError, mm, parse_paper
+from pnp.render.geometry import GeometryError, Rect, mm, parse_paper
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.scalebar import HEIGHT, LENGTH, draw_scale_bar_in
 from pnp.render.text import fit_width, measure
 
 R_MAP = "PNP-R100"  # a map that cannot be drawn on this paper (unknown whole_paper, too small)
@@ -370,6 +371,16 @@ def output_names(game: GameDef, paper: str) -> list[str]:
     return names
 
 
+def _scale_bar_below(c, page: tuple[float, float], drawn: tuple[float, float]) -> None:
+    """The 50 mm bar under the map's bottom right corner, in the page margin, drawn at the
+    page's own scale so a ruler checks the print (even when the map itself is scaled down)."""
+    below = (page[1] - drawn[1]) / 2
+    if below < HEIGHT + mm(2):
+        return
+    right = (page[0] + drawn[0]) / 2
+    draw_scale_bar_in(c, Rect(right - LENGTH, (below - HEIGHT) / 2, LENGTH, HEIGHT))
+
+
 def render_map(game: GameDef, out_dir: str | os.PathLike = "output", paper: str = "a4",
                tiled: bool = True, whole: bool = True) -> tuple[list[Path], list[Diagnostic]]:
     """Write the map tiled on `paper` and whole on its large paper; nothing on an error."""
@@ -405,6 +416,7 @@ def render_map(game: GameDef, out_dir: str | os.PathLike = "output", paper: str 
         def draw_whole(c):
             w, h = layout.size
             c.setPageSize(page)
+            _scale_bar_below(c, page, (w * scale, h * scale))
             c.translate((page[0] - w * scale) / 2, (page[1] - h * scale) / 2)
             c.scale(scale, scale)
             draw_map(c, layout, title)
