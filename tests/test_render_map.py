@@ -79,3 +79,25 @@ def test_the_pieces_print_per_player_colour_and_from_the_box_stock(tmp_path):
     armies = [g for g in groups if g.text == "Army"]
     assert len(armies) == game.players_max and {g.count for g in armies} == {3}
     assert [g.count for g in groups if g.text == "Fort"] == [2]  # stock, one neutral group
+
+
+def test_a_map_whose_tiled_print_ends_in_a_strip_is_told_the_width_that_saves_pages(tmp_path):
+    """540 mm of map tiles on 8 A4 pages whose last column holds 2 mm; the hint's width is
+    taken at its word and must print on fewer pages with no warning left."""
+    from pnp.render import tiling
+
+    def check(width: str, folder):
+        folder = with_map(folder, MAP.replace("  height: 60\n", f"  height: 60\n  print_width: {width}\n"))
+        game = load_game(folder).game
+        pages = tiling.plan_tiles(layout_map(game.map).size, (595.0, 842.0)).pages
+        return pages, renderer("map").preflight(game, (595.0, 842.0)), folder
+
+    pages, diags, folder = check("540mm", tmp_path / "wide")
+    assert pages == 8
+    assert [(d.code, d.severity) for d in diags] == [("PNP-R102", "warning")]
+    assert "last column adds only 2 mm" in diags[0].message
+    lines = (folder / "components.yaml").read_text().splitlines()
+    assert diags[0].line == 1 + next(i for i, t in enumerate(lines) if "print_width" in t)
+    suggested = diags[0].hint.split()[1]
+    fewer, after, _ = check(suggested, tmp_path / "narrow")
+    assert fewer < pages and after == []

@@ -11,21 +11,23 @@ The renderer knows no rules: piece limits are printed as data, in the legend.
 
 from __future__ import annotations
 
+import math
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from pnp.data.model import GameDef, GameMap
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, has_errors
 from pnp.paper import LARGE_PAPERS, file_part
 from pnp.render import tiling
-from pnp.render.geometry import GeometryError, Rect, mm, parse_paper
+from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
 from pnp.render.scalebar import HEIGHT, LENGTH, draw_scale_bar_in
 from pnp.render.text import fit_width, measure
 
 R_MAP = "PNP-R100"  # a map that cannot be drawn on this paper (unknown whole_paper, too small)
 R_MAP_SCALED = "PNP-R101"  # warning: the map is larger than its whole paper and is scaled
+R_MAP_SLIVER = "PNP-R102"  # warning: the tiled print's last column or row adds a sliver of map
 
 REGULAR, BOLD, ITALIC = "Vera", "Vera-Bold", "Vera-Italic"
 INK = (0.12, 0.12, 0.14)
@@ -34,6 +36,7 @@ FRAME = mm(6)  # the frame round the map area
 TITLE_H = mm(12)
 LEGEND_H = mm(34)
 WHOLE_MARGIN = mm(10)
+SLIVER = mm(15)  # a tiled page that adds less map than this across or down is a wasted sheet
 MIN_WHOLE_SCALE = 0.5
 CITY_R = mm(4.2)  # a city site's circle
 NAME_PT, NAME_MIN_PT = 8.0, 6.0
@@ -306,13 +309,14 @@ def check_map(game: GameDef, home: tuple[float, float]) -> list[Diagnostic]:
         return []
     layout = layout_map(gmap)
     try:
-        tiling.plan_tiles(layout.size, home)
+        plan = tiling.plan_tiles(layout.size, home)
         whole = whole_paper(gmap)
     except (GeometryError, ValueError) as exc:
         return [Diagnostic.at(gmap.paper_origin, ERROR, R_MAP, f"map '{gmap.id}': {exc}",
                               f"whole_paper takes {', '.join(LARGE_PAPERS)} or WIDTHxHEIGHT")]
+    found = _sliver(gmap, layout, plan, home)
     if whole is None:
-        return []
+        return found
     _, scale = _whole_fit(layout, whole[1])
     if scale < MIN_WHOLE_SCALE:
         return [Diagnostic.at(gmap.paper_origin, ERROR, R_MAP, f"map '{gmap.id}' would print at "
@@ -322,8 +326,35 @@ def check_map(game: GameDef, home: tuple[float, float]) -> list[Diagnostic]:
         return [Diagnostic.at(gmap.paper_origin, WARNING, R_MAP_SCALED, f"map '{gmap.id}' is larger "
                               f"than {whole[0].upper()}; its whole print is scaled to "
                               f"{scale:.0%}", "name a larger whole_paper or a smaller "
-                              "print_width")]
-    return []
+                              "print_width")] + found
+    return found
+
+
+def _sliver(gmap: GameMap, layout: MapLayout, plan: tiling.TilePlan,
+            home: tuple[float, float]) -> list[Diagnostic]:
+    """A warning when the tiled print's last column or row adds only a strip of map, with the
+    print_width that drops it: a designer tunes the width to the paper, not the other way."""
+    (cw, ch), (sx, sy) = plan.content, plan.step
+    extra = [plan.size[0] - (plan.cols - 1) * sx - plan.overlap if plan.cols > 1 else cw,
+             plan.size[1] - (plan.rows - 1) * sy - plan.overlap if plan.rows > 1 else ch]
+    if min(extra) >= SLIVER:
+        return []
+    # shrink the map a millimetre at a time until a page goes (the frame, title and legend keep
+    # their size; only the map area scales with print_width)
+    width = layout.width
+    for _ in range(200):
+        width -= mm(1)
+        fewer = tiling.plan_tiles(layout_map(replace(gmap, print_width=width)).size, home)
+        if fewer.pages < plan.pages:
+            break
+    else:
+        return []
+    across = "column" if extra[0] < SLIVER else "row"
+    return [Diagnostic.at(gmap.paper_origin, WARNING, R_MAP_SLIVER,
+                          f"map '{gmap.id}' tiles on {plan.pages} pages, and its last {across} "
+                          f"adds only {to_mm(max(0.0, min(extra))):.0f} mm of map",
+                          f"print_width: {math.floor(to_mm(width) + 1e-6)}mm prints it on "
+                          f"{fewer.pages} pages")]
 
 
 #: how each kind of piece is cut out, in data order (a rules-free choice: shapes tell them apart)
