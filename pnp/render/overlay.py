@@ -17,7 +17,7 @@ from typing import Any
 from pnp.diagnostics import Diagnostic
 from pnp.render.geometry import GeometryError, Rect, card_size, mm, parse_length, parse_paper
 from pnp.render.layout.fit import DEFAULT_GAP, arrangement, occupant_size
-from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.pdfwrite import write_component_pdf
 from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.render.text import ellipsise
 
@@ -223,7 +223,5 @@ def render_overlay(game: Any, out_dir: str | os.PathLike, paper: str = "a4",
                    ) -> tuple[list[Path], list[Diagnostic]]:
     """Write `fit-overlay.pdf` into out_dir."""
     paper_size = parse_paper(paper)
-    data, _ = pdf_bytes(lambda c: draw_overlay(c, game, paper_size), paper_size,
-                        f"{game.name}: fit overlay")
-    diags: list[Diagnostic] = []
-    return write_outputs([(Path(out_dir) / FILE_NAME, data)], diags), diags
+    return write_component_pdf(Path(out_dir) / FILE_NAME, lambda c: draw_overlay(c, game, paper_size),
+                     paper_size, f"{game.name}: fit overlay")

@@ -78,3 +78,11 @@ def write_pdf(path: str | os.PathLike, draw: Callable[[Canvas], T],
     data, result = pdf_bytes(draw, pagesize, title)
     atomic_write_bytes(path, data)
     return result
+
+
+def write_component_pdf(path: Path, draw: Callable[[Canvas], object], pagesize: tuple[float, float],
+              title: str) -> tuple[list[Path], list[Diagnostic]]:
+    """Draw one PDF in memory and write it atomically: the shape of every one-file component."""
+    data, _ = pdf_bytes(draw, pagesize, title)
+    diags: list[Diagnostic] = []
+    return write_outputs([(path, data)], diags), diags

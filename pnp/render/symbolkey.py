@@ -19,7 +19,7 @@ from pnp.diagnostics import Diagnostic
 from pnp.render.geometry import mm, parse_paper
 from pnp.render.layout.icons import ICON_UNITS, Icon, icon_form
 from pnp.render.pdfops import place_form
-from pnp.render.pdfwrite import pdf_bytes, write_outputs
+from pnp.render.pdfwrite import write_component_pdf
 from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.render.text import fit, fit_width
 from pnp.templating.icons import game_symbols
@@ -164,7 +164,5 @@ def _draw_word(c, text: str, x: float, y: float) -> float:
 def render_symbol_key(game: Any, out_dir: str | os.PathLike, paper: str = "a4",
                       ) -> tuple[list[Path], list[Diagnostic]]:
     paper_size = parse_paper(paper)
-    data, _ = pdf_bytes(lambda c: draw_symbol_key(c, game, paper_size), paper_size,
-                        f"{game.name}: symbol key")
-    diags: list[Diagnostic] = []
-    return write_outputs([(Path(out_dir) / FILE_NAME, data)], diags), diags
+    return write_component_pdf(Path(out_dir) / FILE_NAME, lambda c: draw_symbol_key(c, game, paper_size),
+                     paper_size, f"{game.name}: symbol key")
