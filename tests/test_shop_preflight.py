@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 from PIL import Image
 
-from pnp.render.shops import check
+from pnp.render.shops import check, keyart
 from pnp.render.shops.check import check_shop
 from pnp.render.shops.profile import load_profile
 
@@ -144,6 +144,78 @@ def test_text_in_the_bleed_is_an_error_and_near_the_cut_a_warning(tmp_path):
     assert [(d.code, d.severity) for d in diags] == [(check.R_TEXT, "warning")]
 
 
+def art_pdf(icons: list[tuple[float, float, float]], images: list[tuple] = (),
+            in_form: tuple[float, float] | None = None) -> bytes:
+    """A back and a front whose front places pnp icon forms (x, y, size in points from the
+    page's corner) as the card renderer does, optionally inside a static form moved by
+    `in_form`, and images (x, y, w, h)."""
+    from reportlab.lib.utils import ImageReader
+
+    from pnp.render.pdfops import place_form
+    from pnp.render.pdfwrite import new_canvas
+
+    buf = io.BytesIO()
+    c = new_canvas(buf, PAGE)
+    c.beginForm("pnpicon0", 0, 0, 100, 100)  # an icon is drawn once, in 100 units
+    c.circle(50, 50, 45, stroke=0, fill=1)
+    c.endForm()
+    for side in ("back", "front"):
+        c.setPageSize(PAGE)
+        c.setTrimBox((BLEED, BLEED, BLEED + POKER[0], BLEED + POKER[1]))
+        c.setFillColorRGB(0.9, 0.9, 0.85)
+        c.rect(0, 0, *PAGE, stroke=0, fill=1)
+        if side == "front":
+            if in_form is not None:
+                c.beginForm("pnpstatic0", 0, 0, *PAGE)
+                for x, y, size in icons:
+                    place_form(c, "pnpicon0", x, y, size / 100)
+                c.endForm()
+                place_form(c, "pnpstatic0", *in_form)
+            else:
+                for x, y, size in icons:
+                    place_form(c, "pnpicon0", x, y, size / 100)
+            for x, y, w, h in images:
+                c.drawImage(ImageReader(Image.new("RGB", (1200, 1200), "red")), x, y, w, h)
+        c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def key_art(tmp_path, pdf) -> list:
+    diags = check_shop(shop_folder(tmp_path, pdf, ["back", "front"]), profile())
+    return [d for d in diags if d.code == keyart.R_KEY_ART]
+
+
+def test_key_art_inside_the_safe_zone_passes_and_a_full_bleed_background_is_not_key_art(
+        tmp_path):
+    middle = (80.0, 120.0, 30.0)  # far from every edge
+    background = (0.0, 0.0, *PAGE)  # covers trim and bleed
+    assert key_art(tmp_path / "a", art_pdf([middle], [background])) == []
+
+
+def test_an_icon_near_the_cut_is_a_warning_and_past_the_trim_an_error(tmp_path):
+    # DriveThruCards' safe zone is 1/8 in (9 pt): an icon 2 pt inside the left trim is in it
+    near = key_art(tmp_path / "a", art_pdf([(80.0, 120.0, 30.0), (BLEED + 2, 120.0, 20.0)]))
+    assert [(d.severity, d.code) for d in near] == [("warning", keyart.R_KEY_ART)]
+    assert "page 2, icon 2 (7.1×7.1 mm)" in near[0].message
+    assert "0.71 mm from the left cut" in near[0].message
+    past = key_art(tmp_path / "b", art_pdf([(PAGE[0] - BLEED - 10, 120.0, 20.0)]))
+    assert [d.severity for d in past] == ["error"]
+    assert "page 2, icon 1" in past[0].message and "3.53 mm past the right trim" in past[0].message
+
+
+def test_an_icon_inside_a_moved_form_and_an_image_are_found_where_they_print(tmp_path):
+    # the icon sits at x 80 in its form, the form is placed 100 pt to the right: it prints at
+    # 180 to 200, past the right trim (189)
+    moved = key_art(tmp_path / "a", art_pdf([(80.0, 120.0, 20.0)], in_form=(100.0, 0.0)))
+    assert [d.severity for d in moved] == ["error"] and "icon 1" in moved[0].message
+    unmoved = key_art(tmp_path / "b", art_pdf([(80.0, 120.0, 20.0)], in_form=(0.0, 0.0)))
+    assert unmoved == []
+    banner = key_art(tmp_path / "c", art_pdf([], [(0.0, 200.0, PAGE[0], 70.0)]))  # not all
+    assert [d.severity for d in banner] == ["error"]
+    assert "page 2, image 1 (1200×1200 px" in banner[0].message
+
+
 def test_fronts_first_in_a_back_first_shop_is_found(tmp_path):
     pdf = card_pdf([front("one"), BACK, front("two"), BACK])
     diags = check_shop(shop_folder(tmp_path / "a", pdf, ["front", "back"] * 2), profile())
@@ -216,7 +288,7 @@ def test_the_ancient_worlds_shop_folders_pass_their_preflight(game_defs, tmp_pat
 
     paths, diags = render_shop(game_defs("the-ancient-world"), tmp_path / f"shop-{shop}",
                                profile(shop))
-    assert paths and not [d for d in diags if d.code.startswith("PNP-R18")
+    assert paths and not [d for d in diags if d.code.startswith(("PNP-R18", "PNP-R19"))
                           and d.code != "PNP-R180"], diags
 
 

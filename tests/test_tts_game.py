@@ -1,5 +1,5 @@
 """One Tabletop Simulator saved object a game (`pnp build --tts`): a bag of every deck, tokens
-and boards as two-sided tiles, dice as stock dice; and file URLs that name the kit folder, not
+and boards as two-sided tiles, a symbol die as a Custom_Dice with its faces on a texture; and file URLs that name the kit folder, not
 the staging folder it was built in."""
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ def urls(obj) -> list[str]:
     if isinstance(obj, dict):
         for key, value in obj.items():
             if key in ("FaceURL", "BackURL", "ImageURL", "ImageSecondaryURL"):
-                found.append(value)
+                found += [value] if value else []  # "" is TTS's "no image" (a die's back)
             else:
                 found += urls(value)
     elif isinstance(obj, list):
@@ -81,8 +81,10 @@ def test_one_bag_holds_every_deck_token_board_and_die(kit, taw):
         assert max(im.size) <= TTS_MAX_WIDTH
     (die,) = inside["Dice"]["ContainedObjects"]
     faces = next(iter(taw.dice.values())).faces
-    assert die["Name"] == f"Die_{len(faces)}"
+    assert die["Name"] == "Custom_Dice" and die["CustomImage"]["CustomDice"] == {"Type": 1}
     assert die["Description"].splitlines()[0] == f"1: {faces[0]}"
+    with Image.open(local(die["CustomImage"]["ImageURL"])) as im:
+        assert im.size == (1024, 1024)
 
 
 def test_a_base_url_replaces_the_file_urls(taw, tmp_path):

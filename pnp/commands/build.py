@@ -35,12 +35,14 @@ from pnp.paths import default_output
 @click.option("--tts", is_flag=True, help="Also Tabletop Simulator deck sheets and saved objects.")
 @click.option("--tts-url", default=None, metavar="URL",
               help="With --tts: the saved objects load the sheets from URL/<file>.")
+@click.option("--ttp", is_flag=True, help="Also a Tabletop Playground package, ttp/GAME/, made "
+              "from the Tabletop Simulator sheets (which it writes too).")
 @click.option("--shop", default=None, metavar="NAME|FILE",
               help="Also the files a print shop takes, into GAME/shop-<id>/: dtc, tgc, mpc, "
               "home, or a shop profile YAML file.")
 def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: str | None,
             gutterfold: bool, low_ink: bool, pack: bool, print_shop: bool, png: bool,
-            tts: bool, tts_url: str | None, shop: str | None) -> None:
+            tts: bool, tts_url: str | None, ttp: bool, shop: str | None) -> None:
     """Validate and render every bundled game (or the games named)."""
     out_dir = out_dir or default_output()
     profile = None
@@ -77,7 +79,7 @@ def command(games: tuple[str, ...], out_dir: Path | None, paper: str, variant: s
             paths, diags = build_game(game, kit, paper=paper, progress=progress,
                                       gutterfold=gutterfold, low_ink=low_ink, pack=pack,
                                       print_shop=print_shop, png=png, tts=tts, tts_url=tts_url,
-                                      shop=profile)
+                                      ttp=ttp, shop=profile)
         if diags:
             click.echo(render_text(diags), err=True)
         if has_errors(diags):

@@ -100,6 +100,7 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     `low_ink` leaves out the cards' dark backgrounds and full-bleed frames, `pack` puts all
     decks of one card size in one file (`cards-poker.pdf`), so small decks share sheets.
     `exports` (print_shop, png, tts, tts_url) add the card exports `pnp render cards` writes;
+    `ttp` a Tabletop Playground package made from the TTS sheets (pnp/render/ttpg.py);
     `shop` (a ShopProfile) adds `shop-<id>/`, the files that shop asks for (pnp/render/shops).
 
     Every registered kind the game has (pnp/render/kinds.py): record sheets (printable and
@@ -118,6 +119,8 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
     if has_errors(checked) or refused:
         return [], checked + refused
 
+    ttp = bool(exports.pop("ttp", False))  # made from the TTS sheets: those are drawn too
+    exports["tts"] = bool(exports.get("tts")) or ttp
     paths: list[Path] = []
     diags: list[Diagnostic] = []
     shop_diags: list[Diagnostic] = []  # what the shop does not take is a warning worth showing
@@ -149,6 +152,12 @@ def build_game(game: GameDef, out_dir: str | os.PathLike, paper: str = "a4",
             diags.extend(x for x in d if x.is_error)
             if not exports.get("tts_url"):
                 retarget(stage, target)  # file:/// URLs name the kit, not its staging folder
+        if ttp and not has_errors(diags):
+            from pnp.render.ttpg import render_package
+
+            p, d = render_package(game, stage)
+            paths.extend(p)
+            diags.extend(d)
         paths = [target / p.relative_to(stage) for p in paths]
     if has_errors(diags):
         return [], checked + diags

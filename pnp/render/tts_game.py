@@ -7,8 +7,9 @@ A deck of small pieces (tokens, at most TOKEN_MAX each way) or of large ones (pl
 over BOARD_MIN) is not a deck on the table: each distinct piece becomes a two-sided
 `Custom_Tile` (round when the piece is round) with its own front and back image, one per copy,
 in a bag per deck. A drawn board (`boards:`) becomes a `Custom_Board` from its whole print,
-rasterised to at most 4096 px. A die becomes a stock die (`Die_6` ...) whose description maps
-its numbers to the game's faces. The players' pawns (pnp.render.build.pawn_groups) are stock
+rasterised to at most 4096 px. A six-faced die with its own faces becomes a `Custom_Dice`
+whose texture shows them (pnp.render.tts_dice); a plain 1-6 die, or a die of 4, 8, 10, 12 or
+20 faces, a stock die (`Die_6` ...) whose description maps its numbers to the game's faces. The players' pawns (pnp.render.build.pawn_groups) are stock
 `PlayerPawn`s in each player's colour.
 """
 
@@ -70,6 +71,27 @@ def die(d: Any) -> dict[str, Any] | None:
     faces = "\n".join(f"{i + 1}: {face}" for i, face in enumerate(d.faces))
     return {"Name": f"Die_{n}", "Nickname": d.name, "Description": faces,
             "Transform": _transform(0.0)}
+
+
+def game_dice(game: Any, stage: Path, base_url: str | None
+              ) -> tuple[list[dict[str, Any]], list[tuple[Path, bytes]]]:
+    """Each die of the game: a six-faced die other than 1-6 as a Custom_Dice with its faces
+    drawn on a texture (pnp.render.tts_dice), any other a stock die; with the textures."""
+    from pnp.render.tts_dice import custom_die, texture_png, wants_texture
+
+    objects, images, library = [], [], None
+    for d in getattr(game, "dice", {}).values():
+        if wants_texture(d):
+            if library is None:
+                from pnp.render.layout.library import load_library
+
+                library, _ = load_library(game)  # its diagnostics are the card renderer's
+            path = stage / PIECES / "dice" / f"{d.id}.png"
+            images.append((path, texture_png(d, library)))
+            objects.append(custom_die(d, _url(path, base_url, stage), _transform(0.0)))
+        elif (stock := die(d)) is not None:
+            objects.append(stock)
+    return objects, images
 
 
 def board_images(game: Any, stage: Path) -> list[tuple[Any, Path, bytes]]:
@@ -165,7 +187,8 @@ def game_object(game: Any, stage: Path, base_url: str | None, build: Any,
     images += [(path, png) for _, path, png in boards]
     contained += [board_object(board, _url(path, base_url, stage)) for board, path, _ in boards]
     contained += pawns(game) if hasattr(game, "components") else []
-    dice = [o for o in (die(d) for d in getattr(game, "dice", {}).values()) if o is not None]
+    dice, dice_images = game_dice(game, stage, base_url)
+    images += dice_images
     if dice:
         contained.append(bag("Dice", dice, 0.0))
     doc = {"SaveName": game.name, "GameMode": "", "Date": "", "Table": "", "Sky": "",

@@ -194,7 +194,7 @@ class DieNetElement(BoxElement):
         c.restoreState()
         color = self.color.get(dc.ctx, self.what)
         for cell, index in self.plan.cells.items():
-            self._face(c, dc, values[index], corner(cell), color)
+            self.draw_face(c, dc, values[index], corner(cell), color)
 
     def _tab_path(self, c, at, side):
         """A trapezoid on one side of a cell, its slanted ends keeping clear of neighbours."""
@@ -216,7 +216,9 @@ class DieNetElement(BoxElement):
         p.close()
         return p
 
-    def _face(self, c, dc, value, at, color):
+    def draw_face(self, c, dc, value, at, color):
+        """One face's icon or word in the cell whose lower-left corner is `at` (the TTS die
+        texture draws its faces with this too)."""
         name = self.face_icons.get(value, value if value in dc.icons else None)
         if not value or name == "":  # a blank face
             return

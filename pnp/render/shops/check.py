@@ -2,8 +2,9 @@
 
 `pnp preflight FOLDER --shop NAME` and `pnp build --shop` (before the kit is swapped in) run
 it. It reads what was written, not what pnp meant to write: page and box sizes, bleed on every
-edge, page counts and order, image resolution, PNG pixel sizes, fonts embedded, text outside
-the trim or in the safe margin, colour spaces and total ink. `shop.json` says what each file
+edge, page counts and order, image resolution, PNG pixel sizes, fonts embedded, text and key
+art (icons, images other than a full-bleed background: pnp.render.shops.keyart) outside the
+trim or in the safe margin, colour spaces and total ink. `shop.json` says what each file
 should hold. Each failure is a Diagnostic naming the file, the page and the object.
 (The data checks `pnp validate` runs are pnp/render/preflight.py; this is about files.)
 """
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
+from pnp.render.shops.keyart import check_key_art
 from pnp.render.shops.profile import ShopProfile
 
 R_MANIFEST = "PNP-R181"  # no shop.json, or a file it lists is missing or unreadable
@@ -138,6 +140,7 @@ def check_pdf(path: Path, profile: ShopProfile, entry: dict[str, Any]) -> list[D
             out += _check_boxes(path, pages, profile, entry)
             out += _check_order(path, doc, profile, entry)
             out += _check_text(path, doc, profile)
+            out += check_key_art(path, profile.safe)
         out += _check_fonts(path, reader)
         out += _check_images(path, doc, profile)
         if profile.colour == "cmyk":
