@@ -134,6 +134,9 @@ def set_stroke(c, rgb) -> None:
 
 
 ICON_UNITS = 100.0  # icons are drawn once as a 100 × 100 form and scaled where used
+#: room round the form for the outline: a stroke 7 units wide is centred on the shape's edge,
+#: and a star's mitred tips reach 3.5 / sin 18° ≈ 11.3 units past its points
+ICON_BLEED = 12.0
 
 
 def icon_form(c, icon: Icon) -> str:
@@ -142,7 +145,8 @@ def icon_form(c, icon: Icon) -> str:
     name = forms.get(icon.name)
     if name is None:
         name = f"pnpicon{len(forms)}"
-        c.beginForm(name, 0, 0, ICON_UNITS, ICON_UNITS)
+        c.beginForm(name, -ICON_BLEED, -ICON_BLEED, ICON_UNITS + ICON_BLEED,
+                    ICON_UNITS + ICON_BLEED)
         icon.draw(c, 0, 0, ICON_UNITS)
         c.endForm()
         forms[icon.name] = name
