@@ -36,9 +36,10 @@ def slug(name: str) -> str:
 
 
 @lru_cache(maxsize=64)
-def _lines(path: Path) -> tuple[str, ...]:
+def _lines(file: str) -> tuple[str, ...]:
+    """A data file's lines, keyed by the Position's own text (no Path made per value)."""
     try:
-        return tuple(path.read_text(encoding="utf-8-sig").splitlines())
+        return tuple(Path(file).read_text(encoding="utf-8-sig").splitlines())
     except (OSError, UnicodeDecodeError):
         return ()
 
@@ -46,7 +47,7 @@ def _lines(path: Path) -> tuple[str, ...]:
 def text_pos(doc: Document, path: tuple) -> Position:
     """Where a string value's first character is: after its opening quote if it is quoted."""
     pos = doc.pos(path)
-    lines = _lines(Path(pos.file))
+    lines = _lines(pos.file)
     if 0 < pos.line <= len(lines):
         line = lines[pos.line - 1]
         if 0 < pos.column <= len(line) and line[pos.column - 1] in "\"'":

@@ -26,6 +26,7 @@ from pnp.data.model import GameDef
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.paper import names_text
 from pnp.render.geometry import GeometryError, mm, parse_paper
+from pnp.render.kinds import AID_FOLDER
 from pnp.render.pdfwrite import write_outputs
 from pnp.render.rulesheet import (
     BODY,
@@ -42,7 +43,7 @@ from pnp.render.scalebar import LENGTH, draw_scale_bar
 from pnp.rulesheet.check import Prepared, prepare
 
 #: the sources' folder in a game folder, and the kit file
-FOLDER = "player-aid"
+FOLDER = AID_FOLDER
 FILE_NAME = "player-aid.pdf"
 BAND = mm(11)  # the coloured band at the top of each page
 

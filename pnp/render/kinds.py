@@ -301,6 +301,10 @@ class Rulesheet:
         return [rulesheet_name(game)]
 
 
+#: a game folder's player-aid sources (pnp.render.aid reads them from here)
+AID_FOLDER = "player-aid"
+
+
 class PlayerAid:
     """`player-aid.pdf`: the game folder's `player-aid/` sources, one page a player
     (pnp.render.aid)."""
@@ -308,9 +312,9 @@ class PlayerAid:
     name = "aid"
 
     def applies(self, game) -> bool:
-        from pnp.render.aid import aid_folder
-
-        return aid_folder(game) is not None
+        # asked of every game by validate and build: pnp.render.aid loads platypus, so only
+        # a game with the folder pays for importing it
+        return (Path(game.folder) / AID_FOLDER).is_dir()
 
     def preflight(self, game, paper_size) -> list[Diagnostic]:
         from pnp.render.aid import check_aid

@@ -35,7 +35,7 @@ from pnp.render.layout.codes import (
 )
 from pnp.render.layout.icons import ICON_UNITS, Icon, icon_form, set_fill, set_stroke
 from pnp.render.layout.images import RASTER_EXTENSIONS, image_size, print_image, safe_path
-from pnp.render.layout.templates import ENV, Prop, compile_condition, fields_used
+from pnp.render.layout.templates import Prop, compile_condition, condition_fields
 from pnp.render.layout.values import as_length, as_text, parse_color
 from pnp.render.pdfops import place_form
 from pnp.render.text import ICON_EM, fit, measure
@@ -72,8 +72,8 @@ class Element:
         if "when" in data:
             src = str(data["when"])
             self.when = compile_condition(src.strip().removeprefix("{{").removesuffix("}}"))
-            self.when_fields = fields_used(ENV.parse("{{ " + src.strip().removeprefix("{{")
-                                                      .removesuffix("}}") + " }}"))
+            self.when_fields = condition_fields("{{ " + src.strip().removeprefix("{{")
+                                                .removesuffix("}}") + " }}")
 
     def visible(self, dc: DrawContext) -> bool:
         if self.when is None:

@@ -183,15 +183,28 @@ def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
     return (_Memo(template, refs) if refs is not None else template), fields
 
 
+@lru_cache(maxsize=4096)
+def _expression(source: str) -> Any:
+    """A `when:` expression compiled once per distinct source (elements repeat them, and
+    compiling is most of what loading a layout costs); the compiled expression keeps no state."""
+    return ENV.compile_expression(source)
+
+
+@lru_cache(maxsize=4096)
+def condition_fields(source: str) -> tuple[str, ...]:
+    """The card fields a `when:` template reads, parsed once per distinct source."""
+    return fields_used(ENV.parse(source))
+
+
 def compile_condition(source: str) -> Callable[..., Any]:
     """A `when:` expression; `card.x is defined` is answered without jinja2."""
     m = _DEFINED.match(source)
     if m:
         scope, key, negate = m.group(1), m.group(2), bool(m.group(3))
         return lambda **ctx: (key in ctx[scope]) != negate
-    expression = ENV.compile_expression(source)
+    expression = _expression(source)
 
-    failed: list[str] = []
+    failed: list[str] = []  # per element, as before: only the compiled code is shared
 
     def limited(**ctx):
         if failed:  # it hit a limit once: the next card would wait as long
