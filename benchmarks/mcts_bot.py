@@ -1,7 +1,8 @@
 """The mcts bot against greedy and random: win rate with a 95% interval, and its cost.
 
-Plays `--games` games of GAME (a bundled game's id or a game folder) with the line-up
-mcts:BUDGET against OPPONENT (greedy by default), every seating of the line-up equally often
+Plays `--games` games of GAME (a bundled game's id or a game folder) with one mcts:BUDGET
+seat against OPPONENT (greedy by default) in every other seat (`--mixed`: the line-up
+`mcts,OPPONENT` repeated over the seats instead), every seating equally often
 (pnp/engine/lineup.py), on the seeds `pnp simulate` uses, in this process (CPU time, so other
 load on the machine matters less). Prints the mcts bot's win rate per seat-game with its
 Wilson interval, the fair share, CPU seconds per game, decisions searched per CPU second and
@@ -10,7 +11,7 @@ iterations per CPU second, and the same seeds' plain greedy games per CPU second
 SURE, ROLLOUT_NOISE) for a tuning run. Usage:
 
     python benchmarks/mcts_bot.py GAME [--players 2] [--games 40] [--budget 32]
-        [--opponent greedy] [--set BIAS=0.5]
+        [--opponent greedy] [--mixed] [--set BIAS=0.5]
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from pnp.engine import bots as bots_mod
 from pnp.engine import lineup, mcts
 from pnp.engine import stats as st
 from pnp.engine.core import NO_HINTS
+from pnp.engine.guards import limits_for
 from pnp.engine.play import play_game
 from pnp.engine.selfplay import game_seed
 
@@ -36,6 +38,8 @@ def main() -> None:
                     help="iterations per decision")
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--mixed", action="store_true",
+                    help="seat mcts,OPPONENT repeated (not one mcts seat against the rest)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args()
     for item in args.set:
@@ -52,14 +56,16 @@ def main() -> None:
         return bot
 
     bots_mod.BOTS["bench-mcts"] = factory
-    names = ("bench-mcts", args.opponent)
+    names = (("bench-mcts", args.opponent) if args.mixed
+             else ("bench-mcts",) + (args.opponent,) * (args.players - 1))
     games = lineup.balanced_games(args.games, names, args.players)
     wins = seat_games = 0.0
     started = time.process_time()
     for i in range(games):
         seats = lineup.seating(names, args.players, i)
+        # the time budget of a line-up with a searching bot (the registered name is not one)
         result = play_game(game, args.players, game_seed(args.seed, i), seats,
-                           invariants="none")
+                           invariants="none", limits=limits_for(True))
         if result.violations:
             raise SystemExit(f"game {i}: {result.violations[0]}")
         winners = [w for w in result.winners if 0 <= w < args.players]
@@ -77,7 +83,8 @@ def main() -> None:
     searched = sum(b.searched for b in made)
     iterations = sum(b.iterations_run for b in made)
     print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} against "
-          f"{args.opponent} ({', '.join(args.set) or 'default constants'})")
+          f"{args.opponent} ({'mixed line-up' if args.mixed else 'one mcts seat'}; "
+          f"{', '.join(args.set) or 'default constants'})")
     print(f"  mcts wins {wins / seat_games:.1%} of its seat-games (95% CI {lo:.1%}-{hi:.1%}); "
           f"fair share {1 / args.players:.1%}")
     print(f"  {seconds / games:.2f} CPU s a game; {searched / seconds:.1f} decisions searched "

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.engine.executor import make_executor
-from pnp.engine.ladder import ladder_problem, run_ladder
+from pnp.engine.ladder import ladder_problem, run_ladder, with_skill
 from pnp.scaffold import scaffold
 from tests.test_selfplay_fakes import _result, fake_game
 
@@ -99,3 +99,56 @@ def test_a_later_climb_is_said_when_every_step_is_played():
     assert [s["climbs"] for s in doc["steps"]] == [True, True, False, True]
     assert any("a later step climbs again: mcts:8 wins" in f["message"]
                for f in doc["findings"])
+
+
+def test_a_ladder_counts_its_progress_across_steps():
+    seen = []
+    with make_executor(1) as executor:
+        doc = run_ladder(fake_game(), ("random", "greedy", "mcts:2"), 3, 30, executor=executor,
+                         play=skill_play, every_step=True, progress=seen.append)
+    assert seen == sorted(seen) and seen[-1] == sum(s["games"] for s in doc["steps"]) == 60
+
+
+def test_simulate_merges_a_flat_skill_check_into_its_findings():
+    """A game of luck: the skill check's warning joins the run's findings, most severe first."""
+    report = {"findings": [{"severity": "info", "code": "PNP-B001", "message": "a"},
+                           {"severity": "error", "code": "PNP-B009", "message": "b"}]}
+    doc = with_skill(report, ladder(luck_play, rungs=("random", "greedy")))
+    assert [f["code"] for f in doc["findings"]] == ["PNP-B009", "PNP-B026", "PNP-B001"]
+    assert doc["skill"]["depth"] == 0 and not doc["skill"]["steps"][0]["climbs"]
+    assert set(doc["skill"]) == {"rungs", "games_per_step", "steps", "depth", "flattened_at",
+                                 "violations"}
+    assert "cpu_seconds_per_game" not in doc["skill"]["steps"][0]  # no timings: same for any -w
+    assert with_skill({"findings": []}, None, "one player")["skill_skipped"] == "one player"
+
+
+def test_simulate_prints_skill_depth(tmp_path):
+    """Done-when of issue 20: `pnp simulate` prints skill depth (greedy against random on the
+    run's seeds by default), and --skill none leaves it out."""
+    folder = tmp_path / "starter"
+    scaffold(folder, "Starter")
+    runner = CliRunner()
+    result = runner.invoke(main, ["simulate", str(folder), "--games", "30", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    skill = json.loads(result.stdout)["skill"]
+    assert skill["rungs"] == ["random", "greedy"] and skill["games_per_step"] == 30
+    [step] = skill["steps"]
+    assert step["upper"] == "greedy" and step["climbs"] and skill["depth"] == 1
+    text = runner.invoke(main, ["simulate", str(folder), "--games", "30"]).output
+    assert "Skill      greedy in one seat against random: won" in text
+    assert "depth 1 of 1 step (random < greedy)" in text
+    off = runner.invoke(main, ["simulate", str(folder), "--games", "4", "--skill", "none",
+                               "--format", "json"])
+    assert off.exit_code == 0 and json.loads(off.stdout)["skill"] is None
+    bad = runner.invoke(main, ["simulate", str(folder), "--skill", "greedy"])
+    assert bad.exit_code == 2 and "--skill" in bad.output and "two rungs" in bad.output
+    unknown = runner.invoke(main, ["simulate", str(folder), "--skill", "random,wizard"])
+    assert unknown.exit_code == 2 and "--skill" in unknown.output
+
+
+def test_simulate_skips_the_skill_check_at_one_player():
+    result = CliRunner().invoke(main, ["simulate", "age-of-civilization", "--players", "1",
+                                       "--games", "2", "--format", "json"])
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["skill"] is None and "one player" in doc["skill_skipped"]

@@ -23,6 +23,7 @@ from pnp.data.game import variant_ids, variant_name
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.engine import selfplay
+from pnp.engine.ladder import SKILL_GAMES, SKILL_RUNGS
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
 from pnp.paper import REPORT_MIN_SIZE
 
@@ -205,25 +206,51 @@ def game_options(f):
               help="Write the event log of the first game(s) as JSON lines.")
 @click.option("--log-games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
               help="How many games --log records.")
+@click.option("--skill", "skill", default=",".join(SKILL_RUNGS), show_default=True,
+              help="Skill depth: a short ladder of bots, weakest first, each one seat against "
+                   f"the one below on up to {SKILL_GAMES} games a step (at most --games), "
+                   "played after the run on the same seeds; 'none' skips it. pnp ladder plays "
+                   "longer ladders.")
 def command(game: str, games: int, players: int | None, seed: int, workers: int,
             scheduler: str | None, bots: str | None, invariants: str, max_turns: int | None,
             fmt: str, variant: tuple[str, ...], report_path: Path | None, paper: str,
-            log_path: Path | None, log_games: int) -> None:
+            log_path: Path | None, log_games: int, skill: str) -> None:
     """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
+    from pnp.engine import ladder
+
     gamedef, variant = load_variant(game, variant)
     refuse_game_files(gamedef, (report_path, "--report", "report.pdf"),
                       (log_path, "--log", "games.jsonl"))  # before any game is played
     players = check_players(gamedef, players)
     names = parse_bots(bots)
     games = balanced(games, names, players)
+    try:
+        rungs = None if skill.strip().lower() == "none" else parse_bots(skill)
+    except click.BadParameter as exc:
+        raise click.BadParameter(exc.message, param_hint="--skill") from None
+    skipped = None
+    if rungs and players < 2:
+        rungs, skipped = None, "one player: no seat to win against"
+    if rungs and (problem := ladder.ladder_problem(rungs, players)):
+        raise click.BadParameter(problem, param_hint="--skill")
+    per_step = min(games, SKILL_GAMES)
+    total = games + (ladder.step_games(per_step, rungs, players) * (len(rungs) - 1)
+                     if rungs else 0)
     config = SimConfig(games=games, players=players, seed=seed,
                        bots=names, variant=variant, invariants=invariants,
                        max_turns=max_turns, workers=workers,
                        log_games=min(log_games, games) if log_path else 0)
     with open_executor(workers, scheduler) as executor, \
-            progress_bar(games, f"{gamedef.id}") as update:
+            progress_bar(total, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
-    doc = selfplay.report_document(sim)
+        skill_doc = None
+        if rungs:
+            after = (lambda done: update(games + done)) if update else None
+            skill_doc = ladder.run_ladder(gamedef, rungs, players, per_step, seed=seed,
+                                          variant=variant, invariants=invariants,
+                                          max_turns=max_turns, executor=executor,
+                                          progress=after)
+    doc = ladder.with_skill(selfplay.report_document(sim), skill_doc, skipped)
     from pnp.report import text
 
     click.echo(text.render_json(doc) if fmt == "json" else text.render_text(doc))
@@ -237,4 +264,5 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
         write_or_exit(log_path, lambda: write_logs(log_path, sim), "--log")
         click.echo(f"wrote {log_path} ({len(sim.logs)} game{'s' if len(sim.logs) > 1 else ''})",
                    err=True)
-    sys.exit(EXIT_ERRORS if sim.broken else EXIT_OK)
+    broken = sim.broken or bool(skill_doc and skill_doc["violations"])
+    sys.exit(EXIT_ERRORS if broken else EXIT_OK)

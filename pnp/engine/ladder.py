@@ -27,6 +27,9 @@ DEFAULT_RUNGS = ("random", "greedy", "mcts:2", "mcts:4", "mcts:8", "mcts:16")
 CLIMB_GAP_MIN = 0.03
 #: a first step whose bot wins at least this share of games "wins nearly always"
 NEARLY_ALWAYS = 0.9
+#: the short ladder `pnp simulate` plays after its run (--skill), and its games a step at most
+SKILL_RUNGS = ("random", "greedy")
+SKILL_GAMES = 60
 
 
 def step_bots(upper: str, lower: str, players: int) -> tuple[str, ...]:
@@ -60,12 +63,17 @@ def run_ladder(game: Any, rungs: Sequence[str], players: int, per_step: int, *, 
     `every_step`) and build its document."""
     play = play or default_play()
     steps, started, cpu = [], time.perf_counter(), 0.0
+    played = 0
     for lower, upper in zip(rungs, rungs[1:], strict=False):
         bots = step_bots(upper, lower, players)
         config = SimConfig(games=lineup.balanced_games(per_step, bots, players), players=players,
                            seed=seed, bots=bots, variant=variant, invariants=invariants,
                            max_turns=max_turns)
-        [outcome] = run_jobs([Job(game, config, play)], executor, progress)
+        # progress counts the ladder's games so far, not each step's from zero
+        step_progress = ((lambda done, before=played: progress(before + done))
+                         if progress else None)
+        [outcome] = run_jobs([Job(game, config, play)], executor, step_progress)
+        played += config.games
         cpu += outcome.cpu_seconds
         steps.append(step_row(upper, lower, outcome.aggregate, outcome.cpu_seconds))
         if not steps[-1]["climbs"] and not every_step:
@@ -150,3 +158,32 @@ def ladder_findings(steps: Sequence[dict[str, Any]], players: int) -> list:
                            f"Every step of the ladder climbs ({climbed}): {said(steps[-1])}; a "
                            f"stronger rung may still win more"))
     return out
+
+
+def skill_section(doc: dict[str, Any]) -> dict[str, Any]:
+    """The part of a ladder's document that `pnp simulate` keeps under "skill" (the game, seed
+    and players are the run's own; the findings join the run's; no timings, so the document
+    stays the same for any number of workers)."""
+    steps = [{k: v for k, v in s.items() if k != "cpu_seconds_per_game"} for s in doc["steps"]]
+    return {"rungs": doc["rungs"], "games_per_step": doc["games_per_step"], "steps": steps,
+            "depth": doc["depth"], "flattened_at": doc["flattened_at"],
+            "violations": doc["violations"]}
+
+
+def with_skill(report: dict[str, Any], doc: dict[str, Any] | None, why_not: str | None = None
+               ) -> dict[str, Any]:
+    """A simulate report with its skill check: the section under "skill" (or None and the
+    reason under "skill_skipped"), and the ladder's findings among the run's, most severe
+    first."""
+    from pnp.engine.findings import SEVERITY_ORDER
+
+    if doc is None:
+        report["skill"] = None
+        if why_not:
+            report["skill_skipped"] = why_not
+        return report
+    report["skill"] = skill_section(doc)
+    report["findings"] = sorted([*report["findings"], *doc["findings"]],
+                                key=lambda f: (SEVERITY_ORDER.get(f["severity"], 9), f["code"],
+                                               f["message"]))
+    return report

@@ -63,6 +63,29 @@ def lead_lines(doc: Mapping[str, Any]) -> list[str]:
             f"[{_ci(lead['comeback_ci95'])}]"]
 
 
+def skill_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The Skill lines: each step of the run's short ladder (the upper bot in one seat against
+    the lower in the rest), whether it climbs, and the depth."""
+    sk = doc.get("skill")
+    if not sk:
+        why = doc.get("skill_skipped")
+        return [f"Skill      not measured: {why}"] if why else []
+    lines = []
+    for i, s in enumerate(sk["steps"]):
+        lines.append(f"{'Skill' if i == 0 else '':<11}{s['upper']} in one seat against "
+                     f"{s['lower']}: won {pct(s['win_rate'])} [{_ci(s['ci95'])}] of "
+                     f"{s['seat_games']} games, fair {pct(s['fair_share'])}: "
+                     f"{'more thinking wins more' if s['climbs'] else 'no clear gain'}")
+    played = len(sk["steps"])
+    lines.append(f"{'':<11}depth {sk['depth']} of {len(sk['rungs']) - 1} "
+                 f"step{'s' if len(sk['rungs']) != 2 else ''} ({' < '.join(sk['rungs'])})"
+                 + ("" if played == len(sk["rungs"]) - 1 else f", stopped after {played}")
+                 + "; pnp ladder climbs further"
+                 + (f"; invariants BROKEN in {sk['violations']} games" if sk["violations"]
+                    else ""))
+    return lines
+
+
 #: options shown in the text report (those whose pickers' win rate differs most from the rest)
 TEXT_OPTIONS = 5
 
@@ -116,6 +139,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"Margin     mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}, "
         f"ties {pct(m['tie_rate'])}",
         *lead_lines(doc),
+        *skill_lines(doc),
         *choice_lines(doc),
     ]
     used = [f"{coverage_title(kind).lower()} {sum(1 for v in keys.values() if v)} of {len(keys)}"
