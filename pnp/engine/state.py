@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 #: State.stage values
@@ -68,6 +69,7 @@ Zones = dict[str, list[CardInstance]]
 #: JSON scalars: copied by reference (immutable)
 _SCALARS = frozenset({int, str, float, bool, type(None)})
 _INT = frozenset({int})
+_FACE_UP = attrgetter("face_up")
 
 
 def _copy_zones(zones: Zones) -> Zones:
@@ -241,17 +243,62 @@ def observe(state: State, seat: int, visibility: Mapping[str, str]) -> State:
     """What `seat` may know (TAG's copy per observer): hidden cards become '?', uid -1.
 
     `visibility` maps zone id -> 'all' | 'owner' | 'none'; zones it does not name are open.
-    A game without hidden zones gets the state itself, uncopied (bots must not change it).
+    A bot gets one at every decision, so it is a view, not a copy: every part that shows
+    nothing hidden (counters, vars, open zones, seen cards) is the state's own object, and
+    only a zone with a hidden card is a new list, whose hidden cards are one '?' instance per
+    observation (per face_up value). Bots must not change it (a game without hidden zones
+    gets the state itself); it equals the state copied and masked card by card.
     """
     if not visibility or all(v == ALL for v in visibility.values()):
         return state
-    obs = state.copy()
-    for owner, zone, cards in obs.all_zones():
-        vis = visibility.get(zone, ALL)
-        for c in cards:
-            if not visible(vis, c.face_up, owner, seat):
-                c.uid, c.card, c.tokens, c.flags = -1, HIDDEN, None, None
-    return obs
+    masks: dict[bool | None, CardInstance] = {}
+    zones = _observed(state.zones, -1, seat, visibility, masks)
+    players = []
+    for owner, p in enumerate(state.players):
+        mine = _observed(p.zones, owner, seat, visibility, masks)
+        players.append(p if mine is p.zones else PlayerState(p.counters, p.pos, mine, p.vars,
+                                                             p.out))
+    return State(players, state.markers, state.owners, state.counters, state.supply, zones,
+                 state.vars, state.turn, state.phase, state.stage, state.ended, state.winners)
+
+
+def _observed(zones: Zones, owner: int, seat: int, visibility: Mapping[str, str],
+              masks: dict[bool | None, CardInstance]) -> Zones:
+    """`zones` as `seat` sees them: the same dict when no card in it is hidden, else a new
+    dict sharing every zone without a hidden card (`masks`: the '?' card per face_up)."""
+    out: Zones | None = None
+    get = visibility.get
+    for zone, cards in zones.items():
+        if not cards:
+            continue
+        vis = get(zone, ALL)
+        if vis == OWNER and owner == seat:  # its own: every card known, face down or not
+            continue
+        faces = set(map(_FACE_UP, cards))
+        if vis == ALL:  # open: only a card turned face down is hidden
+            if False not in faces:
+                continue
+        elif None not in faces and False not in faces:  # hidden unless turned face up
+            continue
+        if out is None:
+            out = dict(zones)
+        if vis == ALL:  # visible() in the zone's terms: face down (False) is hidden
+            mask = _mask(masks, False)
+            out[zone] = [mask if c.face_up is not None and not c.face_up else c for c in cards]
+        elif len(faces) == 1 and None in faces:  # a face-down pile
+            out[zone] = [_mask(masks, None)] * len(cards)
+        else:  # hidden unless turned face up
+            mask = {f: _mask(masks, f) for f in faces if not f}
+            out[zone] = [c if c.face_up else mask[c.face_up] for c in cards]
+    return zones if out is None else out
+
+
+def _mask(masks: dict[bool | None, CardInstance], face_up: bool | None) -> CardInstance:
+    """The one '?' card of this observation with `face_up` as the hidden card's."""
+    card = masks.get(face_up)
+    if card is None:
+        card = masks[face_up] = CardInstance(-1, HIDDEN, None, None, face_up)
+    return card
 
 
 def card_backs(state: State) -> dict[int, tuple[int, str]]:
