@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from operator import attrgetter
 from typing import Any
 
@@ -244,22 +244,79 @@ def observe(state: State, seat: int, visibility: Mapping[str, str]) -> State:
 
     `visibility` maps zone id -> 'all' | 'owner' | 'none'; zones it does not name are open.
     A bot gets one at every decision, so it is a view, not a copy: every part that shows
-    nothing hidden (counters, vars, open zones, seen cards) is the state's own object, and
-    only a zone with a hidden card is a new list, whose hidden cards are one '?' instance per
-    observation (per face_up value). Bots must not change it (a game without hidden zones
-    gets the state itself); it equals the state copied and masked card by card.
+    nothing hidden (counters, vars, open zones, seen cards) is the state's own object; the
+    zones are masked when a bot first reads them (most bots read only counters), each zone
+    with a hidden card as a new list whose hidden cards are one '?' instance per observation
+    (per face_up value). It equals the state copied and masked card by card. Bots must read
+    it during their decision and never change it (a game without hidden zones gives them the
+    state itself).
     """
     if not visibility or all(v == ALL for v in visibility.values()):
         return state
     masks: dict[bool | None, CardInstance] = {}
-    zones = _observed(state.zones, -1, seat, visibility, masks)
+    obs = _ObservedState.__new__(_ObservedState)
+    obs._source, obs._seat, obs._visibility, obs._masks = state, seat, visibility, masks
     players = []
     for owner, p in enumerate(state.players):
-        mine = _observed(p.zones, owner, seat, visibility, masks)
-        players.append(p if mine is p.zones else PlayerState(p.counters, p.pos, mine, p.vars,
-                                                             p.out))
-    return State(players, state.markers, state.owners, state.counters, state.supply, zones,
-                 state.vars, state.turn, state.phase, state.stage, state.ended, state.winners)
+        view = _ObservedPlayer.__new__(_ObservedPlayer)
+        view.counters, view.pos, view.vars, view.out = p.counters, p.pos, p.vars, p.out
+        view._source, view._owner, view._seat = p, owner, seat
+        view._visibility, view._masks = visibility, masks
+        players.append(view)
+    obs.players, obs.markers, obs.owners, obs.counters = (players, state.markers, state.owners,
+                                                          state.counters)
+    obs.supply, obs.vars, obs.turn, obs.phase = state.supply, state.vars, state.turn, state.phase
+    obs.stage, obs.ended, obs.winners = state.stage, state.ended, state.winners
+    return obs
+
+
+def _same_fields(a: Any, b: Any, names: tuple[str, ...]) -> bool:
+    return all(getattr(a, n) == getattr(b, n) for n in names)
+
+
+class _ObservedState(State):
+    """An observation (see observe): its shared zones are masked on first read. `zones`
+    starts unset, so reading it reaches __getattr__ once, which fills the slot."""
+
+    __slots__ = ("_masks", "_seat", "_source", "_visibility")
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "zones":
+            raise AttributeError(name)
+        zones = self.zones = _observed(self._source.zones, -1, self._seat, self._visibility,
+                                       self._masks)
+        return zones
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return _same_fields(self, other, _STATE_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _ObservedPlayer(PlayerState):
+    """A seat in an observation: its zones are masked on first read, like _ObservedState's."""
+
+    __slots__ = ("_masks", "_owner", "_seat", "_source", "_visibility")
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "zones":
+            raise AttributeError(name)
+        zones = self.zones = _observed(self._source.zones, self._owner, self._seat,
+                                       self._visibility, self._masks)
+        return zones
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerState):
+            return NotImplemented
+        return _same_fields(self, other, _PLAYER_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
 
 
 def _observed(zones: Zones, owner: int, seat: int, visibility: Mapping[str, str],
