@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
+from operator import attrgetter
 from typing import Any
 
 #: State.stage values
@@ -68,6 +69,7 @@ Zones = dict[str, list[CardInstance]]
 #: JSON scalars: copied by reference (immutable)
 _SCALARS = frozenset({int, str, float, bool, type(None)})
 _INT = frozenset({int})
+_FACE_UP = attrgetter("face_up")
 
 
 def _copy_zones(zones: Zones) -> Zones:
@@ -241,17 +243,119 @@ def observe(state: State, seat: int, visibility: Mapping[str, str]) -> State:
     """What `seat` may know (TAG's copy per observer): hidden cards become '?', uid -1.
 
     `visibility` maps zone id -> 'all' | 'owner' | 'none'; zones it does not name are open.
-    A game without hidden zones gets the state itself, uncopied (bots must not change it).
+    A bot gets one at every decision, so it is a view, not a copy: every part that shows
+    nothing hidden (counters, vars, open zones, seen cards) is the state's own object; the
+    zones are masked when a bot first reads them (most bots read only counters), each zone
+    with a hidden card as a new list whose hidden cards are one '?' instance per observation
+    (per face_up value). It equals the state copied and masked card by card. Bots must read
+    it during their decision and never change it (a game without hidden zones gives them the
+    state itself).
     """
     if not visibility or all(v == ALL for v in visibility.values()):
         return state
-    obs = state.copy()
-    for owner, zone, cards in obs.all_zones():
-        vis = visibility.get(zone, ALL)
-        for c in cards:
-            if not visible(vis, c.face_up, owner, seat):
-                c.uid, c.card, c.tokens, c.flags = -1, HIDDEN, None, None
+    masks: dict[bool | None, CardInstance] = {}
+    obs = _ObservedState.__new__(_ObservedState)
+    obs._source, obs._seat, obs._visibility, obs._masks = state, seat, visibility, masks
+    players = []
+    for owner, p in enumerate(state.players):
+        view = _ObservedPlayer.__new__(_ObservedPlayer)
+        view.counters, view.pos, view.vars, view.out = p.counters, p.pos, p.vars, p.out
+        view._source, view._owner, view._seat = p, owner, seat
+        view._visibility, view._masks = visibility, masks
+        players.append(view)
+    obs.players, obs.markers, obs.owners, obs.counters = (players, state.markers, state.owners,
+                                                          state.counters)
+    obs.supply, obs.vars, obs.turn, obs.phase = state.supply, state.vars, state.turn, state.phase
+    obs.stage, obs.ended, obs.winners = state.stage, state.ended, state.winners
     return obs
+
+
+def _same_fields(a: Any, b: Any, names: tuple[str, ...]) -> bool:
+    return all(getattr(a, n) == getattr(b, n) for n in names)
+
+
+class _ObservedState(State):
+    """An observation (see observe): its shared zones are masked on first read. `zones`
+    starts unset, so reading it reaches __getattr__ once, which fills the slot."""
+
+    __slots__ = ("_masks", "_seat", "_source", "_visibility")
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "zones":
+            raise AttributeError(name)
+        zones = self.zones = _observed(self._source.zones, -1, self._seat, self._visibility,
+                                       self._masks)
+        return zones
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, State):
+            return NotImplemented
+        return _same_fields(self, other, _STATE_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class _ObservedPlayer(PlayerState):
+    """A seat in an observation: its zones are masked on first read, like _ObservedState's."""
+
+    __slots__ = ("_masks", "_owner", "_seat", "_source", "_visibility")
+
+    def __getattr__(self, name: str) -> Any:
+        if name != "zones":
+            raise AttributeError(name)
+        zones = self.zones = _observed(self._source.zones, self._owner, self._seat,
+                                       self._visibility, self._masks)
+        return zones
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PlayerState):
+            return NotImplemented
+        return _same_fields(self, other, _PLAYER_FIELDS)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+_STATE_FIELDS = tuple(f.name for f in fields(State))
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerState))
+
+
+def _observed(zones: Zones, owner: int, seat: int, visibility: Mapping[str, str],
+              masks: dict[bool | None, CardInstance]) -> Zones:
+    """`zones` as `seat` sees them: the same dict when no card in it is hidden, else a new
+    dict sharing every zone without a hidden card (`masks`: the '?' card per face_up)."""
+    out: Zones | None = None
+    get = visibility.get
+    for zone, cards in zones.items():
+        if not cards:
+            continue
+        vis = get(zone, ALL)
+        if vis == OWNER and owner == seat:  # its own: every card known, face down or not
+            continue
+        faces = set(map(_FACE_UP, cards))
+        if vis == ALL:  # open: only a card turned face down is hidden
+            if False not in faces:
+                continue
+        elif None not in faces and False not in faces:  # hidden unless turned face up
+            continue
+        if out is None:
+            out = dict(zones)
+        if vis == ALL:  # visible() in the zone's terms: face down (False) is hidden
+            mask = _mask(masks, False)
+            out[zone] = [mask if c.face_up is not None and not c.face_up else c for c in cards]
+        elif len(faces) == 1 and None in faces:  # a face-down pile
+            out[zone] = [_mask(masks, None)] * len(cards)
+        else:  # hidden unless turned face up
+            mask = {f: _mask(masks, f) for f in faces if not f}
+            out[zone] = [c if c.face_up else mask[c.face_up] for c in cards]
+    return zones if out is None else out
+
+
+def _mask(masks: dict[bool | None, CardInstance], face_up: bool | None) -> CardInstance:
+    """The one '?' card of this observation with `face_up` as the hidden card's."""
+    card = masks.get(face_up)
+    if card is None:
+        card = masks[face_up] = CardInstance(-1, HIDDEN, None, None, face_up)
+    return card
 
 
 def card_backs(state: State) -> dict[int, tuple[int, str]]:

@@ -3,7 +3,7 @@ units, then conquer the cities their numbers overcome and found cities on empty 
 
 from __future__ import annotations
 
-from pnp.engine.api import Estimate, count, on_map
+from pnp.engine.api import Estimate, count, nodes_with, on_map
 
 from .actions import STOP, Actions
 from .rules import UNITS
@@ -19,7 +19,11 @@ class Maneuver(Actions):
         return n
 
     def enemy_nodes(self, seat: int) -> set[str]:
-        return {n for n in self.r.map.nodes if self.enemy_units(n, seat) > 0}
+        """Map nodes holding another nation's units: only nodes holding units at all are
+        looked at (the map has many more, and this is asked for every unit that moves)."""
+        nodes = self.r.map.nodes
+        held = {n for unit in UNITS for n in nodes_with(self.state, unit)}
+        return {n for n in held if n in nodes and self.enemy_units(n, seat) > 0}
 
     def destinations(self, seat: int, unit: str, src: str) -> list[str]:
         """Nodes the unit can reach: never through enemy units, but it may stop on them."""

@@ -3,6 +3,8 @@ greedy bot's estimates), placement fees per edition, passing, and placing a citi
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pnp.engine.api import Estimate
 
 from .pieces import is_damaged, tok
@@ -133,21 +135,26 @@ class Actions(Table):
         ready = sorted(c[0] for c in self.cits(seat) if c[1] == "ready")
         idle_ok = self.rule("placement", "without_action")  # place, and not perform it
         opts += self.reuse_options(seat, est)
-        for space in self.open_spaces(rnd, seat):
+        fee_of = self.fees(seat)
+        amb_skill = self.rule("ambrosia", "skill")
+        coins = p.counters["coins"]
+        for space in self.open_spaces(rnd, seat) if ready else ():  # no citizen: no placing
             gain = self.space_estimate(seat, space)
-            if gain is None and not self.st.vars["amb"].get(space) and not idle_ok:
+            here = self.st.vars["amb"].get(space, 0)
+            if gain is None and not here and not idle_ok:
                 continue
+            g = gain or {}
+            coins0, amb0 = g.get("coins", 0), g.get("ambrosia", 0)
             for skill in ready:
-                for boost in self.boosts(seat, space, skill):
-                    fee = self.fee(seat, space, skill + boost)
-                    if fee is None or fee > p.counters["coins"]:
+                for boost in self.boosts(seat, space, skill, fee=fee_of):
+                    fee = fee_of(space, skill + boost)
+                    if fee is None or fee > coins:
                         continue
                     o = f"place:{space}/{skill}/{boost}"
                     opts.append(o)
-                    e = dict(gain or {})
-                    e["coins"] = e.get("coins", 0) - fee
-                    e["ambrosia"] = (e.get("ambrosia", 0) - boost * self.rule("ambrosia", "skill")
-                                     + self.st.vars["amb"].get(space, 0))
+                    e = dict(g)
+                    e["coins"] = coins0 - fee
+                    e["ambrosia"] = amb0 - boost * amb_skill + here
                     est[o] = Estimate(e)
         # any ready citizen may go on a card's action; where no match rule is played a
         # higher number never does worse on the board, so only the lowest is offered
@@ -174,47 +181,65 @@ class Actions(Table):
         opts += self.ambrosia_options(seat, est)
         return opts, est
 
-    def boosts(self, seat: int, space: str, skill: int, spare: int | None = None) -> list[int]:
+    def boosts(self, seat: int, space: str, skill: int, spare: int | None = None,
+               fee: Callable[[str, int], int | None] | None = None) -> list[int]:
         """No boost, plus (with ambrosia) every boost that lowers the placement fee: the least
         that makes it free and, where the fee is the difference in skill (Costly Placement),
         each step on the way, 1 ambrosia for 1 coin. The skill returns to normal once the
         citizen is placed, so a boost that lowers no fee changes nothing (interpretation
-        ambrosia-beyond-need). `spare`: the ambrosia left to spend (after a reuse's price)."""
+        ambrosia-beyond-need). `spare`: the ambrosia left to spend (after a reuse's price);
+        `fee`: fees(seat), when the caller asks for many."""
         out = [0]
         if not self.r.amb:
             return out
+        if fee is None:
+            fee = self.fees(seat)
         amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
         have = amb // self.rule("ambrosia", "skill")
-        last = self.fee(seat, space, skill)
+        last = fee(space, skill)
         if last == 0:
             return out
         for k in range(1, have + 1):
-            fee = self.fee(seat, space, skill + k)
-            if fee is not None and (last is None or fee < last):
+            paid = fee(space, skill + k)
+            if paid is not None and (last is None or paid < last):
                 out.append(k)
-                last = fee
-            if fee == 0:
+                last = paid
+            if paid == 0:
                 break
         return out
 
+    def fees(self, seat: int) -> Callable[[str, int], int | None]:
+        """fee(seat, space, skill) as a function of (space, skill), each worked out once:
+        for the options of one turn, while nothing moves."""
+        memo: dict[tuple[str, int], int | None] = {}
+        fee = self.fee
+
+        def of(space: str, skill: int) -> int | None:
+            key = (space, skill)
+            if key in memo:
+                return memo[key]
+            found = memo[key] = fee(seat, space, skill)
+            return found
+
+        return of
+
     def fee(self, seat: int, space: str, skill: int) -> int | None:
         """Coins to place a citizen of `skill` on a board space; None: not allowed."""
-        ignore = set(self.rule("placement", "ignore_citizens_on")) | set(
-            self.city(seat).get("ignore_citizens_on", ()))
-        if space in ignore:
+        if space in self.r.ignored(self.st.players[seat].vars.get("city", "")):
             return 0
-        others = [s for _, s in self.st.vars["spaces"][space]]
-        if not others:
+        here = self.st.vars["spaces"][space]
+        if not here:
             return 0
-        top = max(others)
-        if self.rule("placement", "higher_skill") == "pay":
+        top = max([s for _, s in here])
+        pay, by_difference, fee, match_on = self.r.fee_rule
+        if pay:
             if top <= skill:
                 return 0
-            if self.rule("placement", "fee_by_difference"):
+            if by_difference:
                 return top - skill
-            return self.rule("placement", "fee")
-        if space in self.rule("placement", "match_rule_on"):  # higher ones too: first-edition-match
-            return 0 if skill in others else self.rule("placement", "fee")
+            return fee
+        if space in match_on:  # higher ones too: first-edition-match
+            return 0 if skill in [s for _, s in here] else fee
         if skill > top:
             return 0
         return None

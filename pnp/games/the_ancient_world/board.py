@@ -44,9 +44,11 @@ class Board(Table):
         go, as the Crane does before the card it pays for), and the cost paid unless free."""
         p = self.st.players[seat].counters
         f = self.r.cards[cid]
-        if any(c.card == cid for c in self.zone("empire", seat)):
-            return False
-        if len(self.zone("empire", seat)) - leaving >= self.capacity(seat):
+        empire = self.zone("empire", seat)
+        for c in empire:
+            if c.card == cid:
+                return False
+        if len(empire) - leaving >= self.capacity(seat):
             return False
         if free:
             return True
@@ -65,12 +67,23 @@ class Board(Table):
         for, or with a Crane one free of coins and knowledge."""
         best = None
         crane = self.crane(seat)
+        # can_build, with what it reads looked up once for every card offered
+        empire = self.zone("empire", seat)
+        owned = {c.card for c in empire}
+        room = self.capacity(seat) - len(empire)  # can_build: room > -leaving
+        p = self.st.players[seat].counters
+        coins, knowledge = p["coins"], p["knowledge"]
+        cards = self.r.cards
         for _, c in self.buyable(seat):
-            if self.can_build(seat, c.card):
-                v = self.card_value(seat, c.card)
-            elif crane is not None and c.card != crane.card and self.can_build(
-                    seat, c.card, free=True, leaving=1):
-                v = self.crane_value(seat, c.card)
+            cid = c.card
+            if cid in owned:
+                continue
+            f = cards[cid]
+            if room > 0 and coins >= f.get("cost_coins", 0) and knowledge >= f.get(
+                    "cost_knowledge", 0):
+                v = self.card_value(seat, cid)
+            elif crane is not None and cid != crane.card and room > -1:  # free; the Crane leaves
+                v = self.crane_value(seat, cid)
             else:
                 continue
             if best is None or sum(v.values()) > sum(best.values()):

@@ -23,12 +23,14 @@ class Combat(Table):
                     if self.zone("threat", o)]
         return out
 
-    def attack_value(self, seat: int, used: list, titan: str, amb_swords: int = 0) -> int:
+    def attack_value(self, seat: int, used: list, titan: str, amb_swords: int = 0,
+                     base: tuple[int, int, dict[int, list]] | None = None) -> int:
+        """Swords (and arrows against a titan that counts both) of an attack paying `used`.
+        `base`: attack_base(seat), when one caller asks for many payments."""
         f = self.r.f
         both = f(titan, "target") == "swords-and-arrows"
-        swords = self.symbols(seat, "swords") + self.st.players[seat].vars["draft"] + amb_swords
-        arrows = self.symbols(seat, "arrows")
-        armies = self.armies(seat)
+        swords, arrows, armies = self.attack_base(seat) if base is None else base
+        swords += amb_swords
         for c in used:
             swords += f(c.card, "swords")
             arrows += f(c.card, "arrows")
@@ -37,6 +39,12 @@ class Combat(Table):
                     swords += f(old.card, "legacy_swords")
                     arrows += f(old.card, "legacy_arrows")
         return swords + (arrows if both else 0)
+
+    def attack_base(self, seat: int) -> tuple[int, int, dict[int, list]]:
+        """What every attack of `seat` counts before its payment: swords (with Draft),
+        arrows, and the armies by number (for the legacy of retired cards)."""
+        return (self.symbols(seat, "swords") + self.st.players[seat].vars["draft"],
+                self.symbols(seat, "arrows"), self.armies(seat))
 
     def attack_options(self, seat: int) -> list[tuple[str, Estimate]]:
         """Every target with every set of unused military cards the player can pay that
@@ -47,20 +55,41 @@ class Combat(Table):
             return []
         p = self.st.players[seat].counters
         sword_cost = self.rule("ambrosia", "sword") if self.r.amb else 0
+        # attack_value of each payment, added up card by card once for every target: the
+        # base, then each paid card's swords and arrows with its retired army's legacy
+        swords0, arrows0, armies = self.attack_base(seat)
+        f = self.r.f
+        adds = {}
+        for c in ready:
+            sw, ar = f(c.card, "swords"), f(c.card, "arrows")
+            for old in armies.get(tok(c, "army"), ()):
+                if is_retired(old):
+                    sw += f(old.card, "legacy_swords")
+                    ar += f(old.card, "legacy_arrows")
+            adds[c.uid] = (sw, ar, tok(c, "picture") + 1)
+        payments = []
+        coins = p["coins"]
+        for k in range(1, len(ready) + 1):
+            for used in combinations(ready, k):
+                swords, arrows, cost = swords0, arrows0, 0
+                for c in used:
+                    sw, ar, price = adds[c.uid]
+                    swords += sw
+                    arrows += ar
+                    cost += price
+                if cost <= coins:
+                    payments.append((used, cost, swords, swords + arrows))
         out = []
-        for target, titan in self.targets(seat):
-            defence = self.r.f(titan.card, "defence")
+        for target, titan in self.targets(seat) if payments else ():
+            defence = f(titan.card, "defence")
+            both = f(titan.card, "target") == "swords-and-arrows"
             found = []
-            for k in range(1, len(ready) + 1):
-                for used in combinations(ready, k):
-                    cost = sum(tok(c, "picture") + 1 for c in used)
-                    if cost > p["coins"]:
-                        continue
-                    short = defence - self.attack_value(seat, list(used), titan.card)
-                    amb = max(0, short)
-                    if amb and (not sword_cost or amb * sword_cost > p["ambrosia"]):
-                        continue
-                    found.append((cost + amb, cost, amb, used))
+            for used, cost, swords, with_arrows in payments:
+                short = defence - (with_arrows if both else swords)
+                amb = max(0, short)
+                if amb and (not sword_cost or amb * sword_cost > p["ambrosia"]):
+                    continue
+                found.append((cost + amb, cost, amb, used))
             found.sort(key=lambda x: (x[0], [c.uid for c in x[3]]))
             banners = len(self.r.f(titan.card, "banners") or ())
             for _, cost, amb, used in found:

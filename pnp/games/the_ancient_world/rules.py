@@ -47,6 +47,39 @@ class Rules:
         self.boards = [dict(b) for b in rule("city_states", "boards")]
         self.banner_vp = list(rule("scoring", "banners"))
         self.metadata: GameMeta | None = None
+        #: rule parameters by path, looked up once (GameDef.rule walks the tree every call)
+        self._rules: dict[tuple[str, ...], Any] = {}
+        #: city-state board by id (the first with that id, as a search finds it)
+        self.city_by_id: dict[str, dict[str, Any]] = {}
+        for board in self.boards:
+            self.city_by_id.setdefault(board["id"], board)
+        #: board spaces where nobody pays for citizens already there, per city-state board id
+        self._ignore: dict[str, frozenset[str]] = {}
+        #: what a placement fee reads: higher skill paid for (else forbidden), the fee by
+        #: difference, the fee, the spaces of the match rule
+        self.fee_rule = (rule("placement", "higher_skill") == "pay",
+                         rule("placement", "fee_by_difference"), rule("placement", "fee"),
+                         rule("placement", "match_rule_on"))
+
+    def rule(self, *path: str) -> Any:
+        """game.rule(*path), remembered: the definition never changes during play (the
+        harness checks its fingerprint)."""
+        try:
+            return self._rules[path]
+        except KeyError:
+            value = self._rules[path] = self.game.rule(*path)
+            return value
+
+    def ignored(self, city: str) -> frozenset[str]:
+        """Spaces where a placement ignores the citizens already there, with city board
+        `city` (its own list joined to the rules')."""
+        found = self._ignore.get(city)
+        if found is None:
+            board = self.city_by_id.get(city, {})
+            found = self._ignore[city] = frozenset(
+                set(self.rule("placement", "ignore_citizens_on"))
+                | set(board.get("ignore_citizens_on", ())))
+        return found
 
     def f(self, card: str, field: str) -> Any:
         """A card's field, 0 when the card has none."""

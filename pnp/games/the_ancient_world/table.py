@@ -13,6 +13,8 @@ from .pieces import is_damaged, is_retired, tok
 from .rules import BOARD, Rules
 
 _ZERO = Estimate()
+#: city() without a city-state board (shared: nobody writes to it)
+_NO_CITY: dict[str, Any] = {}
 
 
 def at(zone: str, seat: int = -1) -> ZoneRef:
@@ -44,7 +46,7 @@ class Table:
         self.r = r
         self.ctx = ctx
         self.st = state
-        self.rule = r.game.rule
+        self.rule = r.rule  # remembered lookups of r.game.rule
         self.n = len(state.players)
         self._quiet: Context | None = None
 
@@ -79,19 +81,31 @@ class Table:
         return n
 
     def city(self, seat: int) -> dict[str, Any]:
-        cid = self.st.players[seat].vars.get("city", "")
-        return next((b for b in self.r.boards if b["id"] == cid), {})
+        """The seat's city-state board ({} without one); read only."""
+        return self.r.city_by_id.get(self.st.players[seat].vars.get("city", ""), _NO_CITY)
 
     def zone(self, name: str, seat: int = -1) -> list:
-        return self.st.zone(name, seat)
+        """State.zone (created empty on first use), inline: the rules read zones constantly."""
+        zones = self.st.zones if seat < 0 else self.st.players[seat].zones
+        cards = zones.get(name)
+        if cards is None:
+            cards = zones[name] = []
+        return cards
 
     def active_cards(self, seat: int) -> list:
         """Cards whose symbols count: undamaged empire cards, districts and defeated titans."""
         return [c for c in self.zone("empire", seat) if not is_damaged(c)] + self.zone("lands", seat)
 
     def symbols(self, seat: int, field: str) -> int:
-        f = self.r.f
-        return sum(f(c.card, field) for c in self.active_cards(seat))
+        """`field` summed over the active cards (in active_cards' order)."""
+        cards = self.r.cards
+        total = 0
+        for c in self.zone("empire", seat):
+            if not (c.flags and "damaged" in c.flags):  # is_damaged, inline: a hot path
+                total += cards[c.card].get(field, 0)
+        for c in self.zone("lands", seat):
+            total += cards[c.card].get(field, 0)
+        return total
 
     def has(self, seat: int, ability: str) -> bool:
         return any(self.r.f(c.card, "ability") == ability for c in self.zone("empire", seat)
@@ -101,8 +115,9 @@ class Table:
         return self.r.capital["food"] + self.symbols(seat, "food")
 
     def capacity(self, seat: int) -> int:
+        cards = self.r.cards
         return (self.r.capital["capacity"] + self.city(seat).get("capacity", 0)
-                + sum(self.r.f(c.card, "capacity") for c in self.zone("lands", seat)))
+                + sum([cards[c.card].get("capacity", 0) for c in self.zone("lands", seat)]))
 
     def army_limit(self, seat: int) -> int:
         return self.r.capital["army"] + self.symbols(seat, "army")
