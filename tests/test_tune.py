@@ -295,3 +295,47 @@ def test_the_docs_example_tune_file_reads_clean_against_the_ancient_world():
     assert ts.check(spec, docs, {}) == []
     assert [p.base for p in spec.params] == [0, 1, 2]  # extra_coins_by_seat: [0, 1, 2, 2]
     assert (spec.players, spec.budget, spec.games, spec.confirm_games) == (3, 30, 60, 300)
+
+
+def test_one_value_per_parameter_is_a_warning_and_the_run_goes_on(unfair):
+    result = tune(str(unfair), "--param", f"{GOLD0}=2", "--players", "2", "--budget", "2",
+                  "--games", "10", "--confirm-games", "10")
+    assert result.exit_code == 0, result.output
+    assert "warning PNP-B097" in result.output and "Confirmation" in result.output
+
+
+def _crashing_when(first_gold: int):
+    """The real rules, except that a game whose seat 1 has `first_gold` extra gold raises."""
+    from pnp.engine.selfplay import default_play
+
+    real = default_play()
+
+    def play(game, *args, **kwargs):
+        if game.rule("setup", "extra_gold")[0] == first_gold:
+            raise RuntimeError("planted crash")
+        return real(game, *args, **kwargs)
+
+    return play
+
+
+def test_a_candidate_whose_games_crash_is_listed_and_never_proposed(unfair, monkeypatch):
+    from pnp.engine import tune as tune_module
+
+    monkeypatch.setattr(tune_module, "default_play", lambda: _crashing_when(0))
+    result = tune(str(unfair), "--param", f"{GOLD0}=0..4", "--players", "2", "--budget", "5",
+                  "--games", "20", "--confirm-games", "20", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert [b["values"][GOLD0] for b in doc["broken"]] == [0]
+    assert "planted crash" in doc["broken"][0]["why"]
+    assert doc["best"]["values"][GOLD0] != 0
+
+
+def test_a_base_game_whose_games_crash_stops_with_a_diagnostic(unfair, monkeypatch):
+    from pnp.engine import tune as tune_module
+
+    monkeypatch.setattr(tune_module, "default_play", lambda: _crashing_when(4))
+    result = tune(str(unfair), "--param", f"{GOLD0}=0..4", "--players", "2", "--budget", "3",
+                  "--games", "10", "--confirm-games", "10")
+    assert result.exit_code == 1, result.output
+    assert "PNP-B096" in result.output and "planted crash" in result.output

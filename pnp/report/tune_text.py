@@ -93,7 +93,9 @@ def verdict(doc: Mapping[str, Any]) -> str:
     base, tuned = c["base"], c["tuned"]
     if doc["best"]["same_as_base"]:
         return "no candidate beat the base values on the search games; the base values stand."
-    better = "lower" if tuned["loss"] < base["loss"] else "not lower"
+    better = "lower" if tuned["loss"] < base["loss"] else (
+        "not lower: the search's gain did not hold on fresh games; keep the base values, or "
+        "search again with more --games")
     text = (f"on fresh seeds the tuned values' loss is {tuned['loss']:.3f} against the base's "
             f"{base['loss']:.3f} ({better}).")
     if any(t["target"] == "seats" for t in doc["targets"]):
