@@ -20,6 +20,7 @@ COMMANDS = {
     "compare": "compare",
     "sweep": "sweep",
     "ladder": "ladder",
+    "tune": "tune",
     "scenario": "scenario",
     "render": "render",
     "build": "build",

@@ -1,0 +1,112 @@
+"""The text of a `pnp tune` document (pnp/engine/tune.py): the search in a few lines, the
+confirmation run base against tuned on the same fresh seeds, and the variant block to paste."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from pnp.engine.findings import num, pct, points
+
+
+def _ci(ci: Sequence[float]) -> str:
+    return f"{pct(ci[0])}–{pct(ci[1])}"
+
+
+def _values(values: Mapping[str, Any]) -> str:
+    """Each value by the last two steps of its path: extra_coins_by_seat/1 = 0."""
+    return ", ".join(f"{'/'.join(path.split('/')[-2:])} = {v}" for path, v in values.items())
+
+
+def _seats(side: Mapping[str, Any]) -> str:
+    return "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
+                     + ("" if s["inside"] else " ×") for s in side["seats"])
+
+
+def render_tune_text(doc: Mapping[str, Any]) -> str:
+    """The report a designer reads; `× ` marks a seat whose 95% interval misses the fair share."""
+    s, c = doc["search"], doc["confirmation"]
+    base, tuned = c["base"], c["tuned"]
+    lines = [
+        f"{doc['game']} ({doc['variant'] or 'base rules'}): tune {len(doc['params'])} "
+        f"parameter{'s' if len(doc['params']) != 1 else ''} toward "
+        f"{', '.join(t['label'] for t in doc['targets'])}",
+        f"  {doc['players']} players, bots {','.join(doc['bots'])}, seed {doc['seed']}; "
+        f"{doc['optimiser']['name']}: {s['evaluated']} of {s['space']} candidates evaluated"
+        f"{' (every one)' if s['exhausted'] else ''}, {doc['games_per_candidate']} games each "
+        f"on the same seeds",
+        "",
+        "Parameters",
+    ]
+    for p in doc["params"]:
+        vals = p["values"]
+        shown = (f"{vals[0]}..{vals[-1]}" if len(vals) > 3 and all(
+            isinstance(v, int) for v in vals) and vals == list(range(vals[0], vals[-1] + 1))
+            else ", ".join(map(str, vals)))
+        best = doc["best"]["values"][p["path"]]
+        lines.append(f"  {p['path']}: {shown} (base {p['base']}, best {best})")
+    lines += ["", "Search (same seeds for every candidate; loss 0 = every target met)",
+              f"  base    loss {s['base']['loss']:.3f}  {_values(s['base']['values'])}"]
+    for i, row in enumerate(s["ranked"], 1):
+        lines.append(f"  #{i:<5} loss {row['loss']:.3f}  model {row['estimate']:.3f}  "
+                     f"{_values(row['values'])}")
+    for b in doc["broken"]:
+        lines.append(f"  broken  {_values(b['values'])}: {b['why']}")
+    sel = doc["selection"]
+    if sel["finalists"]:
+        lines += ["", f"Finalists: {sel['games']} more games each (seed {sel['seed']}), the "
+                      f"lowest loss goes on"]
+        for row in sel["finalists"]:
+            lines.append(f"  loss {row['loss']:.3f}  {_values(row['values'])}"
+                         + (f"  broken: {row['broken']}" if row.get("broken") else ""))
+    lines += ["", f"Confirmation: {c['games']} fresh games (seed {c['seed']}), base and tuned on "
+                  f"the same seeds",
+              f"  fair share {pct(tuned['fair_share'])}",
+              f"  seats   base   {_seats(base)}",
+              f"          tuned  {_seats(tuned)}"]
+    lines.append("          tuned − base (paired): " + "  ".join(
+        f"{d['seat']}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, {d['ci95'][1] * 100:+.1f}]"
+        for d in c["seat_differences"]))
+    lines.append(f"  turns   base {num(base['turns']['mean'])}, tuned {num(tuned['turns']['mean'])}"
+                 f"; finish rate base {pct(base['finish_rate'])}, tuned "
+                 f"{pct(tuned['finish_rate'])}")
+    for i, t in enumerate(doc["targets"]):
+        lines.append(f"  target  {t['label']}: loss base {base['losses'][i]:.3f}, tuned "
+                     f"{tuned['losses'][i]:.3f}")
+    for pb, pt in zip(base["measures"].get("picks", ()), tuned["measures"].get("picks", ()),
+                      strict=True):
+        rate = lambda p: "never picked" if p["win_rate"] is None else pct(p["win_rate"])  # noqa: E731
+        lines.append(f"  picked  '{pt['option']}' at '{pt['at']}': pickers won base {rate(pb)} "
+                     f"({pb['picked_games']} seat-games), tuned {rate(pt)} "
+                     f"({pt['picked_games']})")
+    lines += ["", "Verdict"]
+    lines.append("  " + verdict(doc))
+    lines += ["", "Proposed variant (paste the item under variants: in game.yaml; "
+                  "play it with --variant " + doc["override"]["id"] + "):", ""]
+    lines += ["  " + line if line else "" for line in doc["override"]["yaml"].rstrip().split("\n")]
+    return "\n".join(lines) + "\n"
+
+
+def verdict(doc: Mapping[str, Any]) -> str:
+    """One sentence: did the tuned values meet the targets on the fresh seeds?"""
+    c = doc["confirmation"]
+    base, tuned = c["base"], c["tuned"]
+    if doc["best"]["same_as_base"]:
+        return "no candidate beat the base values on the search games; the base values stand."
+    better = "lower" if tuned["loss"] < base["loss"] else (
+        "not lower: the search's gain did not hold on fresh games; keep the base values, or "
+        "search again with more --games")
+    text = (f"on fresh seeds the tuned values' loss is {tuned['loss']:.3f} against the base's "
+            f"{base['loss']:.3f} ({better}).")
+    if any(t["target"] == "seats" for t in doc["targets"]):
+        if tuned["seats_inside"]:
+            text += " Every seat's 95% interval holds the fair share"
+            text += " (base: " + ("so did every seat)" if base["seats_inside"] else
+                                  f"seats {', '.join(str(s['seat']) for s in base['seats'] if not s['inside'])} did not)")
+            text += "."
+        else:
+            out = [str(s["seat"]) for s in tuned["seats"] if not s["inside"]]
+            text += f" Seat{'s' if len(out) > 1 else ''} {', '.join(out)} still miss the fair share."
+        if tuned["seats_flagged"]:
+            text += f" The seat test still flags seat {', '.join(map(str, tuned['seats_flagged']))}."
+    return text
