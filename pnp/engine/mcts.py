@@ -63,6 +63,10 @@ BIAS = 0.5
 #: standard errors of their paired differences (a noisy win must not undo what the estimates
 #: know: at 2, about one decision in 40 between equal options leaves the greedy pick)
 SURE = 2.0
+#: in a game whose module gives estimates, a decision it gives none for is played as the
+#: greedy bot plays it (its first option) in rollouts and kept at the root unless surely worse;
+#: 0 plays such decisions uniformly at random, as a game with no estimates at all is played
+GUIDE_UNESTIMATED = 1.0
 #: weight of the score margin over the best other seat, normalised, beside the win share: a
 #: steadier signal than win or loss alone, in a game that is decided by points
 MARGIN = 0.05
@@ -105,25 +109,30 @@ class _Rollout:
     """The playout bot past the tree: greedy on the module's estimates with a little noise,
     uniform where the module gives none."""
 
-    __slots__ = ("greedy", "rand")
+    __slots__ = ("greedy", "guided", "rand")
 
-    def __init__(self, meta: GameMeta, hints: BotHints, rand: random.Random, players: int):
+    def __init__(self, meta: GameMeta, hints: BotHints, rand: random.Random, players: int,
+                 guided: bool = False):
         from pnp.engine.bots import GreedyBot
 
         self.greedy = [GreedyBot(0, s, meta, hints) for s in range(players)]
         self.rand = rand
+        self.guided = guided  # the game gives estimates: unestimated decisions go as greedy's
 
     def hint(self, state: State, seat: int, options: Sequence[Any], why: str,
              outcomes: Any) -> int | None:
-        """The greedy pick where the module gives estimates, else None (no guidance)."""
+        """The greedy pick where the module gives estimates (or guides every decision), else
+        None (no guidance)."""
         if outcomes is None:
-            return None
+            return 0 if self.guided else None
         return self.greedy[seat].choose(state, seat, options, why, outcomes)
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
-        if outcomes is None or self.rand.random() < ROLLOUT_NOISE:
+        if (outcomes is None and not self.guided) or self.rand.random() < ROLLOUT_NOISE:
             return int(self.rand.random() * len(options))
+        if outcomes is None:
+            return 0
         return self.greedy[seat].choose(state, seat, options, why, outcomes)
 
 
@@ -215,6 +224,8 @@ class MctsBot(Replaying):
         self.searched = 0
         self.iterations_run = 0
         self.mismatches = 0
+        #: set at the first decision that comes with estimates: the module gives them
+        self.guided = False
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -225,6 +236,8 @@ class MctsBot(Replaying):
             raise RuntimeError("an mcts bot plays only through play_game, which attaches it "
                                "to the game it replays")
         self.searched += 1
+        if outcomes is not None and GUIDE_UNESTIMATED:
+            self.guided = True
         prefix = list(real.trace)
         tag = f"mcts:{self.seed}:{seat}:{real.decisions}"
         root = _Node(self.players)
@@ -241,12 +254,12 @@ class MctsBot(Replaying):
             child = root.children.get(k)
             if child is not None and (child.visits, child.mean(seat)) > best:
                 best, pick = (child.visits, child.mean(seat)), i
-        if outcomes is None:
+        if outcomes is None and not self.guided:
             return pick
         from pnp.engine.bots import GreedyBot
 
         hint = GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
-                                                                 outcomes)
+                                                                 outcomes)  # 0 when none
         mine, theirs = root.children.get(keys[pick]), root.children.get(keys[hint])
         if pick == hint or mine is None or theirs is None:
             return pick if theirs is None else hint
@@ -258,7 +271,8 @@ class MctsBot(Replaying):
         """One iteration: replay, determinise, select and expand, roll out, back up."""
         module, real = self.module, self.real
         assert module is not None and real is not None
-        rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players)
+        rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players,
+                           self.guided)
         walk = _Walk(self, root, rollout)
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
