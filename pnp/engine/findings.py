@@ -158,17 +158,20 @@ def seat_tests(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     Each seat's win credit is tested against the fair share with the score test (the one the
     Wilson interval inverts); the P seats' p-values are Holm-corrected (family-wise error
     SEAT_ALPHA for "some seat differs"), and a seat is flagged when its corrected p-value is
-    below SEAT_ALPHA **and** it is at least SEAT_GAP_MIN from the fair share. Per seat:
+    below SEAT_ALPHA **and** it is at least SEAT_GAP_MIN from the fair share. Games that all
+    played out alike (PNP-B027) are one game repeated: no seat is flagged. Per seat:
     {seat, gap, p, p_holm, flagged}."""
     fair, n = doc["fair_share"], doc["games"]
     seats = doc["seats"]
+    alike = bool((doc.get("outcomes") or {}).get("all_alike"))
     raw = [st.rate_p_value(s["wins"], n, fair) for s in seats]
     adjusted = st.holm(raw)
     out = []
     for s, p, q in zip(seats, raw, adjusted, strict=True):
         gap = s["win_rate"] - fair
         out.append({"seat": s["seat"], "gap": gap, "p": p, "p_holm": q,
-                    "flagged": bool(q < SEAT_ALPHA and abs(gap) >= SEAT_GAP_MIN)})
+                    "flagged": bool(q < SEAT_ALPHA and abs(gap) >= SEAT_GAP_MIN
+                                    and not alike)})
     return out
 
 
@@ -179,6 +182,12 @@ def _seats(doc, game, agg) -> list[Finding]:
     the plain 95% interval and the corrected p-value.
     """
     fair = doc["fair_share"]
+    if doc["outcomes"].get("all_alike"):
+        return [Finding(WARNING, "PNP-B027",
+                        f"All {doc['games']} games played out alike (the same turns, scores, "
+                        f"winners and decisions): nothing in the game or the bots varied, so the "
+                        f"seat and bot rates describe one game, and no seat is tested; play "
+                        f"bots that vary (random, mcts) or add chance to measure seats")]
     out, below = [], []
     by_seat = {s["seat"]: s for s in doc["seats"]}
     for t in seat_tests(doc):

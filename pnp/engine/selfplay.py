@@ -176,6 +176,10 @@ class Aggregate:
     comebacks: list[int] = field(default_factory=list)
     #: options offered and picked, per option, and decisions per size (pnp/engine/choices.py)
     choices: ChoiceTally = field(default_factory=ChoiceTally)
+    #: the first game's outcome (turns, scores, winners, decisions, dice, bots per seat), and
+    #: whether any other game's differed: games that all play out alike measure one game
+    first_outcome: tuple | None = None
+    varied: bool = False
 
     def __post_init__(self) -> None:
         if not self.seat_win_units:
@@ -262,6 +266,11 @@ class Aggregate:
             self.comebacks.append(lead["comeback"])
         self.choices.add(r.offers, r.picks, r.branching, self.players, winners, units,
                          r.openings)
+        outcome = (r.turns, tuple(r.scores), winners, r.decisions, r.rolls, tuple(r.bots))
+        if self.first_outcome is None:
+            self.first_outcome = outcome
+        elif outcome != self.first_outcome:
+            self.varied = True
         for seat, faction in enumerate(r.factions):
             if faction:
                 self.faction_seats[faction] += 1
@@ -276,6 +285,11 @@ class Aggregate:
         if later.players != self.players:
             raise ValueError(f"cannot merge {later.players}-player games into {self.players}")
         g = self.games
+        if later.games:
+            if not g:
+                self.first_outcome = later.first_outcome
+            self.varied = (self.varied or later.varied
+                           or later.first_outcome != self.first_outcome)
         self.games += later.games
         for name in ("turns", "completed", "timed_out", "eliminated", "first_elimination_turns",
                      "margins", "margin_shares", "lead_changes", "trailing_shares",
@@ -504,6 +518,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
             "timeout_rate": _r(timeouts / n) if n else 0.0,
             "elimination_rate": _r(eliminations / n) if n else 0.0,
             "eliminated_players": a.eliminated_players,
+            "all_alike": n > 1 and not a.varied,
             "elimination_causes": dict(sorted(a.elimination_causes.items())),
             "first_elimination_turn": {k: _r(v) for k, v in
                                        st.describe(a.first_elimination_turns).items()},
