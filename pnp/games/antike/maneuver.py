@@ -25,13 +25,15 @@ class Maneuver(Actions):
         held = {n for unit in UNITS for n in nodes_with(self.state, unit)}
         return {n for n in held if n in nodes and self.enemy_units(n, seat) > 0}
 
-    def destinations(self, seat: int, unit: str, src: str) -> list[str]:
-        """Nodes the unit can reach: never through enemy units, but it may stop on them."""
+    def destinations(self, seat: int, unit: str, src: str,
+                     enemy: set[str] | None = None) -> list[str]:
+        """Nodes the unit can reach: never through enemy units, but it may stop on them.
+        `enemy` is enemy_nodes(seat) when the caller has it already (one map, many units)."""
         r = self.r
         crossing = r.crossing.get(unit)
         through = r.through.get(unit)
         steps = self.steps(seat, unit)
-        enemies = self.enemy_nodes(seat) - {src}
+        enemies = (self.enemy_nodes(seat) if enemy is None else enemy) - {src}
         reach = r.map.reach(src, steps, unit, crossing, through, blocked=enemies)
         out = [n for n in reach if n != src]
         for n, d in list(reach.items()):
@@ -70,12 +72,13 @@ class Maneuver(Actions):
         if limit is not None and on_map(self.state, "city", seat) >= limit:
             return 0.0
         reaching: dict[str, int] = {}
+        enemy = self.enemy_nodes(seat)
         for unit in UNITS:
             for node in self.r.map.nodes:
                 n = count(self.state, node, unit, seat)
                 if n == 0:
                     continue
-                for d in [node, *self.destinations(seat, unit, node)]:
+                for d in [node, *self.destinations(seat, unit, node, enemy)]:
                     if self.r.map.nodes[d].site and self.city_owner(d) != seat:
                         reaching[d] = reaching.get(d, 0) + n
         found = self.can_pay_all(seat, self.r.found)
@@ -89,12 +92,13 @@ class Maneuver(Actions):
         while True:
             options: list[str] = []
             worth: dict[str, Estimate] = {}
+            enemy = self.enemy_nodes(seat)  # the map as it stands before this move
             for node in list(self.r.map.nodes):
                 for unit in UNITS:
                     free = count(self.state, node, unit, seat) - moved.get((node, unit), 0)
                     if free <= 0:
                         continue
-                    for dst in self.destinations(seat, unit, node):
+                    for dst in self.destinations(seat, unit, node, enemy):
                         label = f"{unit}:{node}>{dst}"
                         options.append(label)
                         worth[label] = self.move_worth(seat, dst)
