@@ -92,8 +92,11 @@ class Maneuver(Actions):
         while True:
             options: list[str] = []
             worth: dict[str, Estimate] = {}
-            enemy = self.enemy_nodes(seat)  # the map as it stands before this move
-            for node in list(self.r.map.nodes):
+            # the map as it stands before this move, read once for every unit that may move
+            enemy = self.enemy_nodes(seat)
+            mine = {n for unit in UNITS for n in nodes_with(self.state, unit, seat)}
+            by_dst: dict[str, Estimate] = {}
+            for node in [n for n in self.r.map.nodes if n in mine]:  # in the map's order
                 for unit in UNITS:
                     free = count(self.state, node, unit, seat) - moved.get((node, unit), 0)
                     if free <= 0:
@@ -101,7 +104,9 @@ class Maneuver(Actions):
                     for dst in self.destinations(seat, unit, node, enemy):
                         label = f"{unit}:{node}>{dst}"
                         options.append(label)
-                        worth[label] = self.move_worth(seat, dst)
+                        if dst not in by_dst:
+                            by_dst[dst] = self.move_worth(seat, dst)
+                        worth[label] = by_dst[dst]
             if not options:
                 break
             options.append(STOP)
