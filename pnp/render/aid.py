@@ -18,7 +18,7 @@ from pathlib import Path
 from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.platypus import PageBreak
-from reportlab.platypus.doctemplate import BaseDocTemplate, LayoutError, PageTemplate
+from reportlab.platypus.doctemplate import LayoutError, PageTemplate
 from reportlab.platypus.frames import Frame
 
 from pnp import __version__
@@ -36,6 +36,7 @@ from pnp.render.rulesheet import (
     Heading,
     IconImages,
     Inline,
+    PrintedDoc,
     Story,
     make_styles,
 )
@@ -61,7 +62,7 @@ class AidStory(Story):
         self.pending.append(Heading(text_markup, style, level, "", f"a{len(self.flowables)}"))
 
 
-class AidDoc(BaseDocTemplate):
+class AidDoc(PrintedDoc):
     """Two columns under a band naming the player; page n is player n's."""
 
     def __init__(self, target, pagesize, game: GameDef, seats: list[tuple[str, str]]):
@@ -78,10 +79,6 @@ class AidDoc(BaseDocTemplate):
                   for i in range(2)]
         self.addPageTemplates([PageTemplate("aid", frames, onPage=self.decorate)])
         self.column_width = col
-
-    def handle_documentBegin(self):
-        super().handle_documentBegin()
-        self.canv.setViewerPreference("PrintScaling", "None")
 
     def decorate(self, canv, doc) -> None:
         w, h = doc.pagesize

@@ -463,7 +463,16 @@ def _height(flowable: Flowable, width: float) -> float:
 # --------------------------------------------------------------------------- document
 
 
-class RulesheetDoc(BaseDocTemplate):
+class PrintedDoc(BaseDocTemplate):
+    """A platypus document meant for paper: viewers print it at actual size, as the canvases
+    of pdfwrite.new_canvas do."""
+
+    def handle_documentBegin(self):
+        super().handle_documentBegin()
+        self.canv.setViewerPreference("PrintScaling", "None")
+
+
+class RulesheetDoc(PrintedDoc):
     """Two columns on every page; the first page opens with a full-width title block."""
 
     def __init__(self, target, pagesize, title_height: float, title: str, footer: str, **kw):
@@ -490,10 +499,6 @@ class RulesheetDoc(BaseDocTemplate):
             PageTemplate("body", columns(body_h, "c"), onPage=self.decorate),
         ])
         self.column_width = col
-
-    def handle_documentBegin(self):
-        super().handle_documentBegin()
-        self.canv.setViewerPreference("PrintScaling", "None")
 
     def decorate(self, canv, doc) -> None:
         w, _h = doc.pagesize
