@@ -41,3 +41,29 @@ def test_turn_order_coins_open_no_bonus_card_the_first_player_cannot_reach(playe
 def test_the_reach_is_not_empty():
     """The check above is not empty: Trade Route (6 coins) is in everyone's reach."""
     assert all("trade-route" in cards for cards in bonus_cards_in_reach(4))
+
+
+def starting_titans(players: int, games: int) -> list[set[str]]:
+    """Per seat, the starting titans it was given over `games` seeded games (setup only)."""
+    from pnp.engine.play import play_game
+    from pnp.engine.selfplay import game_seed
+
+    game = load_game(GAME).game
+    seen: list[set[str]] = [set() for _ in range(players)]
+    for i in range(games):
+        log: list = []
+        play_game(game, players, game_seed(1, i), ["random"] * players, log=log, max_turns=1,
+                  invariants="none")
+        for e in log:
+            if e.get("e") == "move" and e.get("why") == "starting titan":
+                seen[e["seat"]].update(e["cards"])
+    return seen
+
+
+def test_player_boards_are_dealt_not_fixed_by_seat():
+    """The rulebook gives each player a board (and its starting titan), not the board of a
+    turn-order place: with the red board always in seat 1 a colour's edge read as a seat's
+    (issue 20: the red and gold boards won 30% each at four players, blue and green 20%)."""
+    for players in (2, 4):
+        for seat, titans in enumerate(starting_titans(players, 12)):
+            assert len(titans) > 1, f"seat {seat + 1} of {players} always starts with {titans}"
