@@ -1,5 +1,7 @@
-"""The Ancient World: the turn-order coins make up for playing later in the round; they must
-not open a card with a game-end bonus that the first player cannot reach in round 1.
+"""The Ancient World, seat fairness (issue 20): the turn-order coins make up for playing later
+in the round and must not open a card with a game-end bonus that the first player cannot
+reach in round 1; and the player boards (with their starting titans) are dealt, not tied to
+a seat.
 
 Issue 20: the prototype Hall of War cost 8 coins and no knowledge, so the first seat with 2
 extra coins (the third) could build it on its first turn and nobody before it could. Greedy
@@ -11,6 +13,8 @@ from __future__ import annotations
 import pytest
 
 from pnp.data.game import load_game
+from pnp.engine.play import play_game
+from pnp.engine.selfplay import game_seed
 from pnp.games.the_ancient_world import main_state
 from pnp.games.the_ancient_world.game import TAW
 from pnp.games.the_ancient_world.rules import rules_for
@@ -44,10 +48,7 @@ def test_the_reach_is_not_empty():
 
 
 def starting_titans(players: int, games: int) -> list[set[str]]:
-    """Per seat, the starting titans it was given over `games` seeded games (setup only)."""
-    from pnp.engine.play import play_game
-    from pnp.engine.selfplay import game_seed
-
+    """Per seat, the starting titans it was given over `games` seeded games (one round each)."""
     game = load_game(GAME).game
     seen: list[set[str]] = [set() for _ in range(players)]
     for i in range(games):
