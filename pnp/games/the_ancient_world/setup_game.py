@@ -40,9 +40,17 @@ class Setup(Table):
         boards = [b["id"] for b in self.r.boards]
         if self.r.city_states and shuffle:  # boards dealt at random (a scenario keeps the order)
             self.shuffle(boards, "deal city-states")
+        colours = list(range(len(boards)))
+        dealt = shuffle and not self.r.city_states and rule("setup", "starting_titan")
+        if dealt:
+            # the rulebook gives each player a board, not the board of a seat: dealt at
+            # random, so a board's starting titan is not always the same seat's (issue 20)
+            self.shuffle(colours, "deal player boards")
         for seat, p in enumerate(st.players):
             if self.r.city_states:
                 p.vars["city"] = boards[seat % len(boards)]
+            elif dealt:
+                p.vars["board"] = colours[seat % len(colours)]
             order = (seat - first) % n
             self.gain(seat, "coins", rule("setup", "coins") + extra[order]
                       + self.city(seat).get("coins", 0))
@@ -70,11 +78,12 @@ class Setup(Table):
     def starting_titan(self, seat: int) -> Any:
         """The starting titan whose art matches the player's board: the boards and the
         starting titans are listed in the same colour order (red, blue, green, gold), and a
-        seat plays the board of its place in that order, or with city-states the board it
-        was dealt."""
+        seat plays the board it was dealt (`board`, or with city-states `city`), or where no
+        board was dealt (a scenario) the board of its place in that order."""
         boards = [b["id"] for b in self.r.boards]
         city = self.st.players[seat].vars.get("city", "")
-        colour = boards.index(city) if city in boards else seat
+        colour = boards.index(city) if city in boards else self.st.players[seat].vars.get(
+            "board", seat)
         titans = [c.id for c in self.r.game.decks["starting-titans"].cards]
         want = titans[colour % len(titans)]
         return next((c for c in self.zone("starting-titans") if c.card == want), None)
