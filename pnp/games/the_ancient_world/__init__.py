@@ -58,12 +58,19 @@ def play(game: GameDef, ctx: Context, max_turns: int | None = None) -> None:
 
 
 def finish(game: GameDef, ctx: Context) -> None:
-    """The usual result, and with city-states the city-state each seat played."""
+    """The usual result, and the board each seat played where boards were dealt: the
+    city-state with city-states, else the starting titan of the board's colour (the boards
+    differ only by it), so a board's edge is reported as the board's, not a seat's."""
     fill_result(ctx, "victory-points")
     st, res = ctx.state, ctx.result
-    if rules_for(game).city_states:
-        names = {b["id"]: b["name"] for b in rules_for(game).boards}
+    r = rules_for(game)
+    if r.city_states:
+        names = {b["id"]: b["name"] for b in r.boards}
         res.factions = tuple(names.get(p.vars.get("city", ""), "") for p in st.players)
+    elif all("board" in p.vars for p in st.players):
+        titans = [c.name for c in game.decks["starting-titans"].cards]
+        res.factions = tuple(f"{titans[p.vars['board'] % len(titans)]} board"
+                             for p in st.players)
 
 
 def coverage_keys(game: GameDef) -> dict[str, list[str]]:
