@@ -27,6 +27,7 @@ def draw_ladder(c: Canvas, doc: Mapping[str, Any], paper: str = DEFAULT_PAPER) -
         f"{' < '.join(doc['rungs'])}.", color=GREY)
     pages.gap(8)
     draw_steps(pages, doc["steps"])
+    pages.gap(4)
     pages.paragraph(STEP_NOTE, size=8, color=GREY)
     pages.gap(8)
     pages.heading("Findings", 12)
