@@ -59,6 +59,13 @@ def test_the_skill_section_draws_each_step_against_the_fair_share(starter):
     assert "greedy v random" in text and "fair 50%" in text
 
 
+def test_invariants_broken_in_the_skill_check_are_shouted_on_the_skill_page(starter, tmp_path):
+    doc, _ = starter
+    broken = dict(doc, skill=dict(doc["skill"], violations=3))
+    text = "\n".join(pdf_text(write_report_pdf(tmp_path / "r.pdf", broken)))
+    assert "invariants BROKEN in 3 games" in text.replace("\n", " ")
+
+
 def test_the_lead_section_shows_three_distributions_and_comebacks(starter):
     doc, pages = starter
     text = "\n".join(pages)

@@ -8,12 +8,14 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.engine.findings import num, pct
-from pnp.report.pdf import GREY, MARGIN, Pages, histogram
-from pnp.report.text import lead_summary
+from pnp.report.pdf import BOLD, FONT, GREY, MARGIN, Pages, histogram
+from pnp.report.text import lead_summary, sentence
 
 #: the edges of the tenths the JSON counts shares in
 TENTHS = [f"{i * 10}%" for i in range(11)]
-CHART_H = 130.0
+CHART_H = 115.0
+#: the section's height below its heading: notes, the summary and two rows of charts
+SECTION_H = 100 + 2 * (CHART_H + 24)
 
 
 def _bins(counts: Sequence[int] | None) -> dict[str, int]:
@@ -23,7 +25,7 @@ def _bins(counts: Sequence[int] | None) -> dict[str, int]:
 
 def draw_lead(pages: Pages, doc: Mapping[str, Any]) -> None:
     """The lead section: three distributions and the comeback rate, or why there are none."""
-    pages.heading("How the lead moved", keep=CHART_H * 2 + 60)
+    pages.heading("How the lead moved", keep=SECTION_H)  # never split across pages
     lead = doc.get("lead") or {}
     if not lead.get("games"):
         pages.paragraph("Not recorded: no game of this run named who led at the end of each "
@@ -38,7 +40,7 @@ def draw_lead(pages: Pages, doc: Mapping[str, Any]) -> None:
         "leaders. Decisiveness: the share of turns played before the winner took the lead for "
         "the rest of the game (0%: led throughout). A comeback: the winner was not leading at "
         "half time.", size=8, color=GREY)
-    pages.paragraph(lead_summary(doc).capitalize() + ".", size=9)
+    pages.paragraph(sentence(lead_summary(doc)), size=9)
     pages.gap(6)
     half = (pages.body_w - 24) / 2
     top = pages.need(CHART_H + 24)
@@ -52,10 +54,10 @@ def draw_lead(pages: Pages, doc: Mapping[str, Any]) -> None:
               "Decisiveness: the winner led for good after",
               f"share of the game (p50 {pct(d['p50'])})", edges=TENTHS)
     lo, hi = lead["comeback_ci95"]
-    pages.c.setFont("Vera-Bold", 10)
+    pages.c.setFont(BOLD, 10)
     pages.c.drawString(MARGIN + half + 24, top - 10, "Comebacks")
     lines = [f"{pct(lead['comeback_rate'])} of games (95% CI {pct(lo)}–{pct(hi)})",
              "were won by a player who was not", "leading at half time."]
-    pages.c.setFont("Vera", 9)
+    pages.c.setFont(FONT, 9)
     for i, line in enumerate(lines):
         pages.c.drawString(MARGIN + half + 24, top - 26 - 12 * i, line)

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.report.pdf import GREY, MARGIN, Pages, finding_rows, findings_with, rate_bars
-from pnp.report.text import skill_depth_text, skill_step_text, skill_why_not
+from pnp.report.text import sentence, skill_depth_text, skill_step_text, skill_why_not
 
 #: what a step is and when it climbs, said under every chart of steps
 STEP_NOTE = ("Each step's upper bot plays one seat against the lower bot in every other seat, "
@@ -42,7 +42,7 @@ def draw_skill(pages: Pages, doc: Mapping[str, Any]) -> None:
     pages.paragraph(STEP_NOTE + f" Up to {sk['games_per_step']} games a step.", size=8,
                     color=GREY)
     pages.gap(4)
-    draw_steps(pages, sk["steps"], height=150)
-    pages.paragraph(skill_depth_text(sk).capitalize() + ".", size=9)
+    draw_steps(pages, sk["steps"], height=130)
+    pages.paragraph(sentence(skill_depth_text(sk)), size=9)
     pages.gap(4)
     finding_rows(pages, findings_with(doc, "PNP-B026"))

@@ -51,6 +51,12 @@ def lineup_text(doc: Mapping[str, Any]) -> str:
             f"seatings equally often")
 
 
+def sentence(said: str) -> str:
+    """A phrase as a sentence: its first letter upper case (the rest as it was, unlike
+    str.capitalize, which would turn 'BROKEN' into 'broken'), a full stop at the end."""
+    return said[:1].upper() + said[1:] + "."
+
+
 def lead_summary(doc: Mapping[str, Any]) -> str | None:
     """Lead changes, drama, decisiveness and comebacks in one sentence, or None when no game
     recorded who led each turn (the text's Lead line and the PDF's Lead figure)."""
