@@ -96,6 +96,18 @@ def test_every_option_picked_is_a_row_with_its_intervals_and_verdict(starter):
         f["code"] in ("PNP-B022", "PNP-B023", "PNP-B024", "PNP-B025") for f in doc["findings"])
 
 
+def test_a_long_table_repeats_its_header_and_decision_on_every_page(starter, tmp_path):
+    doc, _ = starter
+    row = next(r for r in doc["choices"]["options"] if r["picked"])
+    many = [dict(row, why="build a wonder", option=f"wonder-{i:03}") for i in range(150)]
+    long = dict(doc, choices=dict(doc["choices"], options=many))
+    pages = pdf_text(write_report_pdf(tmp_path / "r.pdf", long))
+    table = [p for p in pages if "decision / option" in p]
+    assert len(table) >= 2
+    assert all("build a wonder (continued)" in p for p in table[1:])
+    assert all(f"wonder-{i:03}" in "\n".join(table) for i in range(150))
+
+
 def test_skill_none_says_why_skill_is_absent(tmp_path):
     scaffold(tmp_path / "starter", "Starter")
     pdf = tmp_path / "report.pdf"

@@ -207,8 +207,8 @@ def _table_header(pages: Pages) -> None:
 def option_table(pages: Pages, options: Sequence[Mapping[str, Any]]) -> None:
     """Every option picked at least once, decision by decision (the most offered first): how
     often offered, the share of offers picked, its pickers' and every other seat-game's win
-    rates with 95% intervals, and the option test's verdict (red: flagged). The header comes
-    again at the top of every page the table runs onto."""
+    rates with 95% intervals, and the option test's verdict (red: flagged). The header, and
+    the decision a page starts in ("continued"), come again on every page it runs onto."""
     c = pages.c
     rows = sorted((r for r in options if r["picked"]),
                   key=lambda r: (r["why"], -r["offered"], r["option"]))
@@ -217,15 +217,18 @@ def option_table(pages: Pages, options: Sequence[Mapping[str, Any]]) -> None:
     why = None
     for r in rows:
         heads = r["why"] != why
-        if pages.y - TABLE_ROW * (2 if heads else 1) < MARGIN:
+        continued = False
+        if pages.y - TABLE_ROW * 2 < MARGIN:  # room for a decision's name and one row
             pages.new_page()
             _table_header(pages)
+            heads, continued = True, not heads
         if heads:
             why = r["why"]
             top = pages.need(TABLE_ROW)
             c.setFont(BOLD, 7.5)
             c.setFillColor(INK)
-            c.drawString(MARGIN, top - 8, ellipsise(why, BOLD, 7.5, pages.body_w))
+            c.drawString(MARGIN, top - 8, ellipsise(why + (" (continued)" if continued else ""),
+                                                    BOLD, 7.5, pages.body_w))
         top = pages.need(TABLE_ROW)
         color = FLAG if r["flagged"] else INK if r["tested"] else GREY
         c.setFillColor(color)

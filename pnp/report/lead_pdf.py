@@ -25,8 +25,9 @@ def _bins(counts: Sequence[int] | None) -> dict[str, int]:
 
 def draw_lead(pages: Pages, doc: Mapping[str, Any]) -> None:
     """The lead section: three distributions and the comeback rate, or why there are none."""
-    pages.heading("How the lead moved", keep=SECTION_H)  # never split across pages
     lead = doc.get("lead") or {}
+    # the charts are never split across pages; a note why there are none fits anywhere
+    pages.heading("How the lead moved", keep=SECTION_H if lead.get("games") else 30)
     if not lead.get("games"):
         pages.paragraph("Not recorded: no game of this run named who led at the end of each "
                         "turn (a rules module with its own turn loop, or whose leaders name "
