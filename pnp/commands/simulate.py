@@ -228,7 +228,7 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
         rungs = None if skill.strip().lower() == "none" else parse_bots(skill)
     except click.BadParameter as exc:
         raise click.BadParameter(exc.message, param_hint="--skill") from None
-    skipped = None
+    skipped = "skipped with --skill none" if rungs is None else None  # reports say why
     if rungs and players < 2:
         rungs, skipped = None, "one player: no seat to win against"
     if rungs and (problem := ladder.ladder_problem(rungs, players)):

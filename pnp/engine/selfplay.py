@@ -584,18 +584,32 @@ def _supply_table(game: Any, a: Aggregate) -> dict[str, dict[str, Any]]:
     return out
 
 
+def _tenths(shares: Sequence[float]) -> list[int]:
+    """Games per tenth of a 0..1 share: [0, 0.1), [0.1, 0.2), ... [0.9, 1] (the report's
+    distributions; rounded first so 0.3 falls in [0.3, 0.4) whatever the float)."""
+    counts = [0] * 10
+    for x in shares:
+        counts[min(9, math.floor(round(x * 10, 6)))] += 1
+    return counts
+
+
 def _lead_table(a: Aggregate) -> dict[str, Any]:
     """Lead changes, drama and decisiveness over the games that recorded who led each turn
-    (pnp/engine/drama.py); `games` 0 when the rules module's turn loop records none."""
+    (pnp/engine/drama.py), with their distributions over games; `games` 0 when the rules
+    module's turn loop records none."""
     n = len(a.lead_changes)
     if not n:
         return {"games": 0}
     changes = {k: _r(v) for k, v in st.describe(a.lead_changes).items()}
+    changes["histogram"] = _histogram(a.lead_changes)
     trailing = st.mean_ci(a.trailing_shares)
     comebacks = sum(a.comebacks)
+    decided = {k: _r(v) for k, v in st.describe(a.decided_at).items()}
+    decided["tenths"] = _tenths(a.decided_at)
     return {"games": n, "lead_changes": changes,
-            "trailing_share": {"mean": _r(trailing[0]), "ci95": [_r(trailing[1]), _r(trailing[2])]},
-            "decided_at": {k: _r(v) for k, v in st.describe(a.decided_at).items()},
+            "trailing_share": {"mean": _r(trailing[0]), "ci95": [_r(trailing[1]), _r(trailing[2])],
+                               "tenths": _tenths(a.trailing_shares)},
+            "decided_at": decided,
             "comeback_rate": _r(comebacks / n),
             "comeback_ci95": [_r(x) for x in st.wilson(comebacks, n)]}
 

@@ -1,5 +1,6 @@
-"""The simulate PDF's page on choices: the branching factor, and per option how often it was
-picked and how its pickers fared against every other seat-game (pnp/engine/choices.py)."""
+"""The simulate PDF's pages on choices: the branching factor, and per option how often it was
+offered and picked and how its pickers fared against every other seat-game, as a chart of the
+options that differ most and a table of every option picked (pnp/engine/choices.py)."""
 
 from __future__ import annotations
 
@@ -8,13 +9,33 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.engine.choices import MIN_GROUP
 from pnp.engine.findings import num, pct
 from pnp.render.text import ellipsise
-from pnp.report.pdf import BAR, FLAG, FONT, GREY, INK, LIGHT, MARGIN, Pages, histogram
+from pnp.report.pdf import (
+    BAR,
+    BOLD,
+    FLAG,
+    FONT,
+    GREY,
+    INK,
+    LIGHT,
+    MARGIN,
+    Pages,
+    finding_rows,
+    findings_with,
+    histogram,
+)
 
 #: options drawn on the chart: those whose pickers' win rate differs most from the rest
 CHART_OPTIONS = 16
 ROW = 17.0
+#: the option table's rows, and its columns right of the option's name: (title, width)
+TABLE_ROW = 10.5
+#: (numbers right-aligned, text from the left)
+TABLE_COLUMNS = (("offered", 40.0), ("picked", 40.0), ("pickers won", 82.0),
+                 ("the rest won", 82.0), ("option test", 92.0))
+NUMERIC = 2  # the first columns hold plain numbers
 
 
 def chart_rows(options: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -119,3 +140,103 @@ def draw_choices(pages: Pages, doc: Mapping[str, Any]) -> None:
         more = f", and {len(never) - 40} more" if len(never) > 40 else ""
         pages.paragraph(f"Options offered and never picked (times offered): {shown}{more}.",
                         size=8)
+    said = findings_with(doc, "PNP-B022", "PNP-B023", "PNP-B024", "PNP-B025")
+    if said:
+        pages.gap(6)
+        pages.heading("Findings on choices", 11, keep=30)
+        finding_rows(pages, said)
+    if any(r["picked"] for r in options):
+        pages.gap(6)
+        pages.heading("Every option picked, decision by decision", 11, keep=60)
+        pages.paragraph(
+            "Per option: the decisions that offered it, the share of those offers it was "
+            "picked, the win rate of the seat-games that picked it and of every other "
+            "seat-game, each with its 95% interval, and the option test (Holm-corrected over "
+            f"every option tested; red: flagged; grey: fewer than {MIN_GROUP} seat-games on a "
+            "side to test). The most offered first; the JSON lists every option.", size=8,
+            color=GREY)
+        pages.gap(3)
+        option_table(pages, options)
+
+
+def _rate(rate: float | None, ci: Sequence[float]) -> str:
+    return "–" if rate is None else f"{pct(rate)} ({pct(ci[0])}–{pct(ci[1])})"
+
+
+def _verdict(r: Mapping[str, Any]) -> str:
+    """What the option test said of a row, in the words of PNP-B023."""
+    if not r["tested"]:
+        return "too few to test"
+    if r["flagged"]:
+        return "a dominant pick?" if r["gap"] > 0 else "never worth picking?"
+    return "no clear difference"
+
+
+def table_cells(r: Mapping[str, Any]) -> list[str]:
+    """One option's cells after its name, in TABLE_COLUMNS order."""
+    return [str(r["offered"]), pct(r["pick_rate"]),
+            _rate(r["win_rate_picked"], r["ci95_picked"]),
+            _rate(r["win_rate_not_picked"], r["ci95_not_picked"]), _verdict(r)]
+
+
+def _cell(c: Canvas, x: float, y: float, width: float, text: str, numeric: bool,
+          font: str = FONT) -> None:
+    """A table cell: a number right-aligned 10 points short of the next column, text from
+    the left; cut to fit either way."""
+    if numeric:
+        c.drawRightString(x + width - 10, y, ellipsise(text, font, 7, width - 10))
+    else:
+        c.drawString(x, y, ellipsise(text, font, 7, width - 4))
+
+
+def _table_header(pages: Pages) -> None:
+    c = pages.c
+    top = pages.need(TABLE_ROW + 3)
+    c.setFont(BOLD, 7)
+    c.setFillColor(GREY)
+    c.drawString(MARGIN, top - 8, "decision / option")
+    x = MARGIN + pages.body_w - sum(w for _, w in TABLE_COLUMNS)
+    for i, (title, width) in enumerate(TABLE_COLUMNS):
+        _cell(c, x, top - 8, width, title, i < NUMERIC, BOLD)
+        x += width
+    c.setStrokeColor(LIGHT)
+    c.line(MARGIN, top - TABLE_ROW - 1, MARGIN + pages.body_w, top - TABLE_ROW - 1)
+    c.setFillColor(INK)
+
+
+def option_table(pages: Pages, options: Sequence[Mapping[str, Any]]) -> None:
+    """Every option picked at least once, decision by decision (the most offered first): how
+    often offered, the share of offers picked, its pickers' and every other seat-game's win
+    rates with 95% intervals, and the option test's verdict (red: flagged). The header, and
+    the decision a page starts in ("continued"), come again on every page it runs onto."""
+    c = pages.c
+    rows = sorted((r for r in options if r["picked"]),
+                  key=lambda r: (r["why"], -r["offered"], r["option"]))
+    name_w = pages.body_w - sum(w for _, w in TABLE_COLUMNS)
+    _table_header(pages)
+    why = None
+    for r in rows:
+        heads = r["why"] != why
+        continued = False
+        if pages.y - TABLE_ROW * 2 < MARGIN:  # room for a decision's name and one row
+            pages.new_page()
+            _table_header(pages)
+            heads, continued = True, not heads
+        if heads:
+            why = r["why"]
+            top = pages.need(TABLE_ROW)
+            c.setFont(BOLD, 7.5)
+            c.setFillColor(INK)
+            c.drawString(MARGIN, top - 8, ellipsise(why + (" (continued)" if continued else ""),
+                                                    BOLD, 7.5, pages.body_w))
+        top = pages.need(TABLE_ROW)
+        color = FLAG if r["flagged"] else INK if r["tested"] else GREY
+        c.setFillColor(color)
+        c.setFont(FONT, 7)
+        c.drawString(MARGIN + 8, top - 8, ellipsise(r["option"], FONT, 7, name_w - 12))
+        x = MARGIN + name_w
+        for i, (cell, (_, width)) in enumerate(zip(table_cells(r), TABLE_COLUMNS,
+                                                    strict=True)):
+            _cell(c, x, top - 8, width, cell, i < NUMERIC)
+            x += width
+    c.setFillColor(INK)

@@ -10,10 +10,10 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.engine.findings import pct
 from pnp.paper import DEFAULT_PAPER
 from pnp.render.pdfwrite import write_pdf
-from pnp.report.pdf import GREY, MARGIN, Pages, rate_bars, report_page
+from pnp.report.pdf import GREY, Pages, finding_rows, report_page
+from pnp.report.skill_pdf import STEP_NOTE, draw_steps
 
 
 def draw_ladder(c: Canvas, doc: Mapping[str, Any], paper: str = DEFAULT_PAPER) -> int:
@@ -26,22 +26,12 @@ def draw_ladder(c: Canvas, doc: Mapping[str, Any], paper: str = DEFAULT_PAPER) -
         f"against the rung below in every other seat, every seating equally often: "
         f"{' < '.join(doc['rungs'])}.", color=GREY)
     pages.gap(8)
-    steps = doc["steps"]
-    top = pages.need(230)
-    fair = steps[0]["fair_share"] if steps else None
-    rate_bars(c, MARGIN, top - 210, pages.body_w, 190,
-              [(f"{s['upper']} v {s['lower']}", s["win_rate"], *s["ci95"]) for s in steps],
-              "The upper bot's win rate at each step (95% CI)", fair)
-    pages.gap(6)
-    for s in steps:
-        pages.paragraph(f"{s['upper']} against {s['lower']}: {pct(s['win_rate'])} of "
-                        f"{s['seat_games']} games (95% CI {pct(s['ci95'][0])}–"
-                        f"{pct(s['ci95'][1])}), fair share {pct(s['fair_share'])}: "
-                        f"{'climbs' if s['climbs'] else 'flat'}", size=9)
+    draw_steps(pages, doc["steps"])
+    pages.gap(4)
+    pages.paragraph(STEP_NOTE, size=8, color=GREY)
     pages.gap(8)
     pages.heading("Findings", 12)
-    for f in doc["findings"]:
-        pages.paragraph(f"{f['severity']} {f['code']}: {f['message']}", size=9)
+    finding_rows(pages, doc["findings"])
     return pages.page
 
 

@@ -21,7 +21,13 @@ from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
 from pnp.render.text import ellipsise, measure
 from pnp.render.text import wrap as wrap_text
-from pnp.report.text import coverage_title, lineup_text
+from pnp.report.text import (
+    coverage_title,
+    lead_summary,
+    lineup_text,
+    skill_depth_text,
+    skill_why_not,
+)
 
 MARGIN = 42.0
 FONT, BOLD = "Vera", "Vera-Bold"
@@ -121,8 +127,11 @@ def _axis_ticks(top: float, count: int = 4) -> list[float]:
 
 
 def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[str, int],
-              title: str, xlabel: str) -> None:
-    """Vertical bars of counts at integer values; labels thinned so they never overlap."""
+              title: str, xlabel: str, edges: Sequence[str] | None = None) -> None:
+    """Vertical bars of counts at integer values; labels thinned so they never overlap.
+
+    With `edges` the keys are bins 0..n-1 and the n + 1 edges label the bars' boundaries
+    (0%, 10%, ... 100% under tenths of a share)."""
     c.setFont(BOLD, 10)
     c.drawString(x, y + h + 6, title)
     left, bottom = x + 34, y + 26
@@ -143,11 +152,17 @@ def histogram(c: Canvas, x: float, y: float, w: float, h: float, hist: Mapping[s
     for k, n in hist.items():
         i = int(k) - lo
         c.rect(left + i * slot + slot * 0.08, bottom, slot * 0.84, n * scale, stroke=0, fill=1)
-    label_w = max(measure(str(v), FONT, 7) for v in (lo, hi)) + 8
-    every = max(1, int(label_w // slot) + 1)
     c.setFillColor(GREY)
-    for i in range(0, slots, every):
-        c.drawCentredString(left + (i + 0.5) * slot, bottom - 10, str(lo + i))
+    if edges:
+        label_w = max(measure(e, FONT, 7) for e in edges) + 6
+        every = max(1, int(label_w // slot) + 1)
+        for i in range(0, len(edges), every):
+            c.drawCentredString(left + (i - lo) * slot, bottom - 10, edges[i])
+    else:
+        label_w = max(measure(str(v), FONT, 7) for v in (lo, hi)) + 8
+        every = max(1, int(label_w // slot) + 1)
+        for i in range(0, slots, every):
+            c.drawCentredString(left + (i + 0.5) * slot, bottom - 10, str(lo + i))
     c.setFont(FONT, 8)
     c.drawCentredString(left + pw / 2, y + 2, xlabel)
     c.setStrokeColor(INK)
@@ -311,6 +326,31 @@ def columns(pages: Pages, blocks: Sequence[tuple[str, list[tuple[str, int, bool]
                             label_share)
 
 
+def finding_rows(pages: Pages, findings: Sequence[Mapping[str, str]]) -> None:
+    """Each finding as a row: its severity as a coloured badge, its code, its message."""
+    c = pages.c
+    for f in findings:
+        lines = wrap(f["message"], FONT, 9, pages.body_w - 110)
+        top = pages.need(12 * len(lines) + 4)
+        c.setFillColor(SEVERITY_COLOR.get(f["severity"], INK))
+        c.roundRect(MARGIN, top - 11, 46, 11, 2, stroke=0, fill=1)
+        c.setFillColor(colors.white)
+        c.setFont(BOLD, 7)
+        c.drawCentredString(MARGIN + 23, top - 8.5, SEVERITY_LABEL.get(f["severity"], f["severity"]))
+        c.setFillColor(GREY)
+        c.setFont(FONT, 7.5)
+        c.drawString(MARGIN + 52, top - 8.5, f["code"])
+        c.setFillColor(INK)
+        c.setFont(FONT, 9)
+        for i, line in enumerate(lines):
+            c.drawString(MARGIN + 110, top - 9 - 12 * i, line)
+
+
+def findings_with(doc: Mapping[str, Any], *codes: str) -> list[Mapping[str, str]]:
+    """The run's findings of these codes, in the report's order (most severe first)."""
+    return [f for f in doc["findings"] if f["code"] in codes]
+
+
 def _names(game: Any, attr: str) -> dict[str, str]:
     return {k: getattr(v, "name", k) for k, v in (getattr(game, attr, {}) or {}).items()}
 
@@ -350,11 +390,10 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
                                                 f"(p95 {branching['p95']}, max "
                                                 f"{branching['max']}); "
                                                 f"{num(branching['per_game'])} decisions a game"))
-    lead = doc.get("lead") or {}
-    if lead.get("games"):
-        figures.insert(-1, ("Lead", f"{num(lead['lead_changes']['mean'])} changes a game; the "
-                                    f"winner trailed {pct(lead['trailing_share']['mean'])} of "
-                                    f"turns; comebacks {pct(lead['comeback_rate'])}"))
+    if lead := lead_summary(doc):
+        figures.insert(-1, ("Lead", lead))
+    figures.insert(-1, ("Skill depth", skill_depth_text(doc["skill"]) if doc.get("skill")
+                        else f"not measured: {skill_why_not(doc)}"))
     for i, s in enumerate((doc.get("supplies") or {}).values()):
         figures.append(("" if i else "Components needed",
                         f"{s['name']}: p99 {s['need_p99']}, max {s['need_max']} of {s['stock']} "
@@ -379,21 +418,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
     pages.heading("Findings", 12)
     if not doc["findings"]:
         pages.paragraph("No findings: nothing crossed a threshold.")
-    for f in doc["findings"]:
-        lines = wrap(f["message"], FONT, 9, body_w - 110)
-        top = pages.need(12 * len(lines) + 4)
-        c.setFillColor(SEVERITY_COLOR.get(f["severity"], INK))
-        c.roundRect(MARGIN, top - 11, 46, 11, 2, stroke=0, fill=1)
-        c.setFillColor(colors.white)
-        c.setFont(BOLD, 7)
-        c.drawCentredString(MARGIN + 23, top - 8.5, SEVERITY_LABEL.get(f["severity"], f["severity"]))
-        c.setFillColor(GREY)
-        c.setFont(FONT, 7.5)
-        c.drawString(MARGIN + 52, top - 8.5, f["code"])
-        c.setFillColor(INK)
-        c.setFont(FONT, 9)
-        for i, line in enumerate(lines):
-            c.drawString(MARGIN + 110, top - 9 - 12 * i, line)
+    finding_rows(pages, doc["findings"])
 
     pages.new_page()
     pages.heading("Game length and margins")
@@ -413,6 +438,13 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
               "Win rate by bot (95% CI)", doc["fair_share"])
     pages.paragraph("Ties count as shared wins: with k tied winners each gets 1/k of a win.",
                     size=8, color=GREY)
+    from pnp.report.lead_pdf import draw_lead  # they draw with this module's page kit
+    from pnp.report.skill_pdf import draw_skill
+
+    pages.new_page()
+    draw_skill(pages, doc)
+    pages.gap(12)
+    draw_lead(pages, doc)
 
     pages.new_page()
     pages.heading("Stats at game end")

@@ -51,16 +51,51 @@ def lineup_text(doc: Mapping[str, Any]) -> str:
             f"seatings equally often")
 
 
-def lead_lines(doc: Mapping[str, Any]) -> list[str]:
-    """The Lead line (lead changes, drama, decisiveness, comebacks), when turns were traced."""
+def sentence(said: str) -> str:
+    """A phrase as a sentence: its first letter upper case (the rest as it was, unlike
+    str.capitalize, which would turn 'BROKEN' into 'broken'), a full stop at the end."""
+    return said[:1].upper() + said[1:] + "."
+
+
+def lead_summary(doc: Mapping[str, Any]) -> str | None:
+    """Lead changes, drama, decisiveness and comebacks in one sentence, or None when no game
+    recorded who led each turn (the text's Lead line and the PDF's Lead figure)."""
     lead = doc.get("lead") or {}
     if not lead.get("games"):
-        return []
+        return None
     c, t, d = lead["lead_changes"], lead["trailing_share"], lead["decided_at"]
-    return [f"Lead       changes mean {num(c['mean'])} (p95 {num(c['p95'])}); the winner "
+    return (f"changes mean {num(c['mean'])} (p95 {num(c['p95'])}); the winner "
             f"trailed {pct(t['mean'])} [{_ci(t['ci95'])}] of turns, led for good after "
             f"{pct(d['p50'])} of the game (p50); comebacks {pct(lead['comeback_rate'])} "
-            f"[{_ci(lead['comeback_ci95'])}]"]
+            f"[{_ci(lead['comeback_ci95'])}]")
+
+
+def lead_lines(doc: Mapping[str, Any]) -> list[str]:
+    """The Lead line (lead changes, drama, decisiveness, comebacks), when turns were traced."""
+    said = lead_summary(doc)
+    return [f"Lead       {said}"] if said else []
+
+
+def skill_why_not(doc: Mapping[str, Any]) -> str:
+    """Why a report has no skill check: the reason the run gave, else that it had none."""
+    return doc.get("skill_skipped") or "this run played no skill check"
+
+
+def skill_step_text(s: Mapping[str, Any]) -> str:
+    """One step of a skill ladder: the upper bot's win rate against the fair share."""
+    return (f"{s['upper']} in one seat against {s['lower']}: won {pct(s['win_rate'])} "
+            f"[{_ci(s['ci95'])}] of {s['seat_games']} games, fair {pct(s['fair_share'])}: "
+            f"{'more thinking wins more' if s['climbs'] else 'no clear gain'}")
+
+
+def skill_depth_text(sk: Mapping[str, Any]) -> str:
+    """How many steps of the run's short ladder climbed, out of how many."""
+    played, rungs = len(sk["steps"]), sk["rungs"]
+    return (f"depth {sk['depth']} of {len(rungs) - 1} step{'s' if len(rungs) != 2 else ''} "
+            f"({' < '.join(rungs)})"
+            + ("" if played == len(rungs) - 1 else f", stopped after {played}")
+            + "; pnp ladder climbs further"
+            + (f"; invariants BROKEN in {sk['violations']} games" if sk["violations"] else ""))
 
 
 def skill_lines(doc: Mapping[str, Any]) -> list[str]:
@@ -68,21 +103,11 @@ def skill_lines(doc: Mapping[str, Any]) -> list[str]:
     the lower in the rest), whether it climbs, and the depth."""
     sk = doc.get("skill")
     if not sk:
-        why = doc.get("skill_skipped")
-        return [f"Skill      not measured: {why}"] if why else []
-    lines = []
-    for i, s in enumerate(sk["steps"]):
-        lines.append(f"{'Skill' if i == 0 else '':<11}{s['upper']} in one seat against "
-                     f"{s['lower']}: won {pct(s['win_rate'])} [{_ci(s['ci95'])}] of "
-                     f"{s['seat_games']} games, fair {pct(s['fair_share'])}: "
-                     f"{'more thinking wins more' if s['climbs'] else 'no clear gain'}")
-    played = len(sk["steps"])
-    lines.append(f"{'':<11}depth {sk['depth']} of {len(sk['rungs']) - 1} "
-                 f"step{'s' if len(sk['rungs']) != 2 else ''} ({' < '.join(sk['rungs'])})"
-                 + ("" if played == len(sk["rungs"]) - 1 else f", stopped after {played}")
-                 + "; pnp ladder climbs further"
-                 + (f"; invariants BROKEN in {sk['violations']} games" if sk["violations"]
-                    else ""))
+        return [f"Skill      not measured: {doc['skill_skipped']}"] if doc.get(
+            "skill_skipped") else []
+    lines = [f"{'Skill' if i == 0 else '':<11}{skill_step_text(s)}"
+             for i, s in enumerate(sk["steps"])]
+    lines.append(f"{'':<11}{skill_depth_text(sk)}")
     return lines
 
 
