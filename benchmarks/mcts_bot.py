@@ -7,6 +7,11 @@ seat against OPPONENT (greedy by default) in every other seat (`--mixed`: the li
 load on the machine matters less). Prints the mcts bot's win rate per seat-game with its
 Wilson interval, the fair share, CPU seconds per game, decisions searched per CPU second and
 iterations per CPU second, and the same seeds' plain greedy games per CPU second beside them.
+Those plain games also give the paired baseline: what the mcts bot's seats won when greedy
+sat in them on the same seeds, and the mcts bot's gain over it with a 95% interval (a game in
+which mcts picks as greedy would is the same game, so the pairs cancel most of the luck; this
+is the sharper test of whether search helps). `departed` counts searched decisions whose pick
+was not greedy's.
 `--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS,
 SURE, ROLLOUT_NOISE) for a tuning run. Usage:
 
@@ -60,6 +65,7 @@ def main() -> None:
              else ("bench-mcts",) + (args.opponent,) * (args.players - 1))
     games = lineup.balanced_games(args.games, names, args.players)
     wins = seat_games = 0.0
+    mine: list[tuple[int, int, float]] = []  # (game, the mcts seat's win share) per seat-game
     started = time.process_time()
     for i in range(games):
         seats = lineup.seating(names, args.players, i)
@@ -72,21 +78,32 @@ def main() -> None:
         for s, bot in enumerate(seats):
             if bot == "bench-mcts":
                 seat_games += 1
-                wins += (1 / len(winners)) if s in winners else 0.0
+                share = (1 / len(winners)) if s in winners else 0.0
+                wins += share
+                mine.append((i, s, share))
         print(f"  game {i + 1}/{games}: mcts {wins:g} of {seat_games:g} seat-games", flush=True)
     seconds = time.process_time() - started
     started = time.process_time()
+    plain_winners = []
     for i in range(games):
-        play_game(game, args.players, game_seed(args.seed, i), ("greedy",), invariants="none")
+        result = play_game(game, args.players, game_seed(args.seed, i), (args.opponent,),
+                           invariants="none")
+        plain_winners.append([w for w in result.winners if 0 <= w < args.players])
     plain = games / (time.process_time() - started)
+    base = [(1 / len(plain_winners[i])) if s in plain_winners[i] else 0.0 for i, s, _ in mine]
+    gain, gain_lo, gain_hi = st.mean_ci([m[2] - b for m, b in zip(mine, base, strict=True)])
     lo, hi = st.wilson(wins, int(seat_games))
     searched = sum(b.searched for b in made)
+    departed = sum(b.departures for b in made)
     iterations = sum(b.iterations_run for b in made)
     print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} against "
           f"{args.opponent} ({'mixed line-up' if args.mixed else 'one mcts seat'}; "
           f"{', '.join(args.set) or 'default constants'})")
     print(f"  mcts wins {wins / seat_games:.1%} of its seat-games (95% CI {lo:.1%}-{hi:.1%}); "
           f"fair share {1 / args.players:.1%}")
+    print(f"  {args.opponent} in the same seats on the same seeds wins {sum(base) / len(base):.1%}"
+          f"; mcts gains {gain:+.1%} (95% CI {gain_lo:+.1%} to {gain_hi:+.1%}), paired; "
+          f"departed from greedy's pick at {departed} of {searched} searched decisions")
     print(f"  {seconds / games:.2f} CPU s a game; {searched / seconds:.1f} decisions searched "
           f"and {iterations / seconds:.0f} iterations a CPU second; plain greedy games "
           f"{plain:.1f} a CPU second")

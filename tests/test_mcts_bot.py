@@ -142,3 +142,13 @@ def test_the_greedy_pick_is_left_only_for_a_sure_gain_world_by_world():
     # the same mean gap but unpaired noise (worse in some worlds) is not enough
     assert not mcts._surely_better([1, 0, 1, 0, 1, 0], [0, 1, 0, 0, 0, 1])
     assert not mcts._surely_better([1], [0])
+
+
+@pytest.mark.parametrize("bot", ["mcts:8", "search:2"])
+def test_cards_the_rules_hold_while_a_seat_decides_stay_in_their_zone(bot):
+    """The toy explore game looks at the deck's top two cards, asks, then moves those very
+    objects. Re-dealing the hidden cards by moving objects put them elsewhere (a crash in The
+    Ancient World with mcts:8, 3 players, seed 1, game 5); re-dealing their faces keeps them."""
+    for seed in range(4):
+        result = play_game(toy("explore.py"), 2, seed, [bot, "random"], invariants="all")
+        assert not result.violations and result.ended == "completed"

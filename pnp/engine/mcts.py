@@ -224,6 +224,8 @@ class MctsBot(Replaying):
         self.searched = 0
         self.iterations_run = 0
         self.mismatches = 0
+        #: searched decisions where the pick was not the greedy bot's (how often search spoke)
+        self.departures = 0
         #: set at the first decision that comes with estimates: the module gives them
         self.guided = False
 
@@ -254,17 +256,21 @@ class MctsBot(Replaying):
             child = root.children.get(k)
             if child is not None and (child.visits, child.mean(seat)) > best:
                 best, pick = (child.visits, child.mean(seat)), i
-        if outcomes is None and not self.guided:
-            return pick
         from pnp.engine.bots import GreedyBot
 
         hint = GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
                                                                  outcomes)  # 0 when none
+        if outcomes is None and not self.guided:
+            self.departures += pick != hint
+            return pick
         mine, theirs = root.children.get(keys[pick]), root.children.get(keys[hint])
         if pick == hint or mine is None or theirs is None:
-            return pick if theirs is None else hint
-        # the k-th playouts of both were played in world k: compare them pair by pair
-        return pick if _surely_better(mine.samples or [], theirs.samples or []) else hint
+            chosen = pick if theirs is None else hint
+        else:
+            # the k-th playouts of both were played in world k: compare them pair by pair
+            chosen = pick if _surely_better(mine.samples or [], theirs.samples or []) else hint
+        self.departures += chosen != hint
+        return chosen
 
     def iterate(self, root: _Node, prefix: list[int], tag: str, base: str, seat: int,
                 options: Sequence[Any], why: str, outcomes: Any, check: bool) -> None:

@@ -379,6 +379,12 @@ def redeterminize(state: State, seat: int, visibility: Mapping[str, str],
     the start) the back is the zone the card is in: each zone's unseen cards are shuffled
     among that zone's unseen places only. Groups are dealt in state order by the one `rng`,
     so the result depends on the seed alone.
+
+    What is dealt is each card's face (its id, tokens and flags); the card objects, their
+    uids and face-up flags stay where they are. A rules module may hold cards in hand while a
+    seat decides (The Ancient World's explore looks at the top cards of a deck, asks which to
+    keep, then moves those very cards): had the objects moved, the module would move cards no
+    longer in the zone and the playout would crash.
     """
     groups: dict[Any, list[tuple[list[CardInstance], int]]] = {}
     for owner, zone, cards in state.all_zones():
@@ -391,7 +397,8 @@ def redeterminize(state: State, seat: int, visibility: Mapping[str, str],
     for places in groups.values():
         if len(places) < 2:
             continue
-        hidden = [cards[i] for cards, i in places]
-        rng.shuffle(hidden)
-        for (cards, i), card in zip(places, hidden, strict=True):
-            cards[i] = card
+        faces = [(c.card, c.tokens, c.flags) for c in (cards[i] for cards, i in places)]
+        rng.shuffle(faces)
+        for (cards, i), (card, tokens, flags) in zip(places, faces, strict=True):
+            c = cards[i]
+            c.card, c.tokens, c.flags = card, tokens, flags
