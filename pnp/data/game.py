@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pnp.data import lint, upgrades
 from pnp.data.build import Builder, slug
+from pnp.data.effects import EffectCache
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document, validate_rules
@@ -143,11 +144,12 @@ def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
 
 
 def build_game(folder: Path, docs: list[Document], variant: str | Sequence[str] | None,
-               result: LoadResult, changed_only: bool = False) -> None:
+               result: LoadResult, changed_only: bool = False,
+               effects: EffectCache | None = None) -> None:
     """Apply the variant (or a combination, 'a+b'), check the documents against their
     schemas, build and lint the game into `result` (the documents are changed in place by a
     variant). `changed_only` checks only the documents the variant changed, when the others
-    passed already."""
+    passed already. `effects`: parsed effect texts shared with other builds of the game."""
     diags = result.diagnostics
     variant = variant_name(variant)
     if variant:
@@ -165,7 +167,7 @@ def build_game(folder: Path, docs: list[Document], variant: str | Sequence[str] 
             diags.extend(validate_rules(doc, folder))
     if has_errors(diags):
         return
-    builder = Builder(folder, docs, variant)
+    builder = Builder(folder, docs, variant, effects)
     game = builder.build()
     diags.extend(builder.diags)
     if game is not None:
@@ -185,9 +187,11 @@ def variant_problems(folder: Path | str, base: LoadResult,
     folder = Path(folder)
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
+    effects = EffectCache()  # a variant changes few effect texts: the rest parse once
     for variant in base.game.variants:
         result = LoadResult(None)
-        build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True)
+        build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True,
+                   effects=effects)
         for d in result.diagnostics:
             if d.severity == ERROR and _key(d) not in seen:
                 seen.add(_key(d))
