@@ -11,6 +11,7 @@ import difflib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pnp.data import lint, upgrades
 from pnp.data.build import Builder, slug
@@ -206,7 +207,35 @@ def _key(d: Diagnostic) -> tuple:
 def _fresh(doc: Document) -> Document:
     """A copy of a document a variant may change: its data and redirects anew, its source
     positions shared (a variant never moves them)."""
-    return dataclasses.replace(doc, data=copy.deepcopy(doc.data), redirects=dict(doc.redirects))
+    return dataclasses.replace(doc, data=copy_data(doc.data), redirects=dict(doc.redirects))
+
+
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_data(value: Any, memo: dict[int, Any] | None = None) -> Any:
+    """`copy.deepcopy` of parsed data, several times faster on what YAML gives (plain dicts,
+    lists and scalars; any other type goes to deepcopy). A node reached twice (a YAML alias)
+    is copied once and stays shared, as deepcopy keeps it."""
+    cls = value.__class__
+    if cls in _SCALARS:
+        return value
+    if memo is None:
+        memo = {}
+    if id(value) in memo:
+        return memo[id(value)]
+    if cls is dict:
+        out: Any = {}
+        memo[id(value)] = out
+        for k, v in value.items():
+            out[k] = v if v.__class__ in _SCALARS else copy_data(v, memo)
+    elif cls is list:
+        out = []
+        memo[id(value)] = out
+        out.extend(v if v.__class__ in _SCALARS else copy_data(v, memo) for v in value)
+    else:
+        out = memo[id(value)] = copy.deepcopy(value, memo)
+    return out
 
 
 #: Kinds whose files hold one main list: an override path may start inside it
