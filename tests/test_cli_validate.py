@@ -133,3 +133,18 @@ def test_a_variant_that_breaks_only_when_applied_fails_validate(game_copy):
                      r"'Bogus'", result.output), result.output
     assert run("show", str(game_copy), "--variant", "arch-ideas").exit_code == 1
 
+
+
+def test_a_variant_that_renames_a_stat_breaks_the_base_effects_that_spell_it(game_copy):
+    """Validate parses each effect text once for all variants that share the same names; a
+    variant that renames a stat changes the names, so the base game's effects that spell the
+    old abbreviation are parsed again for it, and fail, even after other variants parsed them."""
+    edit(game_copy / "game.yaml", "  - id: negative-military\n",
+         "  - id: thoughts\n    interpretation: arch\n    overrides:\n"
+         "      stats/ideas/abbreviation: Thought\n  - id: negative-military\n")
+    assert run("show", str(game_copy), "--variant", "arch-ideas").exit_code == 0
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 1
+    assert re.search(r"game.yaml:54:\d+: error PNP-E002: variant thoughts: unknown stat 'Idea'",
+                     result.output), result.output
+    assert "variant arch-ideas" not in result.output

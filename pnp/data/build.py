@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data import model as m
-from pnp.data.effects import Effect, Names, parse_effect
+from pnp.data.effects import Effect, EffectCache, Names
 from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES, dice_in_limits
 from pnp.data.loader import Document
 from pnp.data.maps import MapBuilder
@@ -85,8 +85,10 @@ class FieldOrigins(Mapping):
 class Builder:
     """Builds one GameDef from a game folder's documents, collecting diagnostics."""
 
-    def __init__(self, folder: Path, docs: list[Document], variant: str | None = None):
+    def __init__(self, folder: Path, docs: list[Document], variant: str | None = None,
+                 effects: EffectCache | None = None):
         self.folder = folder
+        self.effects = EffectCache() if effects is None else effects  # shared by variants
         self.docs = docs
         self.variant = variant
         self.diags: list[Diagnostic] = []
@@ -122,7 +124,7 @@ class Builder:
     def effect(self, doc: Document, path: tuple, text: Any) -> Effect | None:
         if text is None:
             return None
-        eff, diags = parse_effect(str(text), text_pos(doc, path), self.names)
+        eff, diags = self.effects.parse(str(text), text_pos(doc, path), self.names)
         self.diags.extend(diags)
         return eff
 
@@ -748,7 +750,7 @@ class Builder:
             return m.FieldList(items)
         if kind == "effect":
             if path is None:  # a declared default: positioned at the declaration
-                eff, diags = parse_effect(str(value), pos, self.names)
+                eff, diags = self.effects.parse(str(value), pos, self.names)
                 self.diags.extend(diags)
                 return eff
             return self.effect(doc, path, value)

@@ -645,6 +645,28 @@ def parse_effect(
     return Effect(choices, timing, pos, text), []
 
 
+class EffectCache:
+    """`parse_effect` remembered by text, place and names, for the builds of one game's
+    variants, which parse mostly the base game's texts at the same places (an Effect is
+    immutable, so builds may share one; each gets its own copy of the diagnostics)."""
+
+    def __init__(self) -> None:
+        self._parsed: dict[tuple, tuple[Effect | None, list[Diagnostic]]] = {}
+        self._names: tuple[Names, tuple] | None = None
+
+    def parse(self, text: str, pos: Position | None, names: Names) -> tuple[
+            Effect | None, list[Diagnostic]]:
+        """What `parse_effect(text, pos, names)` returns."""
+        if self._names is None or self._names[0] is not names:  # Names are read-only once made
+            self._names = (names, tuple(tuple(d.items()) for d in (
+                names.stats, names.charts, names.tracks, names.formulas, names.display)))
+        key = (text, pos, self._names[1])
+        found = self._parsed.get(key)
+        if found is None:
+            found = self._parsed[key] = parse_effect(text, pos, names)
+        return found[0], list(found[1])
+
+
 def format_amount(amount: Amount) -> str:
     """Canonical amount text with its leading sign: ``+2``, ``-1D6``, ``+2D6-1``, ``+provinces``."""
     if amount.formula is not None:
