@@ -135,6 +135,7 @@ def draw_choices(pages: Pages, doc: Mapping[str, Any]) -> None:
     never = [r for r in options if not r["picked"]]
     if never:
         never.sort(key=lambda r: (-r["offered"], r["why"], r["option"]))
+        pages.gap(6)
         pages.heading("Never picked", 11, keep=24)
         shown = ", ".join(f"{r['option']} @ {r['why']} ({r['offered']})" for r in never[:40])
         more = f", and {len(never) - 40} more" if len(never) > 40 else ""
