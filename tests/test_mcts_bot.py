@@ -152,3 +152,16 @@ def test_cards_the_rules_hold_while_a_seat_decides_stay_in_their_zone(bot):
     for seed in range(4):
         result = play_game(toy("explore.py"), 2, seed, [bot, "random"], invariants="all")
         assert not result.violations and result.ended == "completed"
+
+
+@pytest.mark.parametrize("bot", ["mcts:1", "search:1"])
+def test_a_search_seat_in_the_civilization_draft_leaves_the_others_picks_alone(bot, game_defs):
+    """Age of Civilization's drafting variant: every seat picks from its pack at once. The
+    picks used to wait in the open until all were made, so a search seat's re-dealt hidden
+    cards could move an earlier seat's pick out of its pack (every game crashed with
+    StopIteration in setup). Each pick now goes into its hidden hand as it is made."""
+    game = game_defs("age-of-civilization", "drafting")
+    for seed in range(2):
+        result = play_game(game, 3, seed, ["greedy", bot, "greedy"], invariants="all",
+                           max_turns=1)
+        assert result.violations == [] and result.ended != "crashed"

@@ -72,13 +72,13 @@ class Setup(Table):
             ctx.draw_to("civilization-deck", hand, ("draft-pack", seat), "deal a draft hand",
                         seat)
         for _ in range(int(r.drafting["keep"])):
-            picks = []
+            # Everyone picks at once, in secret: each pick goes face down into its hand as it
+            # is made (no seat can see another's hand), so no pick waits in the open where a
+            # search bot's re-dealt hidden cards could take it from under the rules.
             for seat, p in enumerate(st.players):
                 ids = [c.card for c in p.zones["draft-pack"]]
-                picks.append(self.choose(seat, ids, "draft a civilization",
-                                         self.draft_outcome(p)))
-            for seat, p in enumerate(st.players):
-                card = next(c for c in p.zones["draft-pack"] if c.card == picks[seat])
+                pick = self.choose(seat, ids, "draft a civilization", self.draft_outcome(p))
+                card = next(c for c in p.zones["draft-pack"] if c.card == pick)
                 ctx.move(card, ("draft-pack", seat), ("civilization-hand", seat),
                          "draft a civilization", seat)
             self.pass_packs()
