@@ -7,21 +7,16 @@ from __future__ import annotations
 
 from pnp.engine.api import CardInstance, PlayerState
 
-from .rules import POWER_CIV, POWER_TECH
-from .table import Table
+from .rules import POWER_CIV, POWER_TECH, POWER_WONDER
+from .worth import Worth
 
-#: greedy bot: the lasting worth of taking a civilization. Rising and annexing both add the
-#: card's legacy ability; rising also swaps the main ability for the card's, on average for
-#: one as good, so both start from the same worth (rising used to count a whole POWER_CIV
-#: and annexing 0.6 of it, and the bot never annexed)
-CIV_POWER = 0.6 * POWER_CIV
 #: greedy bot: what keeping a civilization slot for a later round is worth while fewer slots
 #: than half the rounds still to come would be left (a player holds at most three
 #: civilizations: rising in each of rounds 1 to 3 left nothing to renew the workers with later)
 SLOT_RESERVE = 1.5 * POWER_CIV
 
 
-class Civilizations(Table):
+class Civilizations(Worth):
     """The civilization step of a turn and the civilization market."""
 
     def market_cards(self, p: PlayerState) -> list[CardInstance]:
@@ -32,7 +27,10 @@ class Civilizations(Table):
 
     def civ_estimate(self, p: PlayerState, cid: str, bonus: int, rise: bool) -> dict[str, float]:
         pop = int(self.r.civs[cid]["population"])
-        d: dict[str, float] = {"coins": bonus, "power": CIV_POWER - self.slot_cost(p)}
+        # what the card does later (worth.py): its legacy ability, and risen its main ability
+        # while on top in place of the one it covers
+        d: dict[str, float] = {"coins": bonus,
+                               "power": self.civ_worth(p, cid, rise) - self.slot_cost(p)}
         if rise:
             d["workers"] = min(pop, self.r.max_workers) - p.counters["workers"]
             for a in self.r.main.get(cid, ()):
@@ -46,6 +44,8 @@ class Civilizations(Table):
                         d["power"] += POWER_TECH * (bonus // a.get("each", 1) if a.get("per") else 1)
                     if a.get("coins"):
                         d["coins"] += a["coins"]
+                    if a.get("wonder") and self.state.zones["wonder-market"]:
+                        d["power"] += POWER_WONDER * a["wonder"]
         else:
             d["workers"] = 1 if p.counters["workers"] < self.r.max_workers else 0
         return d
