@@ -4,7 +4,11 @@ Each round runs every command once, in turn (interleaved), and takes the child's
 CPU from `os.wait4`; the figures are min and median over the rounds. Targets (issue 26):
 `pnp --help` <= 0.15 s, `pnp validate ancient-civilizations` <= 0.8 s.
 
-    python benchmarks/cli_process.py [--rounds 7]
+    python benchmarks/cli_process.py [--rounds 7] [--against DIR]
+
+`--against DIR` runs every command in another source tree too (e.g. main unpacked with
+`git archive main | tar -x -C /tmp/base`), in turn with this one, by the same interpreter:
+`python -m pnp` imports pnp from the directory it runs in.
 """
 
 from __future__ import annotations
@@ -45,19 +49,26 @@ def cpu_seconds(argv: list[str], cwd: Path) -> float:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=7)
+    ap.add_argument("--against", type=Path, metavar="DIR",
+                    help="another source tree to run the same commands in, interleaved")
     args = ap.parse_args()
-    cwd = Path(__file__).resolve().parent.parent
-    times: dict[str, list[float]] = {name: [] for name in COMMANDS}
-    for argv in COMMANDS.values():  # warm the file cache and the bytecode once
+    trees = {"": Path(__file__).resolve().parent.parent}
+    if args.against is not None:
+        trees = {"this: ": trees[""], f"{args.against}: ": args.against.resolve()}
+    runs = [(f"{label}{name}", argv, cwd) for name, argv in COMMANDS.items()
+            for label, cwd in trees.items()]
+    times: dict[str, list[float]] = {label: [] for label, _, _ in runs}
+    for _, argv, cwd in runs:  # warm the file cache and the bytecode once
         cpu_seconds(argv, cwd)
     for _ in range(args.rounds):
-        for name, argv in COMMANDS.items():
-            times[name].append(cpu_seconds(argv, cwd))
-    for name, values in times.items():
+        for label, argv, cwd in runs:
+            times[label].append(cpu_seconds(argv, cwd))
+    for label, values in times.items():
+        name = label.rsplit(": ", 1)[-1]
         target = TARGETS.get(name)
         verdict = "" if target is None else (
             f" target <= {target} s: {'met' if min(values) <= target else 'NOT met'}")
-        print(f"{name}: cpu_min={min(values):.3f} s cpu_median={statistics.median(values):.3f} s"
+        print(f"{label}: cpu_min={min(values):.3f} s cpu_median={statistics.median(values):.3f} s"
               f"{verdict}")
     return 0
 

@@ -152,3 +152,29 @@ def test_deck_naming_an_unknown_layout(tmp_path):
     result = load_game(folder)
     diag = next(d for d in result.diagnostics if d.code == "PNP-L003")
     assert "poker-frnt" in diag.message and "did you mean poker-front" in diag.hint
+
+
+def test_a_variants_build_skips_only_the_checks_that_cannot_error(tmp_path):
+    """Validate builds every variant for the errors it brings and drops its warnings, so the
+    variant builds skip the warning-only checks (unused definitions, unread rules keys);
+    those checks never give an error, and a variant's lint errors are still found."""
+    from pnp.data import lint
+    from pnp.data.game import load_game_and_documents, variant_problems
+
+    stats = BASE["stats.yaml"] + "  - {id: faith, name: Faith, cap: 5}\n"  # unused: PNP-L005
+    game = BASE["game.yaml"] + ("rules:\n  nobody_reads_this: 3\n"  # unread rules key
+                                "variants:\n  - id: zealots\n    overrides:\n"
+                                "      stats/faith/start: 9\n")  # above its cap: PNP-L017
+    folder = make_game(tmp_path, stats_yaml=stats, game_yaml=game.replace(
+        "players:", "engine: rules.py\nplayers:"))
+    (folder / "rules.py").write_text('"""Reads nothing."""\n', encoding="utf-8")
+    result, docs = load_game_and_documents(folder)
+    skipped = [*lint._unused(result.game), *lint.unread_rules_keys(result.game, docs)]
+    assert {d.code for d in skipped} == {"PNP-L005", "PNP-L041"}
+    assert {d.severity for d in skipped} == {"warning"}
+    full = lint.lint_game(result.game, docs)
+    assert lint.lint_game(result.game, docs, errors_only=True) == [
+        d for d in full if d not in skipped]
+    (found,) = variant_problems(folder, result, docs)
+    assert (found.code, Path(found.file).name, found.line) == ("PNP-L017", "stats.yaml", 5)
+    assert found.message.startswith("variant zealots: stat 'faith' starts at 9")

@@ -282,6 +282,28 @@ def test_an_error_in_an_imported_macro_points_at_the_macro_file(tmp_path, ac):
     assert (Path(d.file).name, d.line) == ("_m.md", 2)
 
 
+def test_a_partial_imported_by_two_sources_is_read_and_compiled_once(tmp_path, ac, monkeypatch):
+    """jinja2 keeps a loaded template while its loader says it is up to date: the partial
+    two sources import is compiled once, and both sources still print its rows, each row
+    traced to the partial's line."""
+    from pnp.rulesheet import sources
+
+    folder = broken(tmp_path, "{% from '_m.md' import row %}\n| A |\n|---|\n{{ row(1) }}\n")
+    (folder / "02-more.md").write_text("{% from '_m.md' import row %}\n| A |\n|---|\n"
+                                       "{{ row(2) }}\n", encoding="utf-8")
+    (folder / "_m.md").write_text("{% macro row(n) %}\n| row {{ n }} |\n{% endmacro %}\n",
+                                  encoding="utf-8")
+    loads = []
+    real = sources._MarkingLoader.get_source
+    monkeypatch.setattr(sources._MarkingLoader, "get_source",
+                        lambda self, env, name: loads.append(name) or real(self, env, name))
+    rendered, diags = sources.render_sources(ac, folder)
+    assert not diags and loads.count("_m.md") == 1
+    assert [s.text.split("\n")[2] for s in rendered] == ["| row 1 |", "| row 2 |"]
+    assert {(Path(s.position(2).file).name, s.position(2).line) for s in rendered} == {
+        ("_m.md", 2)}
+
+
 def test_a_broken_source_writes_no_pdf(tmp_path, ac):
     folder = broken(tmp_path, "# Rules\n{{ game.nothing }}\n")
     paths, diags = render_rulesheet(ac, tmp_path / "out", folder=folder)

@@ -146,11 +146,12 @@ def read_game(folder: Path | str) -> tuple[LoadResult, list[Document] | None]:
 
 def build_game(folder: Path, docs: list[Document], variant: str | Sequence[str] | None,
                result: LoadResult, changed_only: bool = False,
-               effects: EffectCache | None = None) -> None:
+               effects: EffectCache | None = None, errors_only: bool = False) -> None:
     """Apply the variant (or a combination, 'a+b'), check the documents against their
     schemas, build and lint the game into `result` (the documents are changed in place by a
     variant). `changed_only` checks only the documents the variant changed, when the others
-    passed already. `effects`: parsed effect texts shared with other builds of the game."""
+    passed already. `effects`: parsed effect texts shared with other builds of the game.
+    `errors_only`: lint skips the checks that can only warn (the caller keeps errors only)."""
     diags = result.diagnostics
     variant = variant_name(variant)
     if variant:
@@ -172,7 +173,7 @@ def build_game(folder: Path, docs: list[Document], variant: str | Sequence[str] 
     game = builder.build()
     diags.extend(builder.diags)
     if game is not None:
-        diags.extend(lint.lint_game(game, docs))
+        diags.extend(lint.lint_game(game, docs, errors_only))
     result.game = game
 
 
@@ -192,7 +193,7 @@ def variant_problems(folder: Path | str, base: LoadResult,
     for variant in base.game.variants:
         result = LoadResult(None)
         build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True,
-                   effects=effects)
+                   effects=effects, errors_only=True)  # warnings are the base game's to give
         for d in result.diagnostics:
             if d.severity == ERROR and _key(d) not in seen:
                 seen.add(_key(d))

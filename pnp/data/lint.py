@@ -22,11 +22,15 @@ from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.paths import TEMPLATES
 
 
-def lint_game(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
-    """Every warning and error about the game as a whole."""
-    return [*_counts(game), *_unused(game), *_variants(game, docs), *_deck_layouts(game),
-            *_players(game, docs), *_stat_bounds(game), *_winner(game, docs), *_empty_decks(game),
-            *_engine_file(game, docs), *unread_rules_keys(game, docs)]
+def lint_game(game: GameDef, docs: list[Document], errors_only: bool = False
+              ) -> list[Diagnostic]:
+    """Every warning and error about the game as a whole. `errors_only` skips the checks that
+    can only warn (unused definitions, unread rules keys): a variant's build reports errors
+    only, so their work would be thrown away."""
+    return [*_counts(game), *([] if errors_only else _unused(game)), *_variants(game, docs),
+            *_deck_layouts(game), *_players(game, docs), *_stat_bounds(game),
+            *_winner(game, docs), *_empty_decks(game), *_engine_file(game, docs),
+            *([] if errors_only else unread_rules_keys(game, docs))]
 
 
 ENGINE_OUTSIDE = "PNP-L040"  # `engine:` names a rules file outside the game folder

@@ -46,7 +46,7 @@ def unread_rules_keys(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
         key = path[-1]
         if path in shared:  # end: ... every game shares, documented in common.schema.json
             continue
-        if key in names or any(p.fullmatch(key) for p in patterns):
+        if key in names or _spelled_by(patterns, key):
             continue
         where = ".".join(path)
         out.append(Diagnostic.at(gdoc.key_pos(("rules", *path)), WARNING, RULES_KEY_UNREAD,
@@ -115,10 +115,11 @@ _FIELD = re.compile(r"\{\{|\}\}|\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
 
 @cache
 def _literals(files: tuple[tuple[Path, int], ...]
-              ) -> tuple[frozenset[str], tuple[re.Pattern, ...]]:
-    """Every string constant of the files, and every f-string as a pattern. The files are
-    scanned as text (a regular expression over comments and literals, about ten times faster
-    than parsing them); the strings inside an f-string's fields count as constants."""
+              ) -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every string constant of the files, and every f-string as a pattern (regular expression
+    text). The files are scanned as text (a regular expression over comments and literals,
+    about ten times faster than parsing them); the strings inside an f-string's fields count
+    as constants."""
     names: set[str] = set()
     patterns: list[str] = []
     for path, _ in files:
@@ -127,7 +128,19 @@ def _literals(files: tuple[tuple[Path, int], ...]
         except (OSError, ValueError, UnicodeDecodeError):
             continue  # a broken rules file is reported when it is imported
         _scan(text, names, patterns)
-    return frozenset(names), tuple(re.compile(p) for p in dict.fromkeys(patterns))
+    return frozenset(names), tuple(dict.fromkeys(patterns))
+
+
+def _spelled_by(patterns: tuple[str, ...], key: str) -> bool:
+    """Whether an f-string pattern spells the whole key (the patterns are compiled only when
+    a key is not a plain literal: most keys are, and hundreds of patterns cost time)."""
+    return bool(patterns) and _one_pattern(patterns).fullmatch(key) is not None
+
+
+@cache
+def _one_pattern(patterns: tuple[str, ...]) -> re.Pattern:
+    """One expression matching what any of the patterns matches."""
+    return re.compile("|".join(f"(?:{p})" for p in patterns))
 
 
 def _scan(text: str, names: set[str], patterns: list[str]) -> None:

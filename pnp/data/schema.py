@@ -19,6 +19,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from pnp.data.loader import Document
+from pnp.data.schema_refs import inline_refs
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.paths import SCHEMAS
 
@@ -51,9 +52,25 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
+def _shared_document(uri: str) -> dict | None:
+    """A shared schema by the URI a `$ref` names (its file URI or SHARED_BASE address)."""
+    try:
+        return _registry().contents(uri)
+    except LookupError:
+        return None
+
+
+@cache
+def _inlined(kind: str) -> dict:
+    """The kind's schema with its `$ref`s written in place when that keeps every error as
+    jsonschema reports it (pnp/data/schema_refs.py), else the schema as written."""
+    schema = _schemas()[kind]
+    return inline_refs(schema, _shared_document) or schema
+
+
 @cache
 def _validator(kind: str) -> Draft202012Validator:
-    return Draft202012Validator(_schemas()[kind], registry=_registry())
+    return Draft202012Validator(_inlined(kind), registry=_registry())
 
 
 def known_kinds() -> list[str]:
@@ -110,7 +127,7 @@ def _validator_of(kind: str, keys: frozenset[str]) -> Draft202012Validator:
     """A validator that checks only the top-level values under `keys` (and the root's own
     keywords: type, required, additionalProperties); every other value passes. The whole
     validator when the root schema does not split that way."""
-    root = _schemas()[kind]
+    root = _inlined(kind)
     if set(root) - _SPLITTABLE or not isinstance(root.get("properties"), dict):
         return _validator(kind)
     props = {k: (v if k in keys else True) for k, v in root["properties"].items()}
@@ -159,7 +176,8 @@ def _rules_validator(path: Path, mtime: float) -> Draft202012Validator:
         raise ValueError("the schema is not a JSON object")
     schema.setdefault("$id", path.resolve().as_uri())
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema, registry=_registry())
+    return Draft202012Validator(inline_refs(schema, _shared_document) or schema,
+                                registry=_registry())
 
 
 def validate_rules(doc: Document, folder: Path) -> list[Diagnostic]:

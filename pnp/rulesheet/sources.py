@@ -141,7 +141,9 @@ class _MarkingLoader(jinja2.BaseLoader):
         if path not in self.files:
             self.files.append(path)
         text = read_source(path)
-        return mark_lines(text, self.files.index(path)), str(path), lambda: False
+        # up to date for the environment's life (one rendering of the rulesheet), so jinja2
+        # compiles a partial once however many sources import or include it
+        return mark_lines(text, self.files.index(path)), str(path), lambda: True
 
 
 class SourceError(Exception):
