@@ -339,3 +339,43 @@ def test_a_base_game_whose_games_crash_stops_with_a_diagnostic(unfair, monkeypat
                   "--games", "10", "--confirm-games", "10")
     assert result.exit_code == 1, result.output
     assert "PNP-B096" in result.output and "planted crash" in result.output
+
+
+def _confirmed(base_inside: list[bool], tuned_inside: list[bool], diffs: list[tuple]) -> dict:
+    """A tune document reduced to what the verdict reads: each side's seats inside or not,
+    each seat's paired difference (mean, low, high)."""
+    def side(inside, loss):
+        return {"loss": loss, "seats_inside": all(inside), "seats_flagged": [],
+                "seats": [{"seat": i + 1, "inside": x} for i, x in enumerate(inside)]}
+
+    return {"best": {"same_as_base": False}, "targets": [{"target": "seats"}],
+            "confirmation": {"games": 300, "base": side(base_inside, 0.049),
+                             "tuned": side(tuned_inside, 0.035),
+                             "seat_differences": [{"seat": i + 1, "diff": d, "ci95": [lo, hi]}
+                                                  for i, (d, lo, hi) in enumerate(diffs)]}}
+
+
+def test_the_verdict_says_when_no_seat_really_moved():
+    """The 3-player docs run of this branch: every tuned seat inside, the base's seat 3 out,
+    yet every paired interval holds 0. The verdict must not read as an improvement shown."""
+    from pnp.report.tune_text import verdict
+
+    doc = _confirmed([True, True, False], [True, True, True],
+                     [(-0.013, -0.088, 0.062), (-0.007, -0.08, 0.067), (0.02, -0.05, 0.089)])
+    text = verdict(doc)
+    assert "(base: seat 3 did not)" in text, text  # one seat: 'seat', not 'seats'
+    assert "no seat's paired difference leaves out 0" in text and "within noise" in text
+
+
+def test_the_verdict_names_the_seats_that_moved():
+    from pnp.report.tune_text import verdict
+
+    doc = _confirmed([True, False, False], [False, True, True],
+                     [(0.05, -0.027, 0.127), (0.113, 0.046, 0.181), (-0.163, -0.238, -0.088)])
+    text = verdict(doc)
+    assert "Seat 1 still misses the fair share." in text, text
+    assert "seat 2 gains 11.3 points, seat 3 loses 16.3 points" in text
+    assert "the other seats' changes are within noise" in text
+    assert "leaves out 0" not in text
+    doc["confirmation"]["tuned"]["seats"][1]["inside"] = False
+    assert "Seats 1, 2 still miss the fair share." in verdict(doc)

@@ -87,8 +87,14 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _seat_list(seats: Sequence[int]) -> str:
+    """'seat 3', 'seats 1, 3'."""
+    return f"seat{'s' if len(seats) != 1 else ''} {', '.join(map(str, seats))}"
+
+
 def verdict(doc: Mapping[str, Any]) -> str:
-    """One sentence: did the tuned values meet the targets on the fresh seeds?"""
+    """A few sentences: did the tuned values meet the targets on the fresh seeds, and did any
+    seat's rate really move (its paired interval leaves out 0) or is the gain within noise?"""
     c = doc["confirmation"]
     base, tuned = c["base"], c["tuned"]
     if doc["best"]["same_as_base"]:
@@ -99,14 +105,25 @@ def verdict(doc: Mapping[str, Any]) -> str:
     text = (f"on fresh seeds the tuned values' loss is {tuned['loss']:.3f} against the base's "
             f"{base['loss']:.3f} ({better}).")
     if any(t["target"] == "seats" for t in doc["targets"]):
+        missed = [s["seat"] for s in base["seats"] if not s["inside"]]
         if tuned["seats_inside"]:
-            text += " Every seat's 95% interval holds the fair share"
-            text += " (base: " + ("so did every seat)" if base["seats_inside"] else
-                                  f"seats {', '.join(str(s['seat']) for s in base['seats'] if not s['inside'])} did not)")
-            text += "."
+            text += " Every seat's 95% interval holds the fair share (base: " + (
+                f"{_seat_list(missed)} did not)." if missed else "so did every seat).")
         else:
-            out = [str(s["seat"]) for s in tuned["seats"] if not s["inside"]]
-            text += f" Seat{'s' if len(out) > 1 else ''} {', '.join(out)} still miss the fair share."
+            out = [s["seat"] for s in tuned["seats"] if not s["inside"]]
+            text += f" {_seat_list(out).capitalize()} still miss{'es' if len(out) == 1 else ''}" \
+                    " the fair share."
         if tuned["seats_flagged"]:
-            text += f" The seat test still flags seat {', '.join(map(str, tuned['seats_flagged']))}."
+            text += f" The seat test still flags {_seat_list(tuned['seats_flagged'])}."
+        moved = [d for d in c["seat_differences"] if d["ci95"][0] > 0 or d["ci95"][1] < 0]
+        if moved:
+            text += " Paired with the base game by game, " + ", ".join(
+                f"seat {d['seat']} {'gains' if d['diff'] > 0 else 'loses'} "
+                f"{abs(d['diff']) * 100:.1f} points" for d in moved) + (
+                "; the other seats' changes are within noise." if len(moved) < len(
+                    c["seat_differences"]) else ".")
+        else:
+            text += (f" But no seat's paired difference leaves out 0: on {c['games']} games the "
+                     "tuned values cannot be told from the base seat by seat, so the change is "
+                     "within noise (try more --confirm-games, or a wider range).")
     return text
