@@ -138,7 +138,9 @@ def command(game: str, tune_file: Path | None, params: tuple[str, ...], targets:
     from pnp.report.tune_text import render_tune_text
 
     click.echo(text.render_json(doc) if fmt == "json" else render_tune_text(doc), nl=fmt == "json")
-    if out_path is not None:
+    if out_path is not None and not doc["override"].get("proposed", True):
+        click.echo(f"no variant proposed: {out_path} not written", err=True)
+    elif out_path is not None:
         from pnp.atomic import atomic_write_bytes
 
         block = doc["override"]["yaml"].encode()

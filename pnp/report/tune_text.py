@@ -54,10 +54,11 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
         lines.append(f"  broken  {_values(b['values'])}: {b['why']}")
     sel = doc["selection"]
     if sel["finalists"]:
-        lines += ["", f"Finalists: {sel['games']} more games each (seed {sel['seed']}), the "
-                      f"lowest loss goes on"]
+        lines += ["", f"Finalists and the base: {sel['games']} more games each (seed "
+                      f"{sel['seed']}), the lowest loss goes on"]
         for row in sel["finalists"]:
-            lines.append(f"  loss {row['loss']:.3f}  {_values(row['values'])}"
+            mark = "base  " if row["values"] == s["base"]["values"] else "      "
+            lines.append(f"  {mark}loss {row['loss']:.3f}  {_values(row['values'])}"
                          + (f"  broken: {row['broken']}" if row.get("broken") else ""))
     lines += ["", f"Confirmation: {c['games']} fresh games (seed {c['seed']}), base and tuned on "
                   f"the same seeds",
@@ -81,9 +82,16 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
                      f"({pt['picked_games']})")
     lines += ["", "Verdict"]
     lines.append("  " + verdict(doc))
-    lines += ["", "Proposed variant (paste the item under variants: in game.yaml; "
-                  "play it with --variant " + doc["override"]["id"] + "):", ""]
-    lines += ["  " + line if line else "" for line in doc["override"]["yaml"].rstrip().split("\n")]
+    over = doc["override"]
+    if over.get("proposed", True):
+        lines += ["", "Proposed variant (paste the item under variants: in game.yaml; "
+                      "play it with --variant " + over["id"] + "):", ""]
+        lines += ["  " + line if line else "" for line in over["yaml"].rstrip().split("\n")]
+    else:
+        lines += ["", f"No variant proposed: {over['why_not']}."]
+        if not doc["best"]["same_as_base"]:
+            lines.append("  The tuned values, to search on from (not to paste): "
+                         + _values(over["variant"]["overrides"]))
     return "\n".join(lines) + "\n"
 
 
@@ -98,7 +106,8 @@ def verdict(doc: Mapping[str, Any]) -> str:
     c = doc["confirmation"]
     base, tuned = c["base"], c["tuned"]
     if doc["best"]["same_as_base"]:
-        return "no candidate beat the base values on the search games; the base values stand."
+        return ("no candidate beat the base values on the search's games or, played again, on "
+                "the finalists'; the base values stand.")
     better = "lower" if tuned["loss"] < base["loss"] else (
         "not lower: the search's gain did not hold on fresh games; keep the base values, or "
         "search again with more --games")
