@@ -436,6 +436,8 @@ def test_a_candidate_that_beats_the_base_only_on_the_search_games_is_not_propose
     assert text.exit_code == 0, text.output
     assert "No variant proposed: no candidate beat the base values." in text.stdout
     assert "Proposed variant" not in text.stdout and "the base values stand" in text.stdout
+    assert "tuned  the base values (no candidate beat them)" in text.stdout
+    assert "(paired)" not in text.stdout  # no +0.0 differences of the base with itself
     assert not out.exists() and "not written" in text.stderr
 
 

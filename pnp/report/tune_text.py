@@ -63,11 +63,14 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
     lines += ["", f"Confirmation: {c['games']} fresh games (seed {c['seed']}), base and tuned on "
                   f"the same seeds",
               f"  fair share {pct(tuned['fair_share'])}",
-              f"  seats   base   {_seats(base)}",
-              f"          tuned  {_seats(tuned)}"]
-    lines.append("          tuned − base (paired): " + "  ".join(
-        f"{d['seat']}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, {d['ci95'][1] * 100:+.1f}]"
-        for d in c["seat_differences"]))
+              f"  seats   base   {_seats(base)}"]
+    if doc["best"]["same_as_base"]:  # nothing tuned: no second row of the same games
+        lines.append("          tuned  the base values (no candidate beat them)")
+    else:
+        lines.append(f"          tuned  {_seats(tuned)}")
+        lines.append("          tuned − base (paired): " + "  ".join(
+            f"{d['seat']}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, "
+            f"{d['ci95'][1] * 100:+.1f}]" for d in c["seat_differences"]))
     lines.append(f"  turns   base {num(base['turns']['mean'])}, tuned {num(tuned['turns']['mean'])}"
                  f"; finish rate base {pct(base['finish_rate'])}, tuned "
                  f"{pct(tuned['finish_rate'])}")
