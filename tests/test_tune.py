@@ -112,7 +112,7 @@ def test_the_proposed_block_pasted_into_game_yaml_plays_as_a_variant(unfair, tmp
 
     out = tmp_path / "tuned.yaml"
     result = tune(str(unfair), "--param", f"{GOLD0}=0..2", "--players", "2", "--budget", "3",
-                  "--games", "20", "--confirm-games", "20", "--out", str(out))
+                  "--games", "30", "--confirm-games", "60", "--out", str(out))
     assert result.exit_code == 0, result.output
     block = yaml.safe_load(out.read_text())
     copy = tmp_path / "unfair"
@@ -295,6 +295,11 @@ def test_the_docs_example_tune_file_reads_clean_against_the_ancient_world():
     assert ts.check(spec, docs, {}) == []
     assert [p.base for p in spec.params] == [0, 1, 2]  # extra_coins_by_seat: [0, 1, 2, 2]
     assert (spec.players, spec.budget, spec.games, spec.confirm_games) == (3, 30, 60, 300)
+    four, diags = ts.read_tune_file(root / "docs" / "examples"
+                                    / "the-ancient-world-coins-4p.tune.yaml")
+    assert diags == [] and four is not None
+    assert ts.check(four, docs, {}) == []
+    assert [p.base for p in four.params] == [0, 1, 2, 2] and four.players == 4
 
 
 def test_one_value_per_parameter_is_a_warning_and_the_run_goes_on(unfair):
@@ -339,3 +344,126 @@ def test_a_base_game_whose_games_crash_stops_with_a_diagnostic(unfair, monkeypat
                   "--games", "10", "--confirm-games", "10")
     assert result.exit_code == 1, result.output
     assert "PNP-B096" in result.output and "planted crash" in result.output
+
+
+def _confirmed(base_inside: list[bool], tuned_inside: list[bool], diffs: list[tuple]) -> dict:
+    """A tune document reduced to what the verdict reads: each side's seats inside or not,
+    each seat's paired difference (mean, low, high)."""
+    def side(inside, loss):
+        return {"loss": loss, "seats_inside": all(inside), "seats_flagged": [],
+                "seats": [{"seat": i + 1, "inside": x} for i, x in enumerate(inside)]}
+
+    return {"best": {"same_as_base": False}, "targets": [{"target": "seats"}],
+            "confirmation": {"games": 300, "base": side(base_inside, 0.049),
+                             "tuned": side(tuned_inside, 0.035),
+                             "seat_differences": [{"seat": i + 1, "diff": d, "ci95": [lo, hi]}
+                                                  for i, (d, lo, hi) in enumerate(diffs)]}}
+
+
+def test_the_verdict_says_when_no_seat_really_moved():
+    """The 3-player docs run of this branch: every tuned seat inside, the base's seat 3 out,
+    yet every paired interval holds 0. The verdict must not read as an improvement shown."""
+    from pnp.report.tune_text import verdict
+
+    doc = _confirmed([True, True, False], [True, True, True],
+                     [(-0.013, -0.088, 0.062), (-0.007, -0.08, 0.067), (0.02, -0.05, 0.089)])
+    text = verdict(doc)
+    assert "(base: seat 3 did not)" in text, text  # one seat: 'seat', not 'seats'
+    assert "no seat's paired difference leaves out 0" in text and "within noise" in text
+
+
+def test_the_verdict_names_the_seats_that_moved():
+    from pnp.report.tune_text import verdict
+
+    doc = _confirmed([True, False, False], [False, True, True],
+                     [(0.05, -0.027, 0.127), (0.113, 0.046, 0.181), (-0.163, -0.238, -0.088)])
+    text = verdict(doc)
+    assert "Seat 1 still misses the fair share." in text, text
+    assert "seat 2 gains 11.3 points, seat 3 loses 16.3 points" in text
+    assert "the other seats' changes are within noise" in text
+    assert "leaves out 0" not in text
+    doc["confirmation"]["tuned"]["seats"][1]["inside"] = False
+    assert "Seats 1, 2 still miss the fair share." in verdict(doc)
+
+
+def test_the_base_is_always_a_finalist(unfair):
+    """The finalists' games include the base values (listed first), so a proposal has beaten
+    the base on games the search never saw; here the base (4 gold) loses to the fair values."""
+    result = tune(str(unfair), "--param", f"{GOLD0}=0..6", "--players", "2", "--budget", "6",
+                  "--games", "30", "--confirm-games", "60", "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    finalists = doc["selection"]["finalists"]
+    assert finalists[0]["values"] == {GOLD0: 4}, finalists
+    assert len(finalists) == 5 and len({f[GOLD0] for f in (r["values"] for r in finalists)}) == 5
+    assert doc["best"]["values"][GOLD0] != 4 and doc["override"]["proposed"] is True
+
+
+def _crashing_on_the_finalists_games(seed: int, games: int):
+    """The real rules, except that every value but the base's 4 gold crashes on the games of
+    the finalists' run (seeds of their own): a candidate that looked better on the search's
+    games and is no good on any other."""
+    from pnp.engine import tune as tune_module
+    from pnp.engine.selfplay import default_play, game_seed
+
+    real = default_play()
+    select = {game_seed(seed + tune_module.SELECT_SEED_OFFSET, i)
+              for i in range(games * tune_module.SELECT_GAMES)}
+
+    def play(game, players, game_seed_, *args, **kwargs):
+        if game.rule("setup", "extra_gold")[0] != 4 and game_seed_ in select:
+            raise RuntimeError("planted crash")
+        return real(game, players, game_seed_, *args, **kwargs)
+
+    return play
+
+
+def test_a_candidate_that_beats_the_base_only_on_the_search_games_is_not_proposed(
+        unfair, monkeypatch, tmp_path):
+    from pnp.engine import tune as tune_module
+
+    monkeypatch.setattr(tune_module, "default_play", lambda: _crashing_on_the_finalists_games(1, 20))
+    out = tmp_path / "tuned.yaml"
+    args = [str(unfair), "--param", f"{GOLD0}=0..6", "--players", "2", "--budget", "5",
+            "--games", "20", "--confirm-games", "20"]
+    result = tune(*args, "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["search"]["ranked"][0]["values"] != {GOLD0: 4}  # the search preferred a change
+    assert all(r.get("broken") for r in doc["selection"]["finalists"][1:])
+    assert doc["best"]["same_as_base"] and doc["override"]["proposed"] is False
+    text = tune(*args, "--out", str(out))
+    assert text.exit_code == 0, text.output
+    assert "No variant proposed: no candidate beat the base values." in text.stdout
+    assert "Proposed variant" not in text.stdout and "the base values stand" in text.stdout
+    assert "tuned  the base values (no candidate beat them)" in text.stdout
+    assert "(paired)" not in text.stdout  # no +0.0 differences of the base with itself
+    assert not out.exists() and "not written" in text.stderr
+
+
+def test_tuned_values_not_better_on_fresh_games_are_not_offered_to_paste():
+    from pnp.report.tune_text import render_tune_text
+
+    doc = {"game": "g", "variant": None, "params": [{"path": GOLD0, "values": [0, 1, 2, 3, 4],
+                                                     "base": 4}],
+           "targets": [{"target": "seats", "label": "fair seats"}], "players": 2,
+           "bots": ["greedy"], "seed": 1, "optimiser": {"name": "NTBEA"},
+           "games_per_candidate": 20, "broken": [],
+           "search": {"evaluated": 5, "space": 5, "exhausted": True, "ranked": [],
+                      "base": {"loss": 0.2, "values": {GOLD0: 4}}},
+           "selection": {"finalists": []},
+           "best": {"values": {GOLD0: 2}, "same_as_base": False}}
+    side = {"loss": 0.1, "losses": [0.1], "measures": {}, "fair_share": 0.5, "seats": [],
+            "seats_inside": True, "seats_flagged": [], "turns": {"mean": 6},
+            "finish_rate": 1.0}
+    doc["confirmation"] = {"games": 20, "seed": 1000001, "base": side,
+                           "tuned": dict(side, loss=0.12, losses=[0.12]),
+                           "seat_differences": []}
+    doc["override"] = {"id": "tuned", "yaml": "variants:\n- id: tuned\n",
+                       "variant": {"overrides": {GOLD0: 2}}, "proposed": False,
+                       "why_not": "the tuned values' loss on fresh games is not lower than the "
+                                  "base's"}
+    text = render_tune_text(doc)
+    assert "Proposed variant" not in text and "- id: tuned" not in text
+    assert "No variant proposed: the tuned values' loss on fresh games is not lower" in text
+    assert "extra_gold/0 = 2" in text.split("No variant proposed")[1]

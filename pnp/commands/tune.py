@@ -57,7 +57,8 @@ MAX_BUDGET = 10_000
 @executor_options
 @format_option
 @click.option("--out", "out_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Also write the proposed variants: block to this YAML file.")
+              help="Also write the proposed variants: block to this YAML file (not written "
+                   "when no variant is proposed).")
 def command(game: str, tune_file: Path | None, params: tuple[str, ...], targets: tuple[str, ...],
             players: int | None, bots: str | None, variant: str | None, budget: int | None,
             games: int | None, confirm_games: int | None, seed: int | None, workers: int,
@@ -138,7 +139,9 @@ def command(game: str, tune_file: Path | None, params: tuple[str, ...], targets:
     from pnp.report.tune_text import render_tune_text
 
     click.echo(text.render_json(doc) if fmt == "json" else render_tune_text(doc), nl=fmt == "json")
-    if out_path is not None:
+    if out_path is not None and not doc["override"].get("proposed", True):
+        click.echo(f"no variant proposed: {out_path} not written", err=True)
+    elif out_path is not None:
         from pnp.atomic import atomic_write_bytes
 
         block = doc["override"]["yaml"].encode()

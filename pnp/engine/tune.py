@@ -259,14 +259,16 @@ def run_tune(run: TuneRun) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
     result = ntbea.search(fitness, sizes, s.budget, s.seed, start,
                           feasible=lambda p: not evaluations[values_of(p)].broken)
     ranked = result.ranked(lambda p: not evaluations[values_of(p)].broken)
-    finalists = _finalists(ranked, evaluations, values_of)
+    finalists = _finalists(ranked, evaluations, values_of, base_values)
     selection: list[dict[str, Any]] = []
     best_values = values_of(result.best)
-    if len(finalists) > 1:  # TAG's final evaluation: the finalists on more games, paired
+    if len(finalists) > 1:  # TAG's final evaluation: the finalists on more games, paired;
+        # the base is always one of them, so a candidate that only beat it on the search's own
+        # seeds (the winner's curse of picking the best of many noisy scores) is not proposed
         aggs = run._play([builder.build(v).game for v in finalists],
                          s.seed + SELECT_SEED_OFFSET, s.games * SELECT_GAMES)
         scored = [run.scored(v, a) for v, a in zip(finalists, aggs, strict=True)]
-        best_values = min(scored, key=lambda e: (e.broken != "", e.loss)).values
+        best_values = choose(scored)
         selection = [_eval_json(e, run.params) for e in scored]
     best_eval = evaluations[best_values]
     broken = [e for e in evaluations.values() if e.broken]
@@ -313,20 +315,41 @@ def run_tune(run: TuneRun) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
                  "search_loss": _r(best_eval.loss), "same_as_base": same},
         "confirmation": _confirmation(run, confirm_seed, base_c, tuned_c),
         "broken": [{"values": _assign(run.params, e.values), "why": e.broken} for e in broken],
-        "override": override_block(run, best_values),
+        "override": dict(override_block(run, best_values),
+                         **_proposal(same, base_c, tuned_c)),
         "seconds": round(time.perf_counter() - started, 3),
     }
     return doc, []
 
 
-def _finalists(ranked: list, evaluations: dict, values_of: Callable) -> list[tuple]:
-    """The first FINALISTS_BY_MODEL points by model estimate, then the FINALISTS_BY_GAMES
-    lowest search losses not among them (the model smooths; a point's own games may know
-    better), as values, in that order."""
-    by_model = [values_of(p) for p in ranked[:FINALISTS_BY_MODEL]]
+def _finalists(ranked: list, evaluations: dict, values_of: Callable, base: tuple
+               ) -> list[tuple]:
+    """The base values, then the first FINALISTS_BY_MODEL points by model estimate, then the
+    FINALISTS_BY_GAMES lowest search losses not among them (the model smooths; a point's own
+    games may know better), as values, in that order, each once."""
+    by_model = [v for v in map(values_of, ranked) if v != base][:FINALISTS_BY_MODEL]
     by_games = sorted((values_of(p) for p in ranked), key=lambda v: evaluations[v].loss)
-    extra = [v for v in by_games if v not in by_model][:FINALISTS_BY_GAMES]
-    return by_model + extra
+    extra = [v for v in by_games if v not in by_model and v != base][:FINALISTS_BY_GAMES]
+    return [base, *by_model, *extra]
+
+
+def choose(scored: Sequence[Evaluation]) -> tuple:
+    """The finalist with the lowest loss on the finalists' games, never a broken one; the
+    first listed (the base) wins a tie."""
+    return min(scored, key=lambda e: (e.broken != "", e.loss)).values
+
+
+def _proposal(same: bool, base: Evaluation, tuned: Evaluation) -> dict[str, Any]:
+    """Whether the tuned values are offered as a variant: only when they are not the base's
+    and their loss on the confirmation's fresh games is lower than the base's; else why not."""
+    if same:
+        return {"proposed": False, "why_not": "no candidate beat the base values"}
+    if tuned.broken:
+        return {"proposed": False, "why_not": f"the tuned values' fresh games {tuned.broken}"}
+    if not tuned.loss < base.loss:
+        return {"proposed": False, "why_not": "the tuned values' loss on fresh games is not "
+                                              "lower than the base's"}
+    return {"proposed": True, "why_not": None}
 
 
 def _game_id(docs: list[Document]) -> str:

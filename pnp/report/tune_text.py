@@ -54,19 +54,23 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
         lines.append(f"  broken  {_values(b['values'])}: {b['why']}")
     sel = doc["selection"]
     if sel["finalists"]:
-        lines += ["", f"Finalists: {sel['games']} more games each (seed {sel['seed']}), the "
-                      f"lowest loss goes on"]
+        lines += ["", f"Finalists and the base: {sel['games']} more games each (seed "
+                      f"{sel['seed']}), the lowest loss goes on"]
         for row in sel["finalists"]:
-            lines.append(f"  loss {row['loss']:.3f}  {_values(row['values'])}"
+            mark = "base  " if row["values"] == s["base"]["values"] else "      "
+            lines.append(f"  {mark}loss {row['loss']:.3f}  {_values(row['values'])}"
                          + (f"  broken: {row['broken']}" if row.get("broken") else ""))
     lines += ["", f"Confirmation: {c['games']} fresh games (seed {c['seed']}), base and tuned on "
                   f"the same seeds",
               f"  fair share {pct(tuned['fair_share'])}",
-              f"  seats   base   {_seats(base)}",
-              f"          tuned  {_seats(tuned)}"]
-    lines.append("          tuned − base (paired): " + "  ".join(
-        f"{d['seat']}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, {d['ci95'][1] * 100:+.1f}]"
-        for d in c["seat_differences"]))
+              f"  seats   base   {_seats(base)}"]
+    if doc["best"]["same_as_base"]:  # nothing tuned: no second row of the same games
+        lines.append("          tuned  the base values (no candidate beat them)")
+    else:
+        lines.append(f"          tuned  {_seats(tuned)}")
+        lines.append("          tuned − base (paired): " + "  ".join(
+            f"{d['seat']}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, "
+            f"{d['ci95'][1] * 100:+.1f}]" for d in c["seat_differences"]))
     lines.append(f"  turns   base {num(base['turns']['mean'])}, tuned {num(tuned['turns']['mean'])}"
                  f"; finish rate base {pct(base['finish_rate'])}, tuned "
                  f"{pct(tuned['finish_rate'])}")
@@ -81,32 +85,57 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
                      f"({pt['picked_games']})")
     lines += ["", "Verdict"]
     lines.append("  " + verdict(doc))
-    lines += ["", "Proposed variant (paste the item under variants: in game.yaml; "
-                  "play it with --variant " + doc["override"]["id"] + "):", ""]
-    lines += ["  " + line if line else "" for line in doc["override"]["yaml"].rstrip().split("\n")]
+    over = doc["override"]
+    if over.get("proposed", True):
+        lines += ["", "Proposed variant (paste the item under variants: in game.yaml; "
+                      "play it with --variant " + over["id"] + "):", ""]
+        lines += ["  " + line if line else "" for line in over["yaml"].rstrip().split("\n")]
+    else:
+        lines += ["", f"No variant proposed: {over['why_not']}."]
+        if not doc["best"]["same_as_base"]:
+            lines.append("  The tuned values, to search on from (not to paste): "
+                         + _values(over["variant"]["overrides"]))
     return "\n".join(lines) + "\n"
 
 
+def _seat_list(seats: Sequence[int]) -> str:
+    """'seat 3', 'seats 1, 3'."""
+    return f"seat{'s' if len(seats) != 1 else ''} {', '.join(map(str, seats))}"
+
+
 def verdict(doc: Mapping[str, Any]) -> str:
-    """One sentence: did the tuned values meet the targets on the fresh seeds?"""
+    """A few sentences: did the tuned values meet the targets on the fresh seeds, and did any
+    seat's rate really move (its paired interval leaves out 0) or is the gain within noise?"""
     c = doc["confirmation"]
     base, tuned = c["base"], c["tuned"]
     if doc["best"]["same_as_base"]:
-        return "no candidate beat the base values on the search games; the base values stand."
+        return ("no candidate beat the base values on the search's games or, played again, on "
+                "the finalists'; the base values stand.")
     better = "lower" if tuned["loss"] < base["loss"] else (
         "not lower: the search's gain did not hold on fresh games; keep the base values, or "
         "search again with more --games")
     text = (f"on fresh seeds the tuned values' loss is {tuned['loss']:.3f} against the base's "
             f"{base['loss']:.3f} ({better}).")
     if any(t["target"] == "seats" for t in doc["targets"]):
+        missed = [s["seat"] for s in base["seats"] if not s["inside"]]
         if tuned["seats_inside"]:
-            text += " Every seat's 95% interval holds the fair share"
-            text += " (base: " + ("so did every seat)" if base["seats_inside"] else
-                                  f"seats {', '.join(str(s['seat']) for s in base['seats'] if not s['inside'])} did not)")
-            text += "."
+            text += " Every seat's 95% interval holds the fair share (base: " + (
+                f"{_seat_list(missed)} did not)." if missed else "so did every seat).")
         else:
-            out = [str(s["seat"]) for s in tuned["seats"] if not s["inside"]]
-            text += f" Seat{'s' if len(out) > 1 else ''} {', '.join(out)} still miss the fair share."
+            out = [s["seat"] for s in tuned["seats"] if not s["inside"]]
+            text += f" {_seat_list(out).capitalize()} still miss{'es' if len(out) == 1 else ''}" \
+                    " the fair share."
         if tuned["seats_flagged"]:
-            text += f" The seat test still flags seat {', '.join(map(str, tuned['seats_flagged']))}."
+            text += f" The seat test still flags {_seat_list(tuned['seats_flagged'])}."
+        moved = [d for d in c["seat_differences"] if d["ci95"][0] > 0 or d["ci95"][1] < 0]
+        if moved:
+            text += " Paired with the base game by game, " + ", ".join(
+                f"seat {d['seat']} {'gains' if d['diff'] > 0 else 'loses'} "
+                f"{abs(d['diff']) * 100:.1f} points" for d in moved) + (
+                "; the other seats' changes are within noise." if len(moved) < len(
+                    c["seat_differences"]) else ".")
+        else:
+            text += (f" But no seat's paired difference leaves out 0: on {c['games']} games the "
+                     "tuned values cannot be told from the base seat by seat, so the change is "
+                     "within noise (try more --confirm-games, or a wider range).")
     return text
