@@ -65,10 +65,59 @@ def canvas_cache(c: Canvas, name: str, make: Callable[[], T]) -> T:
 def text_runs(c: Canvas, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
     """`text` as (font resource name, escaped PDF string) runs, one per font subset it uses,
     ready for `/F 10 Tf (string) Tj`; the subsets are registered on this canvas's document."""
-    font = pdfmetrics.getFont(font_name)
-    doc = c._doc
-    return tuple((font.getSubsetInternalName(subset, doc), c._escape(chunk))
-                 for subset, chunk in font.splitString(text, doc))
+    encoders = canvas_cache(c, "_pnp_encoders", dict)
+    encoder = encoders.get(font_name)
+    if encoder is None:
+        encoder = encoders[font_name] = TextEncoder(c, font_name)
+    return encoder.runs(text)
+
+
+class TextEncoder:
+    """One font's text on one canvas as subset runs, without reportlab's per-character loop.
+
+    reportlab's `splitString` gives each new character the next code of the font's subsets and
+    escapes the bytes in pure Python, character by character, for every string drawn. Here each
+    character goes through `splitString` once, alone and in the order it first appears (so the
+    codes, and the PDF, are exactly those reportlab would assign), and its escaped code in the
+    first subset is kept in a table: a text whose characters all have one is a single
+    `str.translate`. Anything else (a character in a later subset) is left to reportlab."""
+
+    __slots__ = ("font", "doc", "escape", "table", "known", "others", "first")
+
+    def __init__(self, c: Canvas, font_name: str):
+        self.font = pdfmetrics.getFont(font_name)
+        self.doc = c._doc
+        self.escape = c._escape
+        self.table: dict[int, str] = {}  # character -> its escaped code in subset 0
+        self.known: set[str] = set()  # the characters in `table`
+        self.others: set[str] = set()  # characters reportlab put in a later subset
+        self.first: str | None = None  # the resource name of subset 0
+
+    def runs(self, text: str) -> tuple[tuple[str, str], ...]:
+        if not text:
+            return ()
+        known = self.known
+        if not known.issuperset(text):
+            self._learn(text)
+            if not known.issuperset(text):
+                doc = self.doc
+                return tuple((self.font.getSubsetInternalName(subset, doc), self.escape(chunk))
+                             for subset, chunk in self.font.splitString(text, doc))
+        if self.first is None:
+            self.first = self.font.getSubsetInternalName(0, self.doc)
+        return ((self.first, text.translate(self.table)),)
+
+    def _learn(self, text: str) -> None:
+        """Assign codes to the characters of `text` not seen yet, in the order they appear."""
+        for ch in text:
+            if ch in self.known or ch in self.others:
+                continue
+            ((subset, code),) = self.font.splitString(ch, self.doc)
+            if subset == 0:
+                self.table[ord(ch)] = self.escape(code)
+                self.known.add(ch)
+            else:
+                self.others.add(ch)
 
 
 def place_form(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> None:

@@ -33,10 +33,6 @@ def canvas_cache(c, name: str, bounded: bool = False) -> dict:
 
 
 def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
-    """(subset font resource, escaped string) runs for `text`, cached per canvas and font."""
-    cache = canvas_cache(c, "_pnp_text", bounded=True)
-    key = (font_name, text)
-    runs = cache.get(key)
-    if runs is None:
-        runs = cache[key] = pdfops.text_runs(c, font_name, text)
-    return runs
+    """(subset font resource, escaped string) runs for `text` (pdfops keeps a per-canvas,
+    per-font table of encoded characters: no cache per text needed)."""
+    return pdfops.text_runs(c, font_name, text)
