@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pnp.render import fonts
 from pnp.render.geometry import Grid, Rect, mm
@@ -164,6 +165,27 @@ def _bands(grid: Grid, art: Rect, marks: Sequence[Segment], e: float,
     return [band for band in bands if band.depth > 0]
 
 
+@lru_cache(maxsize=64)
+def _bands_and_bar(grid: Grid, art: Rect, marks: tuple[Segment, ...], reach: float
+                   ) -> tuple[tuple[tuple[str, Rect, tuple], ...], Rect | None, bool]:
+    """The margin's bands with the scale bar placed, as (side, rect, taken) triples, the bar
+    and whether it is turned: the same for every full sheet of a deck, so worked out once."""
+    bar, turned = None, False
+    for edge in PAPER_EDGES:
+        bands = _bands(grid, art, marks, edge, reach)
+        for band in bands:
+            if band.depth < BAR_HEIGHT:
+                continue
+            start = band.take(BAR_LENGTH + 2 * MARK_CLEAR, anchor="end")
+            if start is not None:
+                bar = band.box(start + MARK_CLEAR, BAR_LENGTH, BAR_HEIGHT)
+                turned = not band.along_x
+                break
+        if bar is not None:
+            break
+    return tuple((b.side, b.rect, tuple(b.taken)) for b in bands), bar, turned
+
+
 def _band(side: str, pw: float, y_a: float, y_b: float) -> Band:
     return Band(side, Rect(PAPER_END, min(y_a, y_b), pw - 2 * PAPER_END, abs(y_b - y_a)))
 
@@ -295,18 +317,8 @@ def plan_margin(grid: Grid, filled: Sequence[tuple[int, int]], marks: Sequence[S
     # crop marks run from 1 to 6 mm past the sheet's bleed, whatever the layouts draw
     reach = grid.bleed - min(grid.bleed, grid.bleed if art_bleed is None else art_bleed) + (
         MARK_REACH + MARK_CLEAR)
-    for edge in PAPER_EDGES:
-        bands = _bands(grid, art, marks, edge, reach)
-        for band in bands:
-            if band.depth < BAR_HEIGHT:
-                continue
-            start = band.take(BAR_LENGTH + 2 * MARK_CLEAR, anchor="end")
-            if start is not None:
-                plan.bar = band.box(start + MARK_CLEAR, BAR_LENGTH, BAR_HEIGHT)
-                plan.bar_turned = not band.along_x
-                break
-        if plan.bar is not None:
-            break
+    shape, plan.bar, plan.bar_turned = _bands_and_bar(grid, art, tuple(marks), reach)
+    bands = [Band(side, rect, list(taken)) for side, rect, taken in shape]
     plan.label = place_text(bands, label, LABEL_SIZE, LABEL_MIN)
     sides = [b for side in ("left", "right") for b in bands if b.side == side]
     name_decks = len({deck for _, cards in rows for deck, _ in cards}) > 1
