@@ -56,6 +56,7 @@ class DrawContext:
     card_h: float
     low_ink: bool = False  # a low-ink print: no dark frame behind light text
     on_fill: frozenset = frozenset()  # ids of text elements that sit on a filled shape
+    textops: Any = None  # the canvas's cache of text operators (found once per card, not per text)
 
 
 class Element:
@@ -241,7 +242,7 @@ class TextElement(BoxElement):
 
     def draw(self, c, dc):
         text = self.text.get(dc.ctx, self.what)
-        if not text.strip():
+        if not text or text.isspace():
             return
         box = self.box(dc)
         color = self.color.get(dc.ctx, self.what)
@@ -251,16 +252,18 @@ class TextElement(BoxElement):
                 0.2126 * color[0] + 0.7152 * color[1] + 0.0722 * color[2] > 0.75:
             color = LOW_INK_TEXT  # light text was meant for the dark frame low ink leaves out
         # the same text in the same box gives the same operators: cached per canvas
-        cache = canvas_cache(c, "_pnp_textops", bounded=True)
+        cache = dc.textops
+        if cache is None:
+            cache = canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)
         done = cache.get(key)
         if done is None:
-            done = cache[key] = self._operators(c, dc, text, box, color)
-        ops, icons = done
+            ops, icons = self._operators(c, dc, text, box, color)
+            done = cache[key] = (ops, icons, fonts.missing_glyphs(text, self.font))
+        ops, icons, missing = done
         pdfops.append_operators(c, ops)
         for name, ix, iy, scale in icons:
             place_form(c, name, ix, iy, scale)
-        missing = fonts.missing_glyphs(text, self.font)
         if missing:  # drawn all the same; reported once per card face
             raise ElementError(
                 R_GLYPH, f"{self.what}: font {self.font} has no glyph for "

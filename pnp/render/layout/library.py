@@ -32,6 +32,7 @@ from pnp.render.layout.codes import (
     ElementError,
     shown_char,
 )
+from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.dienet import R_DIE_NET, DieNetElement, NetError
 from pnp.render.layout.elements import (
     ELEMENT_TYPES,
@@ -70,7 +71,8 @@ class CardLayout:
         w, h = self.size
         bleed = min(bleed, self.max_bleed)
         dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h, low_ink,
-                         self.text_on_fill() if low_ink else frozenset())
+                         self.text_on_fill() if low_ink else frozenset(),
+                         canvas_cache(c, "_pnp_textops", bounded=True))
         errors: list[ElementError] = []
         if low_ink:
             pdfops.append_operators(c, f"q 0.6 0.6 0.6 RG 0.4 w 0 0 {w:.2f} {h:.2f} re S Q")
@@ -89,7 +91,7 @@ class CardLayout:
             if low_ink and getattr(el, "bleed", False):
                 continue
             try:
-                if el.visible(dc):
+                if el.when is None or el.visible(dc):
                     el.draw(c, dc)
             except ElementError as err:
                 err.origin = err.origin or getattr(el, "origin", None) or self.origin
