@@ -65,11 +65,16 @@ def canvas_cache(c: Canvas, name: str, make: Callable[[], T]) -> T:
 def text_runs(c: Canvas, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
     """`text` as (font resource name, escaped PDF string) runs, one per font subset it uses,
     ready for `/F 10 Tf (string) Tj`; the subsets are registered on this canvas's document."""
+    return text_encoder(c, font_name).runs(text)
+
+
+def text_encoder(c: Canvas, font_name: str) -> TextEncoder:
+    """The canvas's encoder for `font_name` (made on first use): `runs(text)` is text_runs."""
     encoders = canvas_cache(c, "_pnp_encoders", dict)
     encoder = encoders.get(font_name)
     if encoder is None:
         encoder = encoders[font_name] = TextEncoder(c, font_name)
-    return encoder.runs(text)
+    return encoder
 
 
 class TextEncoder:

@@ -18,7 +18,7 @@ from jinja2.sandbox import SecurityError
 from pnp.diagnostics import WARNING, Position
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import parse_length
-from pnp.render.layout.canvas import canvas_cache, encode_text
+from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.codes import (
     R_GLYPH,
     R_IMAGE_ESCAPES,
@@ -306,6 +306,7 @@ class TextElement(BoxElement):
         size_txt = f"{s:.2f}"
         current = None
         icons_to_draw = []
+        runs = pdfops.text_encoder(c, self.font).runs
         for line, lw in zip(lines, fitted.widths, strict=True):
             if self.align == "center":
                 lx = x + (w - lw) / 2
@@ -317,7 +318,7 @@ class TextElement(BoxElement):
             for kind, value in line:
                 if kind == "t":
                     ops.append(f"1 0 0 1 {cx:.2f} {base:.2f} Tm")
-                    for subset, chunk in encode_text(c, self.font, value):
+                    for subset, chunk in runs(value):
                         if subset != current:
                             ops.append(f"{subset} {size_txt} Tf")
                             current = subset
