@@ -128,9 +128,21 @@ class TextEncoder:
 def place_form(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> None:
     """Draw the form XObject `name` with its origin at (x, y), scaled, and mark it used on this
     page (reportlab writes only the forms a page marks into its resources)."""
-    c._code.append(f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm "
-                   f"/{c._doc.getXObjectName(name)} Do Q")
+    c._code.append(form_operators(c, name, x, y, scale))
     c._formsinuse.append(name)
+
+
+def form_operators(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> str:
+    """The operators place_form writes, to keep and write later with append_with_forms."""
+    return f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm /{c._doc.getXObjectName(name)} Do Q"
+
+
+def append_with_forms(c: Canvas, ops: str, forms: tuple[str, ...]) -> None:
+    """Operators kept from earlier (form_operators among them, one a line) and the forms they
+    place, marked used in the same order: the page gets the bytes separate calls would give."""
+    c._code.append(ops)
+    if forms:
+        c._formsinuse.extend(forms)
 
 
 # ---------------------------------------------------------------------------------------------

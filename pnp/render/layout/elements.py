@@ -259,11 +259,12 @@ class TextElement(BoxElement):
         done = cache.get(key)
         if done is None:
             ops, icons = self._operators(c, dc, text, box, color)
-            done = cache[key] = (ops, icons, fonts.missing_glyphs(text, self.font))
-        ops, icons, missing = done
-        pdfops.append_operators(c, ops)
-        for name, ix, iy, scale in icons:
-            place_form(c, name, ix, iy, scale)
+            # the text and its icons' placements, one a line as separate calls would write them
+            ops = "\n".join([ops] + [pdfops.form_operators(c, *icon) for icon in icons])
+            done = cache[key] = (ops, tuple(icon[0] for icon in icons),
+                                 fonts.missing_glyphs(text, self.font))
+        ops, forms, missing = done
+        pdfops.append_with_forms(c, ops, forms)
         if missing:  # drawn all the same; reported once per card face
             raise ElementError(
                 R_GLYPH, f"{self.what}: font {self.font} has no glyph for "
