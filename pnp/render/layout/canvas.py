@@ -10,40 +10,33 @@ from __future__ import annotations
 from pnp.render import pdfops
 
 
-class BoundedCache:
+class BoundedCache(dict):
     """A cache of at most about 2 × `maxsize` entries: memory stays flat however many unique
     cards there are (54,000 unique texts would otherwise keep 54,000 entries), while the
     repeats a deck has (the same title on every 54th card, one card printed many times) keep
-    hitting. When the newer half is full it becomes the older half; an entry found only in the
-    older half moves back to the newer one, so what is still used survives the turnover."""
+    hitting. The dict itself is the newer half (so `get` is dict.get); when it is full it
+    becomes the older half, and `recall` moves an entry found only there back to the newer
+    one, so what is still used survives the turnover. Callers try `get`, then `recall`."""
 
-    __slots__ = ("maxsize", "new", "old")
+    __slots__ = ("maxsize", "old")
 
     def __init__(self, maxsize: int = 2048):
+        super().__init__()
         self.maxsize = maxsize
-        self.new: dict = {}
         self.old: dict = {}
 
-    def get(self, key, default=None):
-        value = self.new.get(key, _ABSENT)
-        if value is _ABSENT:
-            value = self.old.get(key, _ABSENT)
-            if value is _ABSENT:
-                return default
+    def recall(self, key):
+        """The entry from the older half (moved to the newer one), or None."""
+        value = self.old.get(key)
+        if value is not None:
             self[key] = value
         return value
 
     def __setitem__(self, key, value) -> None:
-        if len(self.new) >= self.maxsize:
-            self.old = self.new
-            self.new = {}
-        self.new[key] = value
-
-    def __len__(self) -> int:
-        return len(self.new) + sum(1 for k in self.old if k not in self.new)
-
-
-_ABSENT = object()
+        if len(self) >= self.maxsize:
+            self.old = dict(self)
+            self.clear()
+        super().__setitem__(key, value)
 
 
 def canvas_cache(c, name: str, bounded: bool = False) -> dict:

@@ -147,6 +147,7 @@ class ShapeElement(BoxElement):
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.radius = Prop("radius", data.get("radius", "3mm"), as_length)
         self.holds = data.get("holds")  # what players put here; checked by layout.fit
+        self._rects: dict[tuple, str] = {}  # a filled rect's operators per colour and box
 
     def draw(self, c, dc):
         x, y, w, h = self.box(dc)
@@ -155,8 +156,14 @@ class ShapeElement(BoxElement):
         if fill is None and stroke is None:
             return
         if self.kind == "rect" and stroke is None:  # the common case, as raw operators
-            pdfops.append_operators(c, f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
-                                       f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
+            ops = self._rects.get((fill, x, y, w, h))
+            if ops is None:
+                if len(self._rects) > 256:
+                    self._rects.clear()
+                ops = self._rects[(fill, x, y, w, h)] = (
+                    f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
+                    f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
+            pdfops.append_operators(c, ops)
             return
         if fill is not None:
             set_fill(c, fill)
@@ -244,8 +251,8 @@ class TextElement(BoxElement):
         text = self.text.get(dc.ctx, self.what)
         if not text or text.isspace():
             return
-        box = self.box(dc)
-        color = self.color.get(dc.ctx, self.what)
+        box = self._boxes.get(dc.bleed) or self.box(dc)
+        color = self.color.const if self.color.is_const else self.color.get(dc.ctx, self.what)
         if color is None:
             return
         if dc.low_ink and id(self) not in dc.on_fill and \
@@ -256,7 +263,7 @@ class TextElement(BoxElement):
         if cache is None:
             cache = canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)
-        done = cache.get(key)
+        done = cache.get(key) or cache.recall(key)
         if done is None:
             ops, icons = self._operators(c, dc, text, box, color)
             # the text and its icons' placements, one a line as separate calls would write them

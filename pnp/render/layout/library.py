@@ -61,6 +61,7 @@ class CardLayout:
     icons: Mapping[str, Icon]
     game_root: Path
     max_bleed: float = 9.0  # 1/8 in: how far art may extend past the trim
+    _backgrounds: dict = field(default_factory=dict, repr=False, compare=False)  # (rgb, bleed) -> ops
 
     def draw(self, c, ctx: Mapping[str, Any], bleed: float,
              low_ink: bool = False) -> list[ElementError]:
@@ -84,9 +85,14 @@ class CardLayout:
                 errors.append(err)
                 bg = None
             if bg is not None:
-                pdfops.append_operators(
-                    c, f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
-                    f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
+                ops = self._backgrounds.get((bg, bleed))
+                if ops is None:
+                    ops = self._backgrounds[(bg, bleed)] = (
+                        f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
+                        f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
+                    if len(self._backgrounds) > 256:
+                        self._backgrounds.clear()
+                pdfops.append_operators(c, ops)
         for el in self.elements:
             if low_ink and getattr(el, "bleed", False):
                 continue
