@@ -135,6 +135,11 @@ def art_rect(grid: Grid, filled: Sequence[tuple[int, int]], bleed: float | None 
     return Rect(x0 - b, y0 - b, x1 - x0 + 2 * b, y1 - y0 + 2 * b)
 
 
+@lru_cache(maxsize=64)
+def _art_rect(grid: Grid, filled: tuple[tuple[int, int], ...], bleed: float | None) -> Rect:
+    return art_rect(grid, filled, bleed)  # once per page shape
+
+
 def _bands(grid: Grid, art: Rect, marks: Sequence[Segment], e: float,
            reach: float) -> list[Band]:
     """Margin bands in the order things are put in them: past the crop marks below and above
@@ -313,7 +318,7 @@ def plan_margin(grid: Grid, filled: Sequence[tuple[int, int]], marks: Sequence[S
     plan = MarginPlan()
     if not filled:
         return plan
-    art = art_rect(grid, filled, art_bleed)
+    art = _art_rect(grid, tuple(filled), art_bleed)
     # crop marks run from 1 to 6 mm past the sheet's bleed, whatever the layouts draw
     reach = grid.bleed - min(grid.bleed, grid.bleed if art_bleed is None else art_bleed) + (
         MARK_REACH + MARK_CLEAR)

@@ -17,6 +17,7 @@ from pnp import paths
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
+from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.codes import (
     R_COLOR,
     R_DUPLICATE,
@@ -32,7 +33,6 @@ from pnp.render.layout.codes import (
     ElementError,
     shown_char,
 )
-from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.dienet import R_DIE_NET, DieNetElement, NetError
 from pnp.render.layout.elements import (
     ELEMENT_TYPES,
