@@ -1,8 +1,9 @@
 """The only module that reaches into reportlab's private internals.
 
 pnp writes some PDF operators and objects itself, for speed (raw `re f` for a card's background,
-forms placed without three list appends) and for what reportlab cannot do (page streams
-compressed as soon as a page ends, form fields typed in an embedded TrueType font). Those paths
+forms placed without three list appends, text encoded through a per-font table of characters)
+and for what reportlab cannot do (page streams compressed as soon as a page ends, form fields
+typed in an embedded TrueType font). Those paths
 use attributes reportlab does not promise to keep (`Canvas._code`, `_doc`, `_escape`,
 `_formsinuse`, `PDFStream`, the AcroForm's font hooks). Every such use lives here, behind a
 named function, so a reportlab release that changes one breaks one file and
