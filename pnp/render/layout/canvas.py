@@ -11,7 +11,7 @@ from pnp.render import pdfops
 
 
 class BoundedCache(dict):
-    """A cache of at most about 2 × `maxsize` entries: memory stays flat however many unique
+    """A cache of at most 2 × `maxsize` entries: memory stays flat however many unique
     cards there are (54,000 unique texts would otherwise keep 54,000 entries), while the
     repeats a deck has (the same title on every 54th card, one card printed many times) keep
     hitting. The dict itself is the newer half (so `get` is dict.get); when it is full it
@@ -20,7 +20,7 @@ class BoundedCache(dict):
 
     __slots__ = ("maxsize", "old")
 
-    def __init__(self, maxsize: int = 2048):
+    def __init__(self, maxsize: int = 1024):  # two halves: as many entries as one 2,048 cache
         super().__init__()
         self.maxsize = maxsize
         self.old: dict = {}
