@@ -24,7 +24,8 @@ Targets (issue 26): 54 cards whole process <= 2.5x reportlab; render call with e
 different <= 1.5x reportlab; the whole 54,000-unique-card run <= 150 MiB peak.
 
 Run: python benchmarks/render_cards.py [--sizes 54,5400,54000] [--rounds 3]
-(run it with this checkout's pnp installed, e.g. its .venv, so `pnp` is this checkout's).
+(run it with the Python of a venv holding this checkout's pnp, e.g. .venv/bin/python: the
+`pnp` beside that interpreter is the one timed, whatever PATH says).
 """
 
 from __future__ import annotations
@@ -162,7 +163,8 @@ def _cpu_line(text: str) -> float:
 
 def measure(folder: Path, n: int, out: Path, rounds: int, which: str) -> dict[str, list]:
     """Interleaved rounds of pnp and reportlab; `which` is 'whole' or 'call'."""
-    pnp = shutil.which("pnp") or "pnp"
+    beside = Path(sys.executable).with_name("pnp")  # this interpreter's pnp, PATH or not
+    pnp = str(beside) if beside.exists() else shutil.which("pnp") or "pnp"
     samples: dict[str, list] = {"pnp": [], "rl": [], "pnp_rss": [], "rl_rss": []}
     for k in range(-1, rounds):  # round -1 warms the file cache and writes the bytecode
         order = ("pnp", "rl") if k % 2 == 0 else ("rl", "pnp")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 from functools import lru_cache
+from itertools import repeat
 from pathlib import Path
 
 import reportlab
@@ -100,8 +101,7 @@ def text_width_1000(text: str, font: str) -> float:
     Only pnp.render.text calls this: it measures and fits all text (text.measure for points).
     """
     widths, default = _widths(font)
-    get = widths.get
-    return sum(get(ord(ch), default) for ch in text)
+    return sum(map(widths.get, map(ord, text), repeat(default)))  # in order, as a loop would
 
 
 @lru_cache(maxsize=16384)

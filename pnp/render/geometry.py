@@ -10,6 +10,7 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from pnp import paper as paper_table
@@ -228,6 +229,13 @@ def crop_marks(grid: Grid, gap: float = mm(1), length: float = mm(5),
     last sheet gets marks only for the cut lines of its cards, around the block they fill.
     Marks never enter the artwork (block + bleed) and stop `edge` short of the paper edge.
     """
+    return list(_crop_marks(grid, gap, length, edge, None if cells is None else tuple(cells)))
+
+
+@lru_cache(maxsize=256)
+def _crop_marks(grid: Grid, gap: float, length: float, edge: float,
+                cells: tuple[tuple[int, int], ...] | None) -> tuple[Segment, ...]:
+    """crop_marks, once per page shape: every full sheet of a deck has the same marks."""
     pw, ph = grid.paper
     if cells is None:
         blk, cut_xs, cut_ys = grid.block, grid.cut_xs, grid.cut_ys
@@ -258,7 +266,7 @@ def crop_marks(grid: Grid, gap: float = mm(1), length: float = mm(5),
         hi0, hi1 = clipped(blk.x1 + start, blk.x1 + start + length, edge, pw - edge)
         if hi1 - hi0 > 0.5:
             segs.append((hi0, y, hi1, y))
-    return segs
+    return tuple(segs)
 
 
 DUPLEX_MODES = ("long", "short")

@@ -1,8 +1,9 @@
 """The only module that reaches into reportlab's private internals.
 
 pnp writes some PDF operators and objects itself, for speed (raw `re f` for a card's background,
-forms placed without three list appends) and for what reportlab cannot do (page streams
-compressed as soon as a page ends, form fields typed in an embedded TrueType font). Those paths
+forms placed without three list appends, text encoded through a per-font table of characters)
+and for what reportlab cannot do (page streams compressed as soon as a page ends, form fields
+typed in an embedded TrueType font). Those paths
 use attributes reportlab does not promise to keep (`Canvas._code`, `_doc`, `_escape`,
 `_formsinuse`, `PDFStream`, the AcroForm's font hooks). Every such use lives here, behind a
 named function, so a reportlab release that changes one breaks one file and
@@ -65,18 +66,84 @@ def canvas_cache(c: Canvas, name: str, make: Callable[[], T]) -> T:
 def text_runs(c: Canvas, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
     """`text` as (font resource name, escaped PDF string) runs, one per font subset it uses,
     ready for `/F 10 Tf (string) Tj`; the subsets are registered on this canvas's document."""
-    font = pdfmetrics.getFont(font_name)
-    doc = c._doc
-    return tuple((font.getSubsetInternalName(subset, doc), c._escape(chunk))
-                 for subset, chunk in font.splitString(text, doc))
+    return text_encoder(c, font_name).runs(text)
+
+
+def text_encoder(c: Canvas, font_name: str) -> TextEncoder:
+    """The canvas's encoder for `font_name` (made on first use): `runs(text)` is text_runs."""
+    encoders = canvas_cache(c, "_pnp_encoders", dict)
+    encoder = encoders.get(font_name)
+    if encoder is None:
+        encoder = encoders[font_name] = TextEncoder(c, font_name)
+    return encoder
+
+
+class TextEncoder:
+    """One font's text on one canvas as subset runs, without reportlab's per-character loop.
+
+    reportlab's `splitString` gives each new character the next code of the font's subsets and
+    escapes the bytes in pure Python, character by character, for every string drawn. Here each
+    character goes through `splitString` once, alone and in the order it first appears (so the
+    codes, and the PDF, are exactly those reportlab would assign), and its escaped code in the
+    first subset is kept in a table: a text whose characters all have one is a single
+    `str.translate`. Anything else (a character in a later subset) is left to reportlab."""
+
+    __slots__ = ("font", "doc", "escape", "table", "known", "others", "first")
+
+    def __init__(self, c: Canvas, font_name: str):
+        self.font = pdfmetrics.getFont(font_name)
+        self.doc = c._doc
+        self.escape = c._escape
+        self.table: dict[int, str] = {}  # character -> its escaped code in subset 0
+        self.known: set[str] = set()  # the characters in `table`
+        self.others: set[str] = set()  # characters reportlab put in a later subset
+        self.first: str | None = None  # the resource name of subset 0
+
+    def runs(self, text: str) -> tuple[tuple[str, str], ...]:
+        if not text:
+            return ()
+        known = self.known
+        if not known.issuperset(text):
+            self._learn(text)
+            if not known.issuperset(text):
+                doc = self.doc
+                return tuple((self.font.getSubsetInternalName(subset, doc), self.escape(chunk))
+                             for subset, chunk in self.font.splitString(text, doc))
+        if self.first is None:
+            self.first = self.font.getSubsetInternalName(0, self.doc)
+        return ((self.first, text.translate(self.table)),)
+
+    def _learn(self, text: str) -> None:
+        """Assign codes to the characters of `text` not seen yet, in the order they appear."""
+        for ch in text:
+            if ch in self.known or ch in self.others:
+                continue
+            ((subset, code),) = self.font.splitString(ch, self.doc)
+            if subset == 0:
+                self.table[ord(ch)] = self.escape(code)
+                self.known.add(ch)
+            else:
+                self.others.add(ch)
 
 
 def place_form(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> None:
     """Draw the form XObject `name` with its origin at (x, y), scaled, and mark it used on this
     page (reportlab writes only the forms a page marks into its resources)."""
-    c._code.append(f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm "
-                   f"/{c._doc.getXObjectName(name)} Do Q")
+    c._code.append(form_operators(c, name, x, y, scale))
     c._formsinuse.append(name)
+
+
+def form_operators(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> str:
+    """The operators place_form writes, to keep and write later with append_with_forms."""
+    return f"q {scale:.5f} 0 0 {scale:.5f} {x:.2f} {y:.2f} cm /{c._doc.getXObjectName(name)} Do Q"
+
+
+def append_with_forms(c: Canvas, ops: str, forms: tuple[str, ...]) -> None:
+    """Operators kept from earlier (form_operators among them, one a line) and the forms they
+    place, marked used in the same order: the page gets the bytes separate calls would give."""
+    c._code.append(ops)
+    if forms:
+        c._formsinuse.extend(forms)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from pnp.render import fonts
 from pnp.render.geometry import Grid, Rect, mm
@@ -134,6 +135,11 @@ def art_rect(grid: Grid, filled: Sequence[tuple[int, int]], bleed: float | None 
     return Rect(x0 - b, y0 - b, x1 - x0 + 2 * b, y1 - y0 + 2 * b)
 
 
+@lru_cache(maxsize=64)
+def _art_rect(grid: Grid, filled: tuple[tuple[int, int], ...], bleed: float | None) -> Rect:
+    return art_rect(grid, filled, bleed)  # once per page shape
+
+
 def _bands(grid: Grid, art: Rect, marks: Sequence[Segment], e: float,
            reach: float) -> list[Band]:
     """Margin bands in the order things are put in them: past the crop marks below and above
@@ -162,6 +168,27 @@ def _bands(grid: Grid, art: Rect, marks: Sequence[Segment], e: float,
             band.taken.append((seg.x - MARK_CLEAR, seg.x1 + MARK_CLEAR) if band.along_x
                               else (seg.y - MARK_CLEAR, seg.y1 + MARK_CLEAR))
     return [band for band in bands if band.depth > 0]
+
+
+@lru_cache(maxsize=64)
+def _bands_and_bar(grid: Grid, art: Rect, marks: tuple[Segment, ...], reach: float
+                   ) -> tuple[tuple[tuple[str, Rect, tuple], ...], Rect | None, bool]:
+    """The margin's bands with the scale bar placed, as (side, rect, taken) triples, the bar
+    and whether it is turned: the same for every full sheet of a deck, so worked out once."""
+    bar, turned = None, False
+    for edge in PAPER_EDGES:
+        bands = _bands(grid, art, marks, edge, reach)
+        for band in bands:
+            if band.depth < BAR_HEIGHT:
+                continue
+            start = band.take(BAR_LENGTH + 2 * MARK_CLEAR, anchor="end")
+            if start is not None:
+                bar = band.box(start + MARK_CLEAR, BAR_LENGTH, BAR_HEIGHT)
+                turned = not band.along_x
+                break
+        if bar is not None:
+            break
+    return tuple((b.side, b.rect, tuple(b.taken)) for b in bands), bar, turned
 
 
 def _band(side: str, pw: float, y_a: float, y_b: float) -> Band:
@@ -291,22 +318,12 @@ def plan_margin(grid: Grid, filled: Sequence[tuple[int, int]], marks: Sequence[S
     plan = MarginPlan()
     if not filled:
         return plan
-    art = art_rect(grid, filled, art_bleed)
+    art = _art_rect(grid, tuple(filled), art_bleed)
     # crop marks run from 1 to 6 mm past the sheet's bleed, whatever the layouts draw
     reach = grid.bleed - min(grid.bleed, grid.bleed if art_bleed is None else art_bleed) + (
         MARK_REACH + MARK_CLEAR)
-    for edge in PAPER_EDGES:
-        bands = _bands(grid, art, marks, edge, reach)
-        for band in bands:
-            if band.depth < BAR_HEIGHT:
-                continue
-            start = band.take(BAR_LENGTH + 2 * MARK_CLEAR, anchor="end")
-            if start is not None:
-                plan.bar = band.box(start + MARK_CLEAR, BAR_LENGTH, BAR_HEIGHT)
-                plan.bar_turned = not band.along_x
-                break
-        if plan.bar is not None:
-            break
+    shape, plan.bar, plan.bar_turned = _bands_and_bar(grid, art, tuple(marks), reach)
+    bands = [Band(side, rect, list(taken)) for side, rect, taken in shape]
     plan.label = place_text(bands, label, LABEL_SIZE, LABEL_MIN)
     sides = [b for side in ("left", "right") for b in bands if b.side == side]
     name_decks = len({deck for _, cards in rows for deck, _ in cards}) > 1

@@ -208,8 +208,9 @@ class FaceDrawer:
         # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout/elements.py)
         append_operators(c, f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
                             f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
-        key = face.key + (round(bleed, 3),)
-        if face.key in self._repeated:
+        face_key = face.key
+        if face_key in self._repeated:
+            key = face_key + (round(bleed, 3),)
             name = self._forms.get(key)
             if name is None:
                 name = f"pnpface{len(self._forms)}"

@@ -142,16 +142,25 @@ class FittedText:
         """Each line as what to draw: ('t', text) runs (spaces included) and ('i', icon)."""
         out = []
         for line in self.lines:
-            if all(len(w.pieces) == 1 and w.pieces[0][0] == "t" for w in line):  # no icons
-                out.append((("t", " ".join([w.pieces[0][1] for w in line])),) if line else ())
-                continue
             merged: list[tuple[str, str]] = []
+            run: list[str] = []  # the text run being built, in parts
             for i, w in enumerate(line):
-                for kind, value in ((("t", " "),) if i else ()) + w.pieces:
-                    if kind == "t" and merged and merged[-1][0] == "t":
-                        merged[-1] = ("t", merged[-1][1] + value)
-                    else:
-                        merged.append((kind, value))
+                if i:
+                    run.append(" ")
+                parts = w.pieces
+                if len(parts) == 1 and parts[0][0] == "t":  # a plain word
+                    run.append(parts[0][1])
+                    continue
+                for kind, value in parts:
+                    if kind == "t":
+                        run.append(value)
+                        continue
+                    if run:
+                        merged.append(("t", "".join(run)))
+                        run = []
+                    merged.append((kind, value))
+            if run:
+                merged.append(("t", "".join(run)))
             out.append(tuple(merged))
         return tuple(out)
 

@@ -11,18 +11,30 @@ from pnp.render import pdfops
 
 
 class BoundedCache(dict):
-    """A dict that empties itself when full: memory stays flat however many unique cards there
-    are (54,000 unique texts would otherwise keep 54,000 entries), while the repeats a deck has
-    (the same text on many cards, one card printed many times) still hit."""
+    """A cache of at most 2 × `maxsize` entries: memory stays flat however many unique
+    cards there are (54,000 unique texts would otherwise keep 54,000 entries), while the
+    repeats a deck has (the same title on every 54th card, one card printed many times) keep
+    hitting. The dict itself is the newer half (so `get` is dict.get); when it is full it
+    becomes the older half, and `recall` moves an entry found only there back to the newer
+    one, so what is still used survives the turnover. Callers try `get`, then `recall`."""
 
-    __slots__ = ("maxsize",)
+    __slots__ = ("maxsize", "old")
 
-    def __init__(self, maxsize: int = 2048):
+    def __init__(self, maxsize: int = 1024):  # two halves: as many entries as one 2,048 cache
         super().__init__()
         self.maxsize = maxsize
+        self.old: dict = {}
+
+    def recall(self, key):
+        """The entry from the older half (moved to the newer one), or None."""
+        value = self.old.get(key)
+        if value is not None:
+            self[key] = value
+        return value
 
     def __setitem__(self, key, value) -> None:
         if len(self) >= self.maxsize:
+            self.old = dict(self)
             self.clear()
         super().__setitem__(key, value)
 
@@ -33,10 +45,6 @@ def canvas_cache(c, name: str, bounded: bool = False) -> dict:
 
 
 def encode_text(c, font_name: str, text: str) -> tuple[tuple[str, str], ...]:
-    """(subset font resource, escaped string) runs for `text`, cached per canvas and font."""
-    cache = canvas_cache(c, "_pnp_text", bounded=True)
-    key = (font_name, text)
-    runs = cache.get(key)
-    if runs is None:
-        runs = cache[key] = pdfops.text_runs(c, font_name, text)
-    return runs
+    """(subset font resource, escaped string) runs for `text` (pdfops keeps a per-canvas,
+    per-font table of encoded characters: no cache per text needed)."""
+    return pdfops.text_runs(c, font_name, text)

@@ -18,7 +18,7 @@ from jinja2.sandbox import SecurityError
 from pnp.diagnostics import WARNING, Position
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import parse_length
-from pnp.render.layout.canvas import canvas_cache, encode_text
+from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.codes import (
     R_GLYPH,
     R_IMAGE_ESCAPES,
@@ -56,6 +56,7 @@ class DrawContext:
     card_h: float
     low_ink: bool = False  # a low-ink print: no dark frame behind light text
     on_fill: frozenset = frozenset()  # ids of text elements that sit on a filled shape
+    textops: Any = None  # the canvas's cache of text operators (found once per card, not per text)
 
 
 class Element:
@@ -146,6 +147,7 @@ class ShapeElement(BoxElement):
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.radius = Prop("radius", data.get("radius", "3mm"), as_length)
         self.holds = data.get("holds")  # what players put here; checked by layout.fit
+        self._rects: dict[tuple, str] = {}  # a filled rect's operators per colour and box
 
     def draw(self, c, dc):
         x, y, w, h = self.box(dc)
@@ -154,8 +156,14 @@ class ShapeElement(BoxElement):
         if fill is None and stroke is None:
             return
         if self.kind == "rect" and stroke is None:  # the common case, as raw operators
-            pdfops.append_operators(c, f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
-                                       f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
+            ops = self._rects.get((fill, x, y, w, h))
+            if ops is None:
+                if len(self._rects) > 256:
+                    self._rects.clear()
+                ops = self._rects[(fill, x, y, w, h)] = (
+                    f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
+                    f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")
+            pdfops.append_operators(c, ops)
             return
         if fill is not None:
             set_fill(c, fill)
@@ -241,26 +249,29 @@ class TextElement(BoxElement):
 
     def draw(self, c, dc):
         text = self.text.get(dc.ctx, self.what)
-        if not text.strip():
+        if not text or text.isspace():
             return
-        box = self.box(dc)
-        color = self.color.get(dc.ctx, self.what)
+        box = self._boxes.get(dc.bleed) or self.box(dc)
+        color = self.color.const if self.color.is_const else self.color.get(dc.ctx, self.what)
         if color is None:
             return
         if dc.low_ink and id(self) not in dc.on_fill and \
                 0.2126 * color[0] + 0.7152 * color[1] + 0.0722 * color[2] > 0.75:
             color = LOW_INK_TEXT  # light text was meant for the dark frame low ink leaves out
         # the same text in the same box gives the same operators: cached per canvas
-        cache = canvas_cache(c, "_pnp_textops", bounded=True)
+        cache = dc.textops
+        if cache is None:
+            cache = canvas_cache(c, "_pnp_textops", bounded=True)
         key = (self, text, box, color)
-        done = cache.get(key)
+        done = cache.get(key) or cache.recall(key)
         if done is None:
-            done = cache[key] = self._operators(c, dc, text, box, color)
-        ops, icons = done
-        pdfops.append_operators(c, ops)
-        for name, ix, iy, scale in icons:
-            place_form(c, name, ix, iy, scale)
-        missing = fonts.missing_glyphs(text, self.font)
+            ops, icons = self._operators(c, dc, text, box, color)
+            # the text and its icons' placements, one a line as separate calls would write them
+            ops = "\n".join([ops] + [pdfops.form_operators(c, *icon) for icon in icons])
+            done = cache[key] = (ops, tuple(icon[0] for icon in icons),
+                                 fonts.missing_glyphs(text, self.font))
+        ops, forms, missing = done
+        pdfops.append_with_forms(c, ops, forms)
         if missing:  # drawn all the same; reported once per card face
             raise ElementError(
                 R_GLYPH, f"{self.what}: font {self.font} has no glyph for "
@@ -303,6 +314,7 @@ class TextElement(BoxElement):
         size_txt = f"{s:.2f}"
         current = None
         icons_to_draw = []
+        runs = pdfops.text_encoder(c, self.font).runs
         for line, lw in zip(lines, fitted.widths, strict=True):
             if self.align == "center":
                 lx = x + (w - lw) / 2
@@ -314,7 +326,7 @@ class TextElement(BoxElement):
             for kind, value in line:
                 if kind == "t":
                     ops.append(f"1 0 0 1 {cx:.2f} {base:.2f} Tm")
-                    for subset, chunk in encode_text(c, self.font, value):
+                    for subset, chunk in runs(value):
                         if subset != current:
                             ops.append(f"{subset} {size_txt} Tf")
                             current = subset

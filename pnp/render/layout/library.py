@@ -17,6 +17,7 @@ from pnp import paths
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
+from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.codes import (
     R_COLOR,
     R_DUPLICATE,
@@ -60,6 +61,7 @@ class CardLayout:
     icons: Mapping[str, Icon]
     game_root: Path
     max_bleed: float = 9.0  # 1/8 in: how far art may extend past the trim
+    _backgrounds: dict = field(default_factory=dict, repr=False, compare=False)  # (rgb, bleed) -> ops
 
     def draw(self, c, ctx: Mapping[str, Any], bleed: float,
              low_ink: bool = False) -> list[ElementError]:
@@ -70,7 +72,8 @@ class CardLayout:
         w, h = self.size
         bleed = min(bleed, self.max_bleed)
         dc = DrawContext(ctx, self.icons, self.game_root, bleed, w, h, low_ink,
-                         self.text_on_fill() if low_ink else frozenset())
+                         self.text_on_fill() if low_ink else frozenset(),
+                         canvas_cache(c, "_pnp_textops", bounded=True))
         errors: list[ElementError] = []
         if low_ink:
             pdfops.append_operators(c, f"q 0.6 0.6 0.6 RG 0.4 w 0 0 {w:.2f} {h:.2f} re S Q")
@@ -82,14 +85,19 @@ class CardLayout:
                 errors.append(err)
                 bg = None
             if bg is not None:
-                pdfops.append_operators(
-                    c, f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
-                    f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
+                ops = self._backgrounds.get((bg, bleed))
+                if ops is None:
+                    ops = self._backgrounds[(bg, bleed)] = (
+                        f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
+                        f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
+                    if len(self._backgrounds) > 256:
+                        self._backgrounds.clear()
+                pdfops.append_operators(c, ops)
         for el in self.elements:
             if low_ink and getattr(el, "bleed", False):
                 continue
             try:
-                if el.visible(dc):
+                if el.when is None or el.visible(dc):
                     el.draw(c, dc)
             except ElementError as err:
                 err.origin = err.origin or getattr(el, "origin", None) or self.origin

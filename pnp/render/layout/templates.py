@@ -28,7 +28,7 @@ from pnp.render.layout.codes import (
     R_UNDEFINED,
     ElementError,
 )
-from pnp.render.layout.values import parse_color
+from pnp.render.layout.values import as_text, parse_color
 from pnp.templating.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
 
 _TEMPLATE_MARKS = ("{{", "{%", "{#")
@@ -256,17 +256,24 @@ def render_template(template: Any, ctx: Mapping[str, Any], what: str,
 
 
 class Prop:
-    """A property that is either constant (parsed once) or a template (rendered per card)."""
+    """A property that is either constant (parsed once) or a template (rendered per card).
 
-    __slots__ = ("const", "template", "parse", "fields", "name", "is_const")
+    A plain `{{ card.x }}` whose value is text is read straight from the context, and a parsed
+    value (a colour, a length) is remembered per text: most cards repeat them."""
+
+    __slots__ = ("const", "template", "parse", "fields", "name", "is_const", "lookup", "parsed")
 
     def __init__(self, name: str, value: Any, parse: Callable[[Any], Any]):
         self.name = name
         self.parse = parse
         self.template = None
+        self.lookup: tuple[str, str] | None = None
+        self.parsed: dict[str, Any] | None = None if parse is as_text else {}
         self.fields: tuple[str, ...] = ()
         if is_template(value):
             self.template, self.fields = _compile(value)
+            if isinstance(self.template, _Lookup):
+                self.lookup = (self.template.scope, self.template.key)
             self.const = None
             self.is_const = False
         else:
@@ -276,13 +283,25 @@ class Prop:
     def get(self, ctx: Mapping[str, Any], what: str) -> Any:
         if self.is_const:
             return self.const
-        text = render_template(self.template, ctx, f"{what} {self.name}", self.fields)
-        try:
-            return self.parse(text)
-        except ValueError as exc:
-            code = R_COLOR if self.parse is parse_color else R_LENGTH
-            raise ElementError(code, f"{what} {self.name}: {exc}", "",
-                               self.fields[0] if self.fields else None) from None
+        lookup = self.lookup
+        text = None if lookup is None else ctx[lookup[0]].get(lookup[1])
+        if text.__class__ is not str:  # not a plain text value: render as jinja2 would
+            text = render_template(self.template, ctx, f"{what} {self.name}", self.fields)
+        parsed = self.parsed
+        if parsed is None:
+            return text
+        value = parsed.get(text, _MISSING)
+        if value is _MISSING:
+            try:
+                value = self.parse(text)
+            except ValueError as exc:
+                code = R_COLOR if self.parse is parse_color else R_LENGTH
+                raise ElementError(code, f"{what} {self.name}: {exc}", "",
+                                   self.fields[0] if self.fields else None) from None
+            if len(parsed) >= 256:
+                parsed.clear()
+            parsed[text] = value
+        return value
 
 
 def syntax_diagnostic(pos: Position | None, what: str,
