@@ -64,7 +64,12 @@ def _shared_document(uri: str) -> dict | None:
 def _inlined(kind: str) -> dict:
     """The kind's schema with its `$ref`s written in place when that keeps every error as
     jsonschema reports it (pnp/data/schema_refs.py), else the schema as written."""
-    schema = _schemas()[kind]
+    return _refs_inlined(_schemas()[kind])
+
+
+def _refs_inlined(schema: dict) -> dict:
+    """`schema` with its `$ref`s written in place where that keeps every error as jsonschema
+    reports it (pnp/data/schema_refs.py), else `schema` itself."""
     return inline_refs(schema, _shared_document) or schema
 
 
@@ -176,8 +181,7 @@ def _rules_validator(path: Path, mtime: float) -> Draft202012Validator:
         raise ValueError("the schema is not a JSON object")
     schema.setdefault("$id", path.resolve().as_uri())
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(inline_refs(schema, _shared_document) or schema,
-                                registry=_registry())
+    return Draft202012Validator(_refs_inlined(schema), registry=_registry())
 
 
 def validate_rules(doc: Document, folder: Path) -> list[Diagnostic]:

@@ -18,7 +18,7 @@ from jinja2.sandbox import SecurityError
 from pnp.diagnostics import WARNING, Position
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import parse_length
-from pnp.render.layout.canvas import canvas_cache
+from pnp.render.layout.canvas import BoundedCache, canvas_cache
 from pnp.render.layout.codes import (
     R_GLYPH,
     R_IMAGE_ESCAPES,
@@ -147,7 +147,7 @@ class ShapeElement(BoxElement):
         self.stroke_width = Prop("stroke_width", data.get("stroke_width", "0.5pt"), as_length)
         self.radius = Prop("radius", data.get("radius", "3mm"), as_length)
         self.holds = data.get("holds")  # what players put here; checked by layout.fit
-        self._rects: dict[tuple, str] = {}  # a filled rect's operators per colour and box
+        self._rects = BoundedCache(256)  # a filled rect's operators per colour and box
 
     def draw(self, c, dc):
         x, y, w, h = self.box(dc)
@@ -158,8 +158,6 @@ class ShapeElement(BoxElement):
         if self.kind == "rect" and stroke is None:  # the common case, as raw operators
             ops = self._rects.get((fill, x, y, w, h))
             if ops is None:
-                if len(self._rects) > 256:
-                    self._rects.clear()
                 ops = self._rects[(fill, x, y, w, h)] = (
                     f"q {fill[0]:.3f} {fill[1]:.3f} {fill[2]:.3f} rg "
                     f"{x:.2f} {y:.2f} {w:.2f} {h:.2f} re f Q")

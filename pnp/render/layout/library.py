@@ -17,7 +17,7 @@ from pnp import paths
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import GeometryError, card_size, parse_length, size_key
-from pnp.render.layout.canvas import canvas_cache
+from pnp.render.layout.canvas import BoundedCache, canvas_cache
 from pnp.render.layout.codes import (
     R_COLOR,
     R_DUPLICATE,
@@ -61,7 +61,8 @@ class CardLayout:
     icons: Mapping[str, Icon]
     game_root: Path
     max_bleed: float = 9.0  # 1/8 in: how far art may extend past the trim
-    _backgrounds: dict = field(default_factory=dict, repr=False, compare=False)  # (rgb, bleed) -> ops
+    _backgrounds: BoundedCache = field(default_factory=lambda: BoundedCache(256), repr=False,
+                                       compare=False)  # (rgb, bleed) -> operators
 
     def draw(self, c, ctx: Mapping[str, Any], bleed: float,
              low_ink: bool = False) -> list[ElementError]:
@@ -90,8 +91,6 @@ class CardLayout:
                     ops = self._backgrounds[(bg, bleed)] = (
                         f"q {bg[0]:.3f} {bg[1]:.3f} {bg[2]:.3f} rg {-bleed:.2f} "
                         f"{-bleed:.2f} {w + 2 * bleed:.2f} {h + 2 * bleed:.2f} re f Q")
-                    if len(self._backgrounds) > 256:
-                        self._backgrounds.clear()
                 pdfops.append_operators(c, ops)
         for el in self.elements:
             if low_ink and getattr(el, "bleed", False):

@@ -18,6 +18,7 @@ import jinja2.nodes as jnodes
 from jinja2.sandbox import SecurityError
 
 from pnp.diagnostics import ERROR, Diagnostic, Position
+from pnp.render.layout.canvas import BoundedCache
 from pnp.render.layout.codes import (
     R_COLOR,
     R_LENGTH,
@@ -268,7 +269,7 @@ class Prop:
         self.parse = parse
         self.template = None
         self.lookup: tuple[str, str] | None = None
-        self.parsed: dict[str, Any] | None = None if parse is as_text else {}
+        self.parsed: BoundedCache | None = None if parse is as_text else BoundedCache(256)
         self.fields: tuple[str, ...] = ()
         if is_template(value):
             self.template, self.fields = _compile(value)
@@ -298,8 +299,6 @@ class Prop:
                 code = R_COLOR if self.parse is parse_color else R_LENGTH
                 raise ElementError(code, f"{what} {self.name}: {exc}", "",
                                    self.fields[0] if self.fields else None) from None
-            if len(parsed) >= 256:
-                parsed.clear()
             parsed[text] = value
         return value
 
