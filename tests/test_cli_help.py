@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import gc
 import subprocess
 import sys
 
@@ -31,3 +32,26 @@ def test_help_imports_neither_the_schema_checker_nor_the_pdf_library():
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                          check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
+
+
+def test_a_pnp_process_freezes_what_the_command_import_built_and_keeps_collecting():
+    """Run as its own process (arguments from sys.argv) the command's module is imported with
+    the garbage collector off and frozen after (gc.freeze), and the collector is on again."""
+    probe = ("import gc, sys; from pnp.cli import main\n"
+             "sys.argv = ['pnp', 'list']\n"
+             "before = gc.get_freeze_count()\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print(before, gc.get_freeze_count() > before, gc.isenabled())")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    assert out.strip().splitlines()[-1] == "0 True True"
+
+
+def test_a_command_run_with_arguments_leaves_the_collector_alone():
+    """A test's CliRunner passes arguments: the process lives on, so nothing is frozen."""
+    from click.testing import CliRunner
+
+    before = gc.get_freeze_count()
+    result = CliRunner().invoke(main, ["list"])
+    assert result.exit_code == 0, result.output
+    assert gc.get_freeze_count() == before and gc.isenabled()

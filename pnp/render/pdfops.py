@@ -128,9 +128,14 @@ class TextEncoder:
 
 def place_form(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> None:
     """Draw the form XObject `name` with its origin at (x, y), scaled, and mark it used on this
-    page (reportlab writes only the forms a page marks into its resources)."""
+    page (reportlab writes only the forms a page marks into its resources). Each name is
+    marked once: the resources keep one entry per name in the order names first appear, so
+    repeats (a page places the same icon and static forms dozens of times) only cost
+    reportlab time when the page ends."""
     c._code.append(form_operators(c, name, x, y, scale))
-    c._formsinuse.append(name)
+    used = c._formsinuse
+    if name not in used:
+        used.append(name)
 
 
 def form_operators(c: Canvas, name: str, x: float, y: float, scale: float = 1.0) -> str:
@@ -142,8 +147,10 @@ def append_with_forms(c: Canvas, ops: str, forms: tuple[str, ...]) -> None:
     """Operators kept from earlier (form_operators among them, one a line) and the forms they
     place, marked used in the same order: the page gets the bytes separate calls would give."""
     c._code.append(ops)
-    if forms:
-        c._formsinuse.extend(forms)
+    used = c._formsinuse
+    for name in forms:
+        if name not in used:
+            used.append(name)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -14,8 +14,6 @@ Every staging folder holds the kit marker (pnp/render/kit_folder.py) from the st
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import errno
 import os
 import re
@@ -67,6 +65,9 @@ def clean_leftovers(target: Path) -> None:
 
 def _exchange(a: Path, b: Path) -> bool:
     """Atomically swap two existing paths (Linux renameat2); False when the system cannot."""
+    import ctypes  # here, not at the top: only a swap needs it (ctypes.util loads subprocess)
+    import ctypes.util
+
     name = ctypes.util.find_library("c")
     if name is None:
         return False
