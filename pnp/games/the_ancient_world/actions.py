@@ -102,29 +102,48 @@ class Actions(Table):
                     est[o] = Estimate({"ambrosia": -2.0, "victory-points": 1.0})
         return opts
 
-    def reuse_options(self, seat: int, est: dict[str, Estimate]) -> list[str]:
-        """A citizen already on the board placed again, for 4 ambrosia."""
+    def reuse_options(self, seat: int, est: dict[str, Estimate],
+                      gains: dict[str, dict[str, float] | None] | None = None) -> list[str]:
+        """A citizen already on the board placed again, for 4 ambrosia. `gains`: the space
+        estimates of this decision, shared with the caller (filled here as needed)."""
         p = self.st.players[seat]
-        if not self.r.amb or p.counters["ambrosia"] < self.rule("ambrosia", "reuse_citizen"):
+        price = self.rule("ambrosia", "reuse_citizen")
+        if not self.r.amb or p.counters["ambrosia"] < price:
             return []
-        idle_ok = self.rule("placement", "without_action")
         placed = sorted(c[0] for c in self.cits(seat) if c[1].startswith("space:"))
+        if not placed:
+            return []  # nothing to reuse: no option, whatever the spaces are worth
+        idle_ok = self.rule("placement", "without_action")
+        amb_skill = self.rule("ambrosia", "skill")
+        fee_of = self.fees(seat)
+        estimate = self.r.estimate
+        labels = self.r.labels
+        coins = p.counters["coins"]
+        spare = p.counters["ambrosia"] - price
         opts = []
         for space in self.open_spaces(self.st.turn, seat):
-            gain = self.space_estimate(seat, space)
+            if gains is None:
+                gain = self.space_estimate(seat, space)
+            elif space in gains:
+                gain = gains[space]
+            else:
+                gain = gains[space] = self.space_estimate(seat, space)
             if gain is None and not idle_ok:
                 continue
-            spare = p.counters["ambrosia"] - self.rule("ambrosia", "reuse_citizen")
+            g = gain or {}
+            coins0 = g.get("coins", 0)
             for skill in placed:
-                for boost in self.boosts(seat, space, skill, spare):
-                    fee = self.fee(seat, space, skill + boost)
-                    if fee is None or fee > p.counters["coins"]:
+                for boost in self.boosts(seat, space, skill, spare, fee=fee_of):
+                    fee = fee_of(space, skill + boost)
+                    if fee is None or fee > coins:
                         continue
-                    o = f"reuse:{space}/{skill}/{boost}"
+                    key = ("reuse", space, skill, boost)
+                    o = labels.get(key)
+                    if o is None:
+                        o = labels[key] = f"reuse:{space}/{skill}/{boost}"
                     opts.append(o)
-                    e = dict(gain or {})
-                    est[o] = Estimate({**e, "ambrosia": -4.0 - boost * self.rule("ambrosia", "skill"),
-                                       "coins": e.get("coins", 0) - fee})
+                    est[o] = estimate({**g, "ambrosia": -4.0 - boost * amb_skill,
+                                       "coins": coins0 - fee})
         return opts
 
     def turn_options(self, seat: int) -> tuple[list[str], dict[str, Estimate]]:
@@ -134,28 +153,39 @@ class Actions(Table):
         rnd = self.st.turn
         ready = sorted(c[0] for c in self.cits(seat) if c[1] == "ready")
         idle_ok = self.rule("placement", "without_action")  # place, and not perform it
-        opts += self.reuse_options(seat, est)
+        gains: dict[str, dict[str, float] | None] = {}  # space_estimate, once per decision
+        opts += self.reuse_options(seat, est, gains)
         fee_of = self.fees(seat)
         amb_skill = self.rule("ambrosia", "skill")
         coins = p.counters["coins"]
+        amb_on = self.st.vars["amb"]
+        estimate = self.r.estimate
+        labels = self.r.labels
         for space in self.open_spaces(rnd, seat) if ready else ():  # no citizen: no placing
-            gain = self.space_estimate(seat, space)
-            here = self.st.vars["amb"].get(space, 0)
+            gain = gains[space] if space in gains else self.space_estimate(seat, space)
+            here = amb_on.get(space, 0)
             if gain is None and not here and not idle_ok:
                 continue
             g = gain or {}
             coins0, amb0 = g.get("coins", 0), g.get("ambrosia", 0)
+            by_price: dict[tuple[int, int], Estimate] = {}  # skills paying alike gain alike
             for skill in ready:
                 for boost in self.boosts(seat, space, skill, fee=fee_of):
                     fee = fee_of(space, skill + boost)
                     if fee is None or fee > coins:
                         continue
-                    o = f"place:{space}/{skill}/{boost}"
+                    key = (space, skill, boost)
+                    o = labels.get(key)
+                    if o is None:
+                        o = labels[key] = f"place:{space}/{skill}/{boost}"
                     opts.append(o)
-                    e = dict(g)
-                    e["coins"] = coins0 - fee
-                    e["ambrosia"] = amb0 - boost * amb_skill + here
-                    est[o] = Estimate(e)
+                    found = by_price.get((fee, boost))
+                    if found is None:
+                        e = dict(g)
+                        e["coins"] = coins0 - fee
+                        e["ambrosia"] = amb0 - boost * amb_skill + here
+                        found = by_price[(fee, boost)] = estimate(e)
+                    est[o] = found
         # any ready citizen may go on a card's action; where no match rule is played a
         # higher number never does worse on the board, so only the lowest is offered
         # (interpretation card-action-citizen)
@@ -168,7 +198,7 @@ class Actions(Table):
                 for skill in skills:
                     o = f"card:{c.uid}/{skill}"
                     opts.append(o)
-                    est[o] = Estimate(e)
+                    est[o] = estimate(e)
         for o, e in self.attack_options(seat):
             opts.append(o)
             est[o] = e
@@ -177,7 +207,7 @@ class Actions(Table):
                 if self.can_build(seat, c.card):
                     o = f"stored:{c.uid}"
                     opts.append(o)
-                    est[o] = Estimate(self.card_value(seat, c.card))
+                    est[o] = estimate(self.card_value(seat, c.card))
         opts += self.ambrosia_options(seat, est)
         return opts, est
 
@@ -192,10 +222,12 @@ class Actions(Table):
         out = [0]
         if not self.r.amb:
             return out
-        if fee is None:
-            fee = self.fees(seat)
         amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
         have = amb // self.rule("ambrosia", "skill")
+        if have <= 0:
+            return out  # no boost affordable: the fee is not asked
+        if fee is None:
+            fee = self.fees(seat)
         last = fee(space, skill)
         if last == 0:
             return out
@@ -314,8 +346,10 @@ class Actions(Table):
         if space == "build":
             best = self.best_buy(seat)
             return best
-        if space == "recruit":
-            if not self.recruitable(seat):
+        if space == "recruit":  # recruitable(seat), as a yes or no
+            coins, f = p["coins"], self.r.f
+            if not any(f(c.card, "cost_coins") <= coins for c in self.zone("military-row")) \
+                    or not self.army_places(seat):
                 return None
             return {"draft": 2.0, "victory-points": 0.5}
         if space == "explore":  # a stored card pays off when built in a later round

@@ -20,24 +20,38 @@ FED_CITIZEN = 3.0
 class Board(Table):
     """The board actions a citizen performs."""
 
-    def card_value(self, seat: int, cid: str) -> dict[str, float]:
+    def card_value(self, seat: int, cid: str,
+                   fed: tuple[int, int] | None = None) -> dict[str, float]:
+        """What building `cid` is worth to a greedy bot (read only: one dict per card, round
+        and change in fed citizens). `fed`: (citizens, food) of the seat, when a caller asks
+        for many cards."""
+        return self.card_worth(seat, cid, fed)[0]
+
+    def card_worth(self, seat: int, cid: str,
+                   fed: tuple[int, int] | None = None) -> tuple[dict[str, float], float]:
+        """card_value and the sum of its values, worked out once per card, rounds left and
+        change in fed citizens (all they depend on). The change: citizens fed at the end of
+        the round after gaining the card's food and citizens, less those fed now (a citizen
+        card without food adds a hungry mouth, which starves and sits out the next round, and
+        food where citizens go hungry feeds them)."""
         f = self.r.cards[cid]
         left = max(0, self.r.rounds - self.st.turn)
-        vp = (2.2 * len(f.get("banners", ())) + f.get("vp", 0) + 0.4 * f.get("bonus_vp", 0)
-              + left * (0.35 * f.get("income", 0) + 0.5 * f.get("knowledge", 0)
-                        + 0.2 * f.get("ambrosia", 0))
-              + 0.8 * (f.get("swords", 0) + f.get("arrows", 0)) + 1.5 * f.get("food", 0)
-              + f.get("army", 0) + 1.5 * f.get("citizen", 0)
-              + FED_CITIZEN * self.fed_change(seat, f.get("food", 0), f.get("citizen", 0)))
-        return {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
-                "knowledge": -float(f.get("cost_knowledge", 0))}
-
-    def fed_change(self, seat: int, food: int, citizens: int) -> int:
-        """Citizens fed at the end of the round after gaining `food` and `citizens`, less
-        those fed now (greedy bot: a citizen card without food adds a hungry mouth, which
-        starves and sits out the next round, and food where citizens go hungry feeds them)."""
-        have, fed = len(self.cits(seat)), self.food(seat)
-        return min(have + citizens, fed + food) - min(have, fed) - citizens
+        have, food = (len(self.cits(seat)), self.food(seat)) if fed is None else fed
+        citizens, gained = f.get("citizen", 0), f.get("food", 0)
+        change = min(have + citizens, food + gained) - min(have, food) - citizens
+        key = (cid, left, change)
+        found = self.r.values.get(key)
+        if found is None:
+            vp = (2.2 * len(f.get("banners", ())) + f.get("vp", 0) + 0.4 * f.get("bonus_vp", 0)
+                  + left * (0.35 * f.get("income", 0) + 0.5 * f.get("knowledge", 0)
+                            + 0.2 * f.get("ambrosia", 0))
+                  + 0.8 * (f.get("swords", 0) + f.get("arrows", 0)) + 1.5 * f.get("food", 0)
+                  + f.get("army", 0) + 1.5 * f.get("citizen", 0)
+                  + FED_CITIZEN * change)
+            v = {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
+                 "knowledge": -float(f.get("cost_knowledge", 0))}
+            found = self.r.values[key] = (v, sum(v.values()))
+        return found
 
     def can_build(self, seat: int, cid: str, free: bool = False, leaving: int = 0) -> bool:
         """The player may build `cid`: not owned, room in the empire (after `leaving` cards
@@ -66,6 +80,7 @@ class Board(Table):
         """The best card Build could take (None: Build can take none): one the player can pay
         for, or with a Crane one free of coins and knowledge."""
         best = None
+        best_sum = 0.0
         crane = self.crane(seat)
         # can_build, with what it reads looked up once for every card offered
         empire = self.zone("empire", seat)
@@ -74,6 +89,7 @@ class Board(Table):
         p = self.st.players[seat].counters
         coins, knowledge = p["coins"], p["knowledge"]
         cards = self.r.cards
+        fed = None
         for _, c in self.buyable(seat):
             cid = c.card
             if cid in owned:
@@ -81,13 +97,17 @@ class Board(Table):
             f = cards[cid]
             if room > 0 and coins >= f.get("cost_coins", 0) and knowledge >= f.get(
                     "cost_knowledge", 0):
-                v = self.card_value(seat, cid)
+                if fed is None:
+                    fed = (len(self.cits(seat)), self.food(seat))
+                v, total = self.card_worth(seat, cid, fed)
             elif crane is not None and cid != crane.card and room > -1:  # free; the Crane leaves
                 v = self.crane_value(seat, cid)
+                total = sum(v.values())
             else:
                 continue
-            if best is None or sum(v.values()) > sum(best.values()):
+            if best is None or total > best_sum:
                 best = v
+                best_sum = total
         return best
 
     def crane(self, seat: int) -> Any:

@@ -12,6 +12,11 @@ from .pieces import is_retired, set_tok, tok
 from .table import Table
 
 
+def _cheapest(offer: tuple) -> tuple:
+    """An attack's order among a target's: total price, then the uids of the cards paid."""
+    return offer[0], offer[1]
+
+
 class Combat(Table):
     """Attacks on the titan piles and on threatening titans."""
 
@@ -78,26 +83,30 @@ class Combat(Table):
                     arrows += ar
                     cost += price
                 if cost <= coins:
-                    payments.append((used, cost, swords, swords + arrows))
+                    uids = tuple(c.uid for c in used)
+                    payments.append((uids, "+".join(map(str, uids)), cost, swords,
+                                     swords + arrows))
         out = []
+        ambrosia = p["ambrosia"]
+        estimate = self.r.estimate
         for target, titan in self.targets(seat) if payments else ():
             defence = f(titan.card, "defence")
             both = f(titan.card, "target") == "swords-and-arrows"
             found = []
-            for used, cost, swords, with_arrows in payments:
+            for uids, paid, cost, swords, with_arrows in payments:
                 short = defence - (with_arrows if both else swords)
                 amb = max(0, short)
-                if amb and (not sword_cost or amb * sword_cost > p["ambrosia"]):
+                if amb and (not sword_cost or amb * sword_cost > ambrosia):
                     continue
-                found.append((cost + amb, cost, amb, used))
-            found.sort(key=lambda x: (x[0], [c.uid for c in x[3]]))
-            banners = len(self.r.f(titan.card, "banners") or ())
-            for _, cost, amb, used in found:
-                o = f"attack:{target}:{'+'.join(str(c.uid) for c in used)}:{amb}"
-                e = Estimate({"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
-                              "victory-points": 2.5 * banners + self.r.f(titan.card, "capacity")
-                              + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners})
-                out.append((o, e))
+                found.append((cost + amb, uids, cost, amb, paid))
+            found.sort(key=_cheapest)  # by total price, then by the cards' uids
+            banners = len(f(titan.card, "banners") or ())
+            vp = (2.5 * banners + f(titan.card, "capacity")
+                  + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners)
+            for _, _, cost, amb, paid in found:
+                out.append((f"attack:{target}:{paid}:{amb}",
+                            estimate({"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
+                                      "victory-points": vp})))
         return out
 
     def attack(self, seat: int, arg: str) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.engine.api import (
+    Estimate,
     GameDef,
     GameMeta,
     counter_and_shared_bounds,
@@ -23,6 +24,8 @@ TOKENS = ("coins", "knowledge", "ambrosia")
 BOT_VALUES = {"victory-points": 3.0, "coins": 1.0, "knowledge": 1.6, "ambrosia": 0.6,
               "draft": 0.8}
 NONE = "none"
+#: interned estimates kept per definition before the table starts afresh
+ESTIMATE_MEMO = 1 << 14
 
 
 class Rules:
@@ -60,6 +63,15 @@ class Rules:
         self.fee_rule = (rule("placement", "higher_skill") == "pay",
                          rule("placement", "fee_by_difference"), rule("placement", "fee"),
                          rule("placement", "match_rule_on"))
+        #: one Estimate per distinct content (see `estimate`)
+        self._estimates: dict[tuple, Estimate] = {}
+        #: option strings by their parts (a turn offers the same ones again and again)
+        self.labels: dict[tuple, str] = {}
+        #: the greedy bot's worth of a card by (card, rounds left, change in fed citizens):
+        #: (card_value, the sum of its values)
+        self.values: dict[tuple[str, int, int], tuple[dict[str, float], float]] = {}
+        #: open_spaces by (round, city board id or None for the board alone)
+        self.open_by: dict[tuple[int, str | None], tuple[str, ...]] = {}
 
     def rule(self, *path: str) -> Any:
         """game.rule(*path), remembered: the definition never changes during play (the
@@ -69,6 +81,18 @@ class Rules:
         except KeyError:
             value = self._rules[path] = self.game.rule(*path)
             return value
+
+    def estimate(self, e: dict[str, float]) -> Estimate:
+        """The one Estimate with exactly these items (in this order): a bot digests an
+        Estimate once and keeps its digest on it, so the same gains offered again at the next
+        decision are not digested again. Nobody writes to an Estimate once built."""
+        key = tuple(e.items())
+        found = self._estimates.get(key)
+        if found is None:
+            if len(self._estimates) >= ESTIMATE_MEMO:
+                self._estimates.clear()
+            found = self._estimates[key] = Estimate(e)
+        return found
 
     def ignored(self, city: str) -> frozenset[str]:
         """Spaces where a placement ignores the citizens already there, with city board

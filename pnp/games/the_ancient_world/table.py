@@ -151,15 +151,15 @@ class Table:
         return [(first + i) % self.n for i in range(self.n)]
 
     def open_spaces(self, rnd: int, seat: int = -1) -> list[str]:
-        track = self.rule("round_track")
-        out = []
-        for s in BOARD:
-            opens = track.get(s, 1)
-            if rnd >= opens:
-                out.append(s)
-            elif seat >= 0 and rnd in self.city(seat).get(f"{s}_rounds", ()):
-                out.append(s)
-        return out
+        """The board spaces open in round `rnd` (for `seat`: with its city board's own)."""
+        key = (rnd, None if seat < 0 else self.st.players[seat].vars.get("city", ""))
+        found = self.r.open_by.get(key)
+        if found is None:
+            track = self.rule("round_track")
+            city = _NO_CITY if seat < 0 else self.city(seat)
+            found = self.r.open_by[key] = tuple(
+                s for s in BOARD if rnd >= track.get(s, 1) or rnd in city.get(f"{s}_rounds", ()))
+        return list(found)
 
     def put_ambrosia(self, space: str, n: int) -> None:
         self.st.vars["amb"][space] += n
