@@ -4,12 +4,16 @@ greedy bot's estimates), placement fees per edition, passing, and placing a citi
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from pnp.engine.api import Estimate
 
-from .pieces import is_damaged, tok
-from .rules import NONE, has_action
+from .pieces import is_damaged
+from .rules import NONE
 from .table import Table
+
+#: the boosts offered where none is affordable: none
+_NO_BOOST = (0,)
 
 
 class Actions(Table):
@@ -115,11 +119,12 @@ class Actions(Table):
             return []  # nothing to reuse: no option, whatever the spaces are worth
         idle_ok = self.rule("placement", "without_action")
         amb_skill = self.rule("ambrosia", "skill")
-        fee_of = self.fees(seat)
+        spare = p.counters["ambrosia"] - price
+        boosting = spare // amb_skill > 0
+        fee_of = self.fees(seat) if boosting else partial(self.fee, seat)
         estimate = self.r.estimate
         labels = self.r.labels
         coins = p.counters["coins"]
-        spare = p.counters["ambrosia"] - price
         opts = []
         for space in self.open_spaces(self.st.turn, seat):
             if gains is None:
@@ -133,7 +138,8 @@ class Actions(Table):
             g = gain or {}
             coins0 = g.get("coins", 0)
             for skill in placed:
-                for boost in self.boosts(seat, space, skill, spare, fee=fee_of):
+                for boost in (self.boosts(seat, space, skill, spare, fee=fee_of) if boosting
+                              else _NO_BOOST):
                     fee = fee_of(space, skill + boost)
                     if fee is None or fee > coins:
                         continue
@@ -155,8 +161,11 @@ class Actions(Table):
         idle_ok = self.rule("placement", "without_action")  # place, and not perform it
         gains: dict[str, dict[str, float] | None] = {}  # space_estimate, once per decision
         opts += self.reuse_options(seat, est, gains)
-        fee_of = self.fees(seat)
         amb_skill = self.rule("ambrosia", "skill")
+        # boosts() is asked only where one is affordable (else it offers none), and the fees
+        # are remembered only where boosts ask for them again
+        boosting = self.r.amb and p.counters["ambrosia"] // amb_skill > 0
+        fee_of = self.fees(seat) if boosting else partial(self.fee, seat)
         coins = p.counters["coins"]
         amb_on = self.st.vars["amb"]
         estimate = self.r.estimate
@@ -170,7 +179,7 @@ class Actions(Table):
             coins0, amb0 = g.get("coins", 0), g.get("ambrosia", 0)
             by_price: dict[tuple[int, int], Estimate] = {}  # skills paying alike gain alike
             for skill in ready:
-                for boost in self.boosts(seat, space, skill, fee=fee_of):
+                for boost in self.boosts(seat, space, skill, fee=fee_of) if boosting else _NO_BOOST:
                     fee = fee_of(space, skill + boost)
                     if fee is None or fee > coins:
                         continue
@@ -190,8 +199,10 @@ class Actions(Table):
         # higher number never does worse on the board, so only the lowest is offered
         # (interpretation card-action-citizen)
         skills = ready if self.rule("placement", "match_rule_on") else ready[:1]
+        acts = self.r.action_cards
         for c in self.zone("empire", seat) if ready else ():
-            if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
+            if (c.card not in acts or (c.flags and "damaged" in c.flags)
+                    or (c.tokens and c.tokens.get("occupied"))):  # is_damaged, tok, inline
                 continue
             e = self.card_estimate(seat, c.card)
             if e is not None:
@@ -327,8 +338,9 @@ class Actions(Table):
         rule = self.rule
         if space == "labor":
             return {"coins": float(rule("actions", "labor_coins"))}
-        if space == "draft":
-            return {"draft": 1.0 if self.actives(seat) else 0.1}
+        if space == "draft":  # any active army card (actives, without the list)
+            return {"draft": 1.0 if any(not (c.flags and "retired" in c.flags)
+                                        for c in self.zone("armies", seat)) else 0.1}
         if space == "learn":
             if p["coins"] < rule("actions", "learn", "coins"):
                 return None
@@ -341,7 +353,7 @@ class Actions(Table):
                 return {"knowledge": -1.0, "victory-points": self.district_banners()}
             return {"knowledge": -1.0, "victory-points": 1.5}
         if space == "rebuild":
-            dmg = sum(1 for c in self.zone("empire", seat) if is_damaged(c))
+            dmg = sum(1 for c in self.zone("empire", seat) if c.flags and "damaged" in c.flags)
             return {"coins": 1.0, "victory-points": min(dmg, 2) * 1.5 + 0.3}
         if space == "build":
             best = self.best_buy(seat)

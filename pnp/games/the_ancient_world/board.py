@@ -81,14 +81,20 @@ class Board(Table):
         for, or with a Crane one free of coins and knowledge."""
         best = None
         best_sum = 0.0
-        crane = self.crane(seat)
-        # can_build, with what it reads looked up once for every card offered
+        cards = self.r.cards
+        # can_build, with what it reads looked up once for every card offered; the Crane
+        # (crane(seat)) found on the same pass
         empire = self.zone("empire", seat)
-        owned = {c.card for c in empire}
+        owned = set()
+        crane = None
+        for c in empire:
+            owned.add(c.card)
+            if (crane is None and cards[c.card].get("ability", 0) == "crane"
+                    and not (c.flags and "damaged" in c.flags)):
+                crane = c
         room = self.capacity(seat) - len(empire)  # can_build: room > -leaving
         p = self.st.players[seat].counters
         coins, knowledge = p["coins"], p["knowledge"]
-        cards = self.r.cards
         fed = None
         for _, c in self.buyable(seat):
             cid = c.card

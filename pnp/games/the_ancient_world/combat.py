@@ -48,14 +48,26 @@ class Combat(Table):
     def attack_base(self, seat: int) -> tuple[int, int, dict[int, list]]:
         """What every attack of `seat` counts before its payment: swords (with Draft),
         arrows, and the armies by number (for the legacy of retired cards)."""
-        return (self.symbols(seat, "swords") + self.st.players[seat].vars["draft"],
-                self.symbols(seat, "arrows"), self.armies(seat))
+        cards = self.r.cards
+        swords = arrows = 0
+        for c in self.zone("empire", seat):  # symbols(seat, ...) for both, in one pass
+            if not (c.flags and "damaged" in c.flags):
+                f = cards[c.card]
+                swords += f.get("swords", 0)
+                arrows += f.get("arrows", 0)
+        for c in self.zone("lands", seat):
+            f = cards[c.card]
+            swords += f.get("swords", 0)
+            arrows += f.get("arrows", 0)
+        return swords + self.st.players[seat].vars["draft"], arrows, self.armies(seat)
 
     def attack_options(self, seat: int) -> list[tuple[str, Estimate]]:
         """Every target with every set of unused military cards the player can pay that
         reaches its defence, with the fewest ambrosia swords that make up the rest (more
         would change nothing: interpretation ambrosia-swords-needed)."""
-        ready = [c for c in self.actives(seat) if not tok(c, "name")]
+        # unretired and unused (actives, tok inline)
+        ready = [c for c in self.zone("armies", seat) if not (c.flags and "retired" in c.flags)
+                 and not (c.tokens and c.tokens.get("name"))]
         if not ready:
             return []
         p = self.st.players[seat].counters

@@ -40,6 +40,8 @@ class Rules:
             for card in deck.cards:
                 self.cards[card.id] = dict(card.fields)
                 self.deck_of[card.id] = deck.id
+        #: empire cards with an action a citizen can be placed on (has_action)
+        self.action_cards = frozenset(c for c in self.cards if has_action(self, c))
         self.rounds = int(rule("end", "max_turns"))
         self.second = rule("edition") == "second"
         self.capital = dict(rule("capital"))
