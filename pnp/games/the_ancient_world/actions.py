@@ -80,7 +80,7 @@ class Actions(Table):
         during its own turn reusing a citizen) until `done`. No choice when nothing is
         affordable (interpretation ambrosia-any-time)."""
         while self.r.amb:
-            est: dict[str, Estimate] = {"done": Estimate()}
+            est: dict[str, Estimate] = {"done": self.r.estimate({})}
             opts = ["done"] + self.ambrosia_options(seat, est)
             if in_turn:
                 opts += self.reuse_options(seat, est)
@@ -97,13 +97,13 @@ class Actions(Table):
             return opts
         if p.counters["ambrosia"] >= self.rule("ambrosia", "coin"):
             opts.append("amb-coin")
-            est["amb-coin"] = Estimate({"ambrosia": -2.0, "coins": 1.0})
+            est["amb-coin"] = self.r.estimate({"ambrosia": -2.0, "coins": 1.0})
         if p.counters["ambrosia"] >= self.rule("ambrosia", "repair"):
             for c in self.zone("empire", seat):
                 if is_damaged(c):
                     o = f"amb-repair:{c.uid}"
                     opts.append(o)
-                    est[o] = Estimate({"ambrosia": -2.0, "victory-points": 1.0})
+                    est[o] = self.r.estimate({"ambrosia": -2.0, "victory-points": 1.0})
         return opts
 
     def reuse_options(self, seat: int, est: dict[str, Estimate],
@@ -268,13 +268,16 @@ class Actions(Table):
 
     def fee(self, seat: int, space: str, skill: int) -> int | None:
         """Coins to place a citizen of `skill` on a board space; None: not allowed."""
-        if space in self.r.ignored(self.st.players[seat].vars.get("city", "")):
+        r = self.r
+        city = self.st.players[seat].vars.get("city", "")
+        ignored = r.ignore_by.get(city)  # r.ignored(city), without the call once known
+        if space in (r.ignored(city) if ignored is None else ignored):
             return 0
         here = self.st.vars["spaces"][space]
         if not here:
             return 0
         top = max([s for _, s in here])
-        pay, by_difference, fee, match_on = self.r.fee_rule
+        pay, by_difference, fee, match_on = r.fee_rule
         if pay:
             if top <= skill:
                 return 0
@@ -295,7 +298,7 @@ class Actions(Table):
             st.vars["first_pass"] = seat
             if self.has(seat, "first-pass-store"):
                 opts = [NONE, "deck"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
-                est = {o: Estimate({"victory-points": 0.5}) for o in opts[1:]}
+                est = {o: self.r.estimate({"victory-points": 0.5}) for o in opts[1:]}
                 pick = self.choose(seat, opts, "store a card for passing first", est)
                 if pick == "deck":
                     deck = self.current_deck()

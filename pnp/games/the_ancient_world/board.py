@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.engine.api import Estimate
-
 from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
 from .rules import NONE
 from .table import Table, at
@@ -132,7 +130,7 @@ class Board(Table):
         self.gain(seat, "coins", self.rule("actions", "labor_coins"))
         if self.has(seat, "scribe-own-labor") and self.st.players[seat].counters["coins"] >= 1:
             pick = self.choose(seat, ["no", "scribe"], "Scribe Guild: pay 1 coin for 1 knowledge",
-                               {"scribe": Estimate({"coins": -1.0, "knowledge": 1.0})})
+                               {"scribe": self.r.estimate({"coins": -1.0, "knowledge": 1.0})})
             if pick == "scribe":
                 self.gain(seat, "coins", -1)
                 self.gain(seat, "knowledge", 1)
@@ -159,7 +157,7 @@ class Board(Table):
             if (seat == (other + 1) % self.n and self.has(other, "scribe-left-learn")
                     and self.st.players[other].counters["coins"] >= 1):
                 pick = self.choose(other, ["no", "scribe"], "Scribe Guild: pay 1 coin for 1 knowledge",
-                                   {"scribe": Estimate({"coins": -1.0, "knowledge": 1.0})})
+                                   {"scribe": self.r.estimate({"coins": -1.0, "knowledge": 1.0})})
                 if pick == "scribe":
                     self.gain(other, "coins", -1)
                     self.gain(other, "knowledge", 1)
@@ -169,7 +167,7 @@ class Board(Table):
         if not cards:
             return
         opts = [NONE] + [f"{c.uid}/{w}" for c in cards for w in ("name", "picture") if tok(c, w)]
-        est = {o: Estimate({"coins": 0.5 if o.endswith("picture") else 0.8}) for o in opts[1:]}
+        est = {o: self.r.estimate({"coins": 0.5 if o.endswith("picture") else 0.8}) for o in opts[1:]}
         pick = self.choose(seat, opts, why, est)
         if pick == NONE:
             return
@@ -190,8 +188,8 @@ class Board(Table):
         deck = self.zone("districts")
         if not pays or not deck:
             return
-        est = {"knowledge": Estimate({"knowledge": -float(cost["knowledge"])}),
-               "coins": Estimate({"coins": -float(cost["coins"])})}
+        est = {"knowledge": self.r.estimate({"knowledge": -float(cost["knowledge"])}),
+               "coins": self.r.estimate({"coins": -float(cost["coins"])})}
         pay = self.choose(seat, pays, "pay for Expand", est)
         self.gain(seat, pay, -cost[pay])
         drawn = deck[:cost["draw"]]  # looked at on the deck; the rest go back under it
@@ -199,7 +197,7 @@ class Board(Table):
         if len(drawn) > 1 and self.r.second:  # the second edition may keep none; Expand+ keeps one
             opts = [NONE] + opts
         last = self.st.turn >= self.r.rounds  # room for cards no later round can fill is worth 0
-        est2 = {f"district:{c.uid}": Estimate({"victory-points": (0 if last else self.r.f(
+        est2 = {f"district:{c.uid}": self.r.estimate({"victory-points": (0 if last else self.r.f(
             c.card, "capacity")) + len(self.r.f(c.card, "banners") or ())}) for c in drawn}
         pick = self.choose(seat, opts, "keep a district", est2)
         for c in drawn:
@@ -231,7 +229,7 @@ class Board(Table):
             if not dmg:
                 return
             opts = [f"repair:{c.uid}" for c in dmg]
-            est = {f"repair:{c.uid}": Estimate(self.card_value(seat, c.card)) for c in dmg}
+            est = {f"repair:{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for c in dmg}
             pick = self.choose(seat, opts, f"{why}: repair a damaged empire card", est)
             self.repair_uid(seat, int(pick[7:]))
 
@@ -266,7 +264,7 @@ class Board(Table):
             return
         opts = [f"{c.uid}@{pl}" for c, pl in pairs]
         f = self.r.f
-        est = {o: Estimate({"draft": float(f(c.card, "swords") + f(c.card, "arrows")),
+        est = {o: self.r.estimate({"draft": float(f(c.card, "swords") + f(c.card, "arrows")),
                             "coins": -float(f(c.card, "cost_coins")),
                             "victory-points": 0.5 if pl.startswith("retire") else 0.0})
                for o, (c, pl) in zip(opts, pairs, strict=True)}
@@ -298,7 +296,7 @@ class Board(Table):
         opts = ["draw"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
         if rule("actions", "explore", "from_c"):
             opts += [f"c:{c.uid}" for c in self.zone("empire-c")]
-        est = {o: Estimate({"victory-points": 0.6}) for o in opts}
+        est = {o: self.r.estimate({"victory-points": 0.6}) for o in opts}
         pick = self.choose(seat, opts, "explore", est)
         if pick.startswith("row:"):
             self.store_from(seat, "empire-row", int(pick[4:]))
@@ -314,7 +312,7 @@ class Board(Table):
         if not drawn:
             return
         opts = [f"keep:{c.uid}" for c in drawn]
-        est = {f"keep:{c.uid}": Estimate({"victory-points": self.card_value(seat, c.card)[
+        est = {f"keep:{c.uid}": self.r.estimate({"victory-points": self.card_value(seat, c.card)[
             "victory-points"] / 4}) for c in drawn}
         pick = self.choose(seat, opts, "store one explored card", est)
         for c in drawn:
@@ -347,13 +345,13 @@ class Board(Table):
         options = [(z, c) for z, c in self.buyable(seat) if self.can_build(seat, c.card)]
         crane = self.crane(seat)
         opts = [NONE] + [f"{z}/{c.uid}" for z, c in options]
-        est = {f"{z}/{c.uid}": Estimate(self.card_value(seat, c.card)) for z, c in options}
+        est = {f"{z}/{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for z, c in options}
         if crane is not None:
             for z, c in self.buyable(seat):
                 if c.card != crane.card and self.can_build(seat, c.card, free=True, leaving=1):
                     o = f"crane:{z}/{c.uid}"
                     opts.append(o)
-                    est[o] = Estimate(self.crane_value(seat, c.card))
+                    est[o] = self.r.estimate(self.crane_value(seat, c.card))
         if len(opts) == 1:
             return
         pick = self.choose(seat, opts, "build an empire card", est)
@@ -397,7 +395,7 @@ class Board(Table):
         if not free:
             return
         opts = [NONE] + [f"swap:{c[0]}" for c in self.cits(seat) if c[0] < free[0]]
-        est = {o: Estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))}) for o in opts[1:]}
+        est = {o: self.r.estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))}) for o in opts[1:]}
         pick = self.choose(seat, opts, "trade a citizen for a higher one", est)
         if pick == NONE:
             return

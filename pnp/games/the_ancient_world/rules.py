@@ -59,7 +59,7 @@ class Rules:
         for board in self.boards:
             self.city_by_id.setdefault(board["id"], board)
         #: board spaces where nobody pays for citizens already there, per city-state board id
-        self._ignore: dict[str, frozenset[str]] = {}
+        self.ignore_by: dict[str, frozenset[str]] = {}
         #: what a placement fee reads: higher skill paid for (else forbidden), the fee by
         #: difference, the fee, the spaces of the match rule
         self.fee_rule = (rule("placement", "higher_skill") == "pay",
@@ -99,10 +99,10 @@ class Rules:
     def ignored(self, city: str) -> frozenset[str]:
         """Spaces where a placement ignores the citizens already there, with city board
         `city` (its own list joined to the rules')."""
-        found = self._ignore.get(city)
+        found = self.ignore_by.get(city)
         if found is None:
             board = self.city_by_id.get(city, {})
-            found = self._ignore[city] = frozenset(
+            found = self.ignore_by[city] = frozenset(
                 set(self.rule("placement", "ignore_citizens_on"))
                 | set(board.get("ignore_citizens_on", ())))
         return found

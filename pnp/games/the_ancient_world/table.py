@@ -99,11 +99,12 @@ class Table:
     def symbols(self, seat: int, field: str) -> int:
         """`field` summed over the active cards (in active_cards' order)."""
         cards = self.r.cards
+        zones = self.st.players[seat].zones  # zone(), inline (reading only)
         total = 0
-        for c in self.zone("empire", seat):
+        for c in zones.get("empire", ()):
             if not (c.flags and "damaged" in c.flags):  # is_damaged, inline: a hot path
                 total += cards[c.card].get(field, 0)
-        for c in self.zone("lands", seat):
+        for c in zones.get("lands", ()):
             total += cards[c.card].get(field, 0)
         return total
 
@@ -115,9 +116,11 @@ class Table:
         return self.r.capital["food"] + self.symbols(seat, "food")
 
     def capacity(self, seat: int) -> int:
-        cards = self.r.cards
-        return (self.r.capital["capacity"] + self.city(seat).get("capacity", 0)
-                + sum([cards[c.card].get("capacity", 0) for c in self.zone("lands", seat)]))
+        r = self.r
+        cards = r.cards
+        p = self.st.players[seat]
+        return (r.capital["capacity"] + r.city_by_id.get(p.vars.get("city", ""), _NO_CITY).get(
+            "capacity", 0) + sum([cards[c.card].get("capacity", 0) for c in p.zones.get("lands", ())]))
 
     def army_limit(self, seat: int) -> int:
         return self.r.capital["army"] + self.symbols(seat, "army")
