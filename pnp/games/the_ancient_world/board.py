@@ -167,7 +167,8 @@ class Board(Table):
         if not cards:
             return
         opts = [NONE] + [f"{c.uid}/{w}" for c in cards for w in ("name", "picture") if tok(c, w)]
-        est = {o: self.r.estimate({"coins": 0.5 if o.endswith("picture") else 0.8}) for o in opts[1:]}
+        est = {o: self.r.estimate({"coins": 0.5 if o.endswith("picture") else 0.8})
+               for o in opts[1:]}
         pick = self.choose(seat, opts, why, est)
         if pick == NONE:
             return
@@ -395,7 +396,8 @@ class Board(Table):
         if not free:
             return
         opts = [NONE] + [f"swap:{c[0]}" for c in self.cits(seat) if c[0] < free[0]]
-        est = {o: self.r.estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))}) for o in opts[1:]}
+        est = {o: self.r.estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))})
+               for o in opts[1:]}
         pick = self.choose(seat, opts, "trade a citizen for a higher one", est)
         if pick == NONE:
             return

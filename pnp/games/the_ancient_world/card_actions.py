@@ -84,8 +84,8 @@ class CardActions(Table):
             cards = [c for c in self.zone("armies", seat) if tok(c, "name") + tok(c, "picture")]
             if cards:
                 opts = [f"clear:{c.uid}" for c in cards]
-                est = {f"clear:{c.uid}": self.r.estimate({"coins": float(tok(c, "name") + tok(c, "picture"))})
-                       for c in cards}
+                est = {f"clear:{c.uid}": self.r.estimate(
+                    {"coins": float(tok(c, "name") + tok(c, "picture"))}) for c in cards}
                 pick = self.choose(seat, opts, "Holy Site: clear a military card", est)
                 c = cards[opts.index(pick)]
                 self.st.supply["coins"] += tok(c, "name") + tok(c, "picture")

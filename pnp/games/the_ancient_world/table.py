@@ -119,8 +119,9 @@ class Table:
         r = self.r
         cards = r.cards
         p = self.st.players[seat]
-        return (r.capital["capacity"] + r.city_by_id.get(p.vars.get("city", ""), _NO_CITY).get(
-            "capacity", 0) + sum([cards[c.card].get("capacity", 0) for c in p.zones.get("lands", ())]))
+        city = r.city_by_id.get(p.vars.get("city", ""), _NO_CITY)  # city(seat), inline
+        return (r.capital["capacity"] + city.get("capacity", 0)
+                + sum([cards[c.card].get("capacity", 0) for c in p.zones.get("lands", ())]))
 
     def army_limit(self, seat: int) -> int:
         return self.r.capital["army"] + self.symbols(seat, "army")
