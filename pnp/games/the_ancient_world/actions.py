@@ -14,6 +14,8 @@ from .table import Table
 
 #: the boosts offered where none is affordable: none
 _NO_BOOST = (0,)
+#: placement estimates kept per definition before the table starts afresh
+PLACEMENT_MEMO = 1 << 14
 
 
 class Actions(Table):
@@ -170,6 +172,9 @@ class Actions(Table):
         amb_on = self.st.vars["amb"]
         estimate = self.r.estimate
         labels = self.r.labels
+        placed = self.r.placements
+        if len(placed) >= PLACEMENT_MEMO:
+            placed.clear()
         for space in self.open_spaces(rnd, seat) if ready else ():  # no citizen: no placing
             gain = gains[space] if space in gains else self.space_estimate(seat, space)
             here = amb_on.get(space, 0)
@@ -177,6 +182,7 @@ class Actions(Table):
                 continue
             g = gain or {}
             coins0, amb0 = g.get("coins", 0), g.get("ambrosia", 0)
+            gained = tuple(g.items())  # with the price, all a placement's estimate depends on
             by_price: dict[tuple[int, int], Estimate] = {}  # skills paying alike gain alike
             for skill in ready:
                 for boost in self.boosts(seat, space, skill, fee=fee_of) if boosting else _NO_BOOST:
@@ -190,10 +196,14 @@ class Actions(Table):
                     opts.append(o)
                     found = by_price.get((fee, boost))
                     if found is None:
-                        e = dict(g)
-                        e["coins"] = coins0 - fee
-                        e["ambrosia"] = amb0 - boost * amb_skill + here
-                        found = by_price[(fee, boost)] = estimate(e)
+                        key = (gained, fee, boost, here)
+                        found = placed.get(key)
+                        if found is None:
+                            e = dict(g)
+                            e["coins"] = coins0 - fee
+                            e["ambrosia"] = amb0 - boost * amb_skill + here
+                            found = placed[key] = estimate(e)
+                        by_price[(fee, boost)] = found
                     est[o] = found
         # any ready citizen may go on a card's action; where no match rule is played a
         # higher number never does worse on the board, so only the lowest is offered

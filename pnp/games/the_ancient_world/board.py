@@ -343,12 +343,13 @@ class Board(Table):
         return True
 
     def do_build(self, seat: int) -> None:
-        options = [(z, c) for z, c in self.buyable(seat) if self.can_build(seat, c.card)]
+        offered = self.buyable(seat)
+        options = [(z, c) for z, c in offered if self.can_build(seat, c.card)]
         crane = self.crane(seat)
         opts = [NONE] + [f"{z}/{c.uid}" for z, c in options]
         est = {f"{z}/{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for z, c in options}
         if crane is not None:
-            for z, c in self.buyable(seat):
+            for z, c in offered:
                 if c.card != crane.card and self.can_build(seat, c.card, free=True, leaving=1):
                     o = f"crane:{z}/{c.uid}"
                     opts.append(o)

@@ -11,6 +11,9 @@ from pnp.engine.api import Estimate
 from .pieces import is_retired, set_tok, tok
 from .table import Table
 
+#: attack estimates kept per definition before the table starts afresh
+ATTACK_MEMO = 1 << 12
+
 
 def _cheapest(offer: tuple) -> tuple:
     """An attack's order among a target's: total price, then the uids of the cards paid."""
@@ -101,6 +104,9 @@ class Combat(Table):
         out = []
         ambrosia = p["ambrosia"]
         estimate = self.r.estimate
+        known = self.r.attacks
+        if len(known) >= ATTACK_MEMO:
+            known.clear()
         for target, titan in self.targets(seat) if payments else ():
             defence = f(titan.card, "defence")
             both = f(titan.card, "target") == "swords-and-arrows"
@@ -116,9 +122,12 @@ class Combat(Table):
             vp = (2.5 * banners + f(titan.card, "capacity")
                   + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners)
             for _, _, cost, amb, paid in found:
-                out.append((f"attack:{target}:{paid}:{amb}",
-                            estimate({"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
-                                      "victory-points": vp})))
+                e = known.get((cost, amb * sword_cost, vp))
+                if e is None:
+                    e = known[(cost, amb * sword_cost, vp)] = estimate(
+                        {"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
+                         "victory-points": vp})
+                out.append((f"attack:{target}:{paid}:{amb}", e))
         return out
 
     def attack(self, seat: int, arg: str) -> None:

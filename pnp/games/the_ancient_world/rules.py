@@ -67,6 +67,10 @@ class Rules:
                          rule("placement", "match_rule_on"))
         #: one Estimate per distinct content (see `estimate`)
         self._estimates: dict[tuple, Estimate] = {}
+        #: a placement's Estimate by (the space's gains, fee, boost, ambrosia on the space)
+        self.placements: dict[tuple, Estimate] = {}
+        #: an attack's Estimate by (coins, ambrosia swords, victory points)
+        self.attacks: dict[tuple[int, int, float], Estimate] = {}
         #: option strings by their parts (a turn offers the same ones again and again)
         self.labels: dict[tuple, str] = {}
         #: the greedy bot's worth of a card by (card, rounds left, change in fed citizens):
