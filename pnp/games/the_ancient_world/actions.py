@@ -374,7 +374,7 @@ class Actions(Table):
         if space == "recruit":  # recruitable(seat), as a yes or no
             coins, f = p["coins"], self.r.f
             if not any(f(c.card, "cost_coins") <= coins for c in self.zone("military-row")) \
-                    or not self.army_places(seat):
+                    or not self.has_army_place(seat):
                 return None
             return {"draft": 2.0, "victory-points": 0.5}
         if space == "explore":  # a stored card pays off when built in a later round

@@ -247,6 +247,22 @@ class Board(Table):
         return [(c, pl) for c in self.zone("military-row")
                 if self.r.f(c.card, "cost_coins") <= coins for pl in places]
 
+    def has_army_place(self, seat: int) -> bool:
+        """Whether army_places(seat) offers any place, without writing the places out."""
+        armies = self.armies(seat)
+        if len(armies) < self.army_limit(seat):
+            return True
+        used_ok = None
+        for cards in armies.values():
+            active = [c for c in cards if not is_retired(c)]
+            if not active:
+                return True  # an army of retired cards only
+            if used_ok is None:
+                used_ok = self.city(seat).get("retire_used", False)
+            if used_ok or any(not tok(c, "name") for c in active):
+                return True  # a card it may retire
+        return False
+
     def army_places(self, seat: int) -> list[str]:
         armies = self.armies(seat)
         out = [f"army:{i}" for i, cards in sorted(armies.items())

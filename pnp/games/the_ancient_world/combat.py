@@ -15,11 +15,6 @@ from .table import Table
 ATTACK_MEMO = 1 << 12
 
 
-def _cheapest(offer: tuple) -> tuple:
-    """An attack's order among a target's: total price, then the uids of the cards paid."""
-    return offer[0], offer[1]
-
-
 class Combat(Table):
     """Attacks on the titan piles and on threatening titans."""
 
@@ -107,9 +102,14 @@ class Combat(Table):
         known = self.r.attacks
         if len(known) >= ATTACK_MEMO:
             known.clear()
+        facts = self.r.titan_facts
         for target, titan in self.targets(seat) if payments else ():
-            defence = f(titan.card, "defence")
-            both = f(titan.card, "target") == "swords-and-arrows"
+            fact = facts.get(titan.card)
+            if fact is None:  # defence, both symbols count, banners, capacity: read once
+                fact = facts[titan.card] = (
+                    f(titan.card, "defence"), f(titan.card, "target") == "swords-and-arrows",
+                    len(f(titan.card, "banners") or ()), f(titan.card, "capacity"))
+            defence, both, banners, capacity = fact
             found = []
             for uids, paid, cost, swords, with_arrows in payments:
                 short = defence - (with_arrows if both else swords)
@@ -117,9 +117,8 @@ class Combat(Table):
                 if amb and (not sword_cost or amb * sword_cost > ambrosia):
                     continue
                 found.append((cost + amb, uids, cost, amb, paid))
-            found.sort(key=_cheapest)  # by total price, then by the cards' uids
-            banners = len(f(titan.card, "banners") or ())
-            vp = (2.5 * banners + f(titan.card, "capacity")
+            found.sort()  # by total price, then by the cards' uids (never equal)
+            vp = (2.5 * banners + capacity
                   + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners)
             for _, _, cost, amb, paid in found:
                 e = known.get((cost, amb * sword_cost, vp))

@@ -71,6 +71,8 @@ class Rules:
         self.placements: dict[tuple, Estimate] = {}
         #: an attack's Estimate by (coins, ambrosia swords, victory points)
         self.attacks: dict[tuple[int, int, float], Estimate] = {}
+        #: a titan's (defence, whether arrows count, banners, capacity) by card id
+        self.titan_facts: dict[str, tuple[int, bool, int, int]] = {}
         #: option strings by their parts (a turn offers the same ones again and again)
         self.labels: dict[tuple, str] = {}
         #: the greedy bot's worth of a card by (card, rounds left, change in fed citizens):
