@@ -185,8 +185,13 @@ class Actions(Table):
             gained = tuple(g.items())  # with the price, all a placement's estimate depends on
             by_price: dict[tuple[int, int], Estimate] = {}  # skills paying alike gain alike
             for skill in ready:
-                for boost in self.boosts(seat, space, skill, fee=fee_of) if boosting else _NO_BOOST:
-                    fee = fee_of(space, skill + boost)
+                fee = fee_of(space, skill)
+                if boosting and fee != 0:  # a free placement has nothing to boost
+                    priced = [(boost, fee_of(space, skill + boost))
+                              for boost in self.boosts(seat, space, skill, fee=fee_of)]
+                else:
+                    priced = [(0, fee)]
+                for boost, fee in priced:
                     if fee is None or fee > coins:
                         continue
                     key = (space, skill, boost)
