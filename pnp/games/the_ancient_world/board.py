@@ -103,7 +103,14 @@ class Board(Table):
                     "cost_knowledge", 0):
                 if fed is None:
                     fed = (len(self.cits(seat)), self.food(seat))
-                v, total = self.card_worth(seat, cid, fed)
+                    have, food = fed
+                    left = max(0, self.r.rounds - self.st.turn)
+                    values = self.r.values
+                # card_worth(seat, cid, fed), its memo read inline
+                citizens = f.get("citizen", 0)
+                found = values.get((cid, left, min(have + citizens, food + f.get("food", 0))
+                                    - min(have, food) - citizens))
+                v, total = self.card_worth(seat, cid, fed) if found is None else found
             elif crane is not None and cid != crane.card and room > -1:  # free; the Crane leaves
                 v = self.crane_value(seat, cid)
                 total = sum(v.values())

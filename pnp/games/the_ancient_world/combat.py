@@ -11,6 +11,8 @@ from pnp.engine.api import Estimate
 from .pieces import is_retired, set_tok, tok
 from .table import Table
 
+#: the titan piles, by stars
+_PILES = ("titans-1", "titans-2", "titans-3")
 #: attack estimates kept per definition before the table starts afresh
 ATTACK_MEMO = 1 << 12
 
@@ -19,8 +21,8 @@ class Combat(Table):
     """Attacks on the titan piles and on threatening titans."""
 
     def targets(self, seat: int) -> list[tuple[str, Any]]:
-        out = [(f"titans-{s}", self.zone(f"titans-{s}")[0]) for s in (1, 2, 3)
-               if self.zone(f"titans-{s}")]
+        zones = self.st.zones
+        out = [(pile, zones[pile][0]) for pile in _PILES if zones.get(pile)]
         if self.rule("attack", "threats_attackable"):
             out += [(f"threat-{o}", self.zone("threat", o)[0]) for o in range(self.n)
                     if self.zone("threat", o)]
