@@ -4,12 +4,18 @@ greedy bot's estimates), placement fees per edition, passing, and placing a citi
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from pnp.engine.api import Estimate
 
-from .pieces import is_damaged, tok
-from .rules import NONE, has_action
+from .pieces import is_damaged
+from .rules import NONE
 from .table import Table
+
+#: the boosts offered where none is affordable: none
+_NO_BOOST = (0,)
+#: placement estimates kept per definition before the table starts afresh
+PLACEMENT_MEMO = 1 << 14
 
 
 class Actions(Table):
@@ -76,7 +82,7 @@ class Actions(Table):
         during its own turn reusing a citizen) until `done`. No choice when nothing is
         affordable (interpretation ambrosia-any-time)."""
         while self.r.amb:
-            est: dict[str, Estimate] = {"done": Estimate()}
+            est: dict[str, Estimate] = {"done": self.r.estimate({})}
             opts = ["done"] + self.ambrosia_options(seat, est)
             if in_turn:
                 opts += self.reuse_options(seat, est)
@@ -93,38 +99,59 @@ class Actions(Table):
             return opts
         if p.counters["ambrosia"] >= self.rule("ambrosia", "coin"):
             opts.append("amb-coin")
-            est["amb-coin"] = Estimate({"ambrosia": -2.0, "coins": 1.0})
+            est["amb-coin"] = self.r.estimate({"ambrosia": -2.0, "coins": 1.0})
         if p.counters["ambrosia"] >= self.rule("ambrosia", "repair"):
             for c in self.zone("empire", seat):
                 if is_damaged(c):
                     o = f"amb-repair:{c.uid}"
                     opts.append(o)
-                    est[o] = Estimate({"ambrosia": -2.0, "victory-points": 1.0})
+                    est[o] = self.r.estimate({"ambrosia": -2.0, "victory-points": 1.0})
         return opts
 
-    def reuse_options(self, seat: int, est: dict[str, Estimate]) -> list[str]:
-        """A citizen already on the board placed again, for 4 ambrosia."""
+    def reuse_options(self, seat: int, est: dict[str, Estimate],
+                      gains: dict[str, dict[str, float] | None] | None = None) -> list[str]:
+        """A citizen already on the board placed again, for 4 ambrosia. `gains`: the space
+        estimates of this decision, shared with the caller (filled here as needed)."""
         p = self.st.players[seat]
-        if not self.r.amb or p.counters["ambrosia"] < self.rule("ambrosia", "reuse_citizen"):
+        price = self.rule("ambrosia", "reuse_citizen")
+        if not self.r.amb or p.counters["ambrosia"] < price:
             return []
-        idle_ok = self.rule("placement", "without_action")
         placed = sorted(c[0] for c in self.cits(seat) if c[1].startswith("space:"))
+        if not placed:
+            return []  # nothing to reuse: no option, whatever the spaces are worth
+        idle_ok = self.rule("placement", "without_action")
+        amb_skill = self.rule("ambrosia", "skill")
+        spare = p.counters["ambrosia"] - price
+        boosting = spare // amb_skill > 0
+        fee_of = self.fees(seat) if boosting else partial(self.fee, seat)
+        estimate = self.r.estimate
+        labels = self.r.labels
+        coins = p.counters["coins"]
         opts = []
         for space in self.open_spaces(self.st.turn, seat):
-            gain = self.space_estimate(seat, space)
+            if gains is None:
+                gain = self.space_estimate(seat, space)
+            elif space in gains:
+                gain = gains[space]
+            else:
+                gain = gains[space] = self.space_estimate(seat, space)
             if gain is None and not idle_ok:
                 continue
-            spare = p.counters["ambrosia"] - self.rule("ambrosia", "reuse_citizen")
+            g = gain or {}
+            coins0 = g.get("coins", 0)
             for skill in placed:
-                for boost in self.boosts(seat, space, skill, spare):
-                    fee = self.fee(seat, space, skill + boost)
-                    if fee is None or fee > p.counters["coins"]:
+                for boost in (self.boosts(seat, space, skill, spare, fee=fee_of) if boosting
+                              else _NO_BOOST):
+                    fee = fee_of(space, skill + boost)
+                    if fee is None or fee > coins:
                         continue
-                    o = f"reuse:{space}/{skill}/{boost}"
+                    key = ("reuse", space, skill, boost)
+                    o = labels.get(key)
+                    if o is None:
+                        o = labels[key] = f"reuse:{space}/{skill}/{boost}"
                     opts.append(o)
-                    e = dict(gain or {})
-                    est[o] = Estimate({**e, "ambrosia": -4.0 - boost * self.rule("ambrosia", "skill"),
-                                       "coins": e.get("coins", 0) - fee})
+                    est[o] = estimate({**g, "ambrosia": -4.0 - boost * amb_skill,
+                                       "coins": coins0 - fee})
         return opts
 
     def turn_options(self, seat: int) -> tuple[list[str], dict[str, Estimate]]:
@@ -134,41 +161,70 @@ class Actions(Table):
         rnd = self.st.turn
         ready = sorted(c[0] for c in self.cits(seat) if c[1] == "ready")
         idle_ok = self.rule("placement", "without_action")  # place, and not perform it
-        opts += self.reuse_options(seat, est)
-        fee_of = self.fees(seat)
+        gains: dict[str, dict[str, float] | None] = {}  # space_estimate, once per decision
+        opts += self.reuse_options(seat, est, gains)
         amb_skill = self.rule("ambrosia", "skill")
+        # boosts() is asked only where one is affordable (else it offers none), and the fees
+        # are remembered only where boosts ask for them again
+        boosting = self.r.amb and p.counters["ambrosia"] // amb_skill > 0
+        fee_of = self.fees(seat) if boosting else partial(self.fee, seat)
         coins = p.counters["coins"]
+        amb_on = self.st.vars["amb"]
+        estimate = self.r.estimate
+        labels = self.r.labels
+        placed = self.r.placements
+        if len(placed) >= PLACEMENT_MEMO:
+            placed.clear()
         for space in self.open_spaces(rnd, seat) if ready else ():  # no citizen: no placing
-            gain = self.space_estimate(seat, space)
-            here = self.st.vars["amb"].get(space, 0)
+            gain = gains[space] if space in gains else self.space_estimate(seat, space)
+            here = amb_on.get(space, 0)
             if gain is None and not here and not idle_ok:
                 continue
             g = gain or {}
             coins0, amb0 = g.get("coins", 0), g.get("ambrosia", 0)
+            gained = tuple(g.items())  # with the price, all a placement's estimate depends on
+            by_price: dict[tuple[int, int], Estimate] = {}  # skills paying alike gain alike
             for skill in ready:
-                for boost in self.boosts(seat, space, skill, fee=fee_of):
-                    fee = fee_of(space, skill + boost)
+                fee = fee_of(space, skill)
+                if boosting and fee != 0:  # a free placement has nothing to boost
+                    priced = [(boost, fee_of(space, skill + boost))
+                              for boost in self.boosts(seat, space, skill, fee=fee_of)]
+                else:
+                    priced = [(0, fee)]
+                for boost, fee in priced:
                     if fee is None or fee > coins:
                         continue
-                    o = f"place:{space}/{skill}/{boost}"
+                    key = (space, skill, boost)
+                    o = labels.get(key)
+                    if o is None:
+                        o = labels[key] = f"place:{space}/{skill}/{boost}"
                     opts.append(o)
-                    e = dict(g)
-                    e["coins"] = coins0 - fee
-                    e["ambrosia"] = amb0 - boost * amb_skill + here
-                    est[o] = Estimate(e)
+                    found = by_price.get((fee, boost))
+                    if found is None:
+                        key = (gained, fee, boost, here)
+                        found = placed.get(key)
+                        if found is None:
+                            e = dict(g)
+                            e["coins"] = coins0 - fee
+                            e["ambrosia"] = amb0 - boost * amb_skill + here
+                            found = placed[key] = estimate(e)
+                        by_price[(fee, boost)] = found
+                    est[o] = found
         # any ready citizen may go on a card's action; where no match rule is played a
         # higher number never does worse on the board, so only the lowest is offered
         # (interpretation card-action-citizen)
         skills = ready if self.rule("placement", "match_rule_on") else ready[:1]
+        acts = self.r.action_cards
         for c in self.zone("empire", seat) if ready else ():
-            if is_damaged(c) or not has_action(self.r, c.card) or tok(c, "occupied"):
+            if (c.card not in acts or (c.flags and "damaged" in c.flags)
+                    or (c.tokens and c.tokens.get("occupied"))):  # is_damaged, tok, inline
                 continue
             e = self.card_estimate(seat, c.card)
             if e is not None:
                 for skill in skills:
                     o = f"card:{c.uid}/{skill}"
                     opts.append(o)
-                    est[o] = Estimate(e)
+                    est[o] = estimate(e)
         for o, e in self.attack_options(seat):
             opts.append(o)
             est[o] = e
@@ -177,7 +233,7 @@ class Actions(Table):
                 if self.can_build(seat, c.card):
                     o = f"stored:{c.uid}"
                     opts.append(o)
-                    est[o] = Estimate(self.card_value(seat, c.card))
+                    est[o] = estimate(self.card_value(seat, c.card))
         opts += self.ambrosia_options(seat, est)
         return opts, est
 
@@ -192,10 +248,12 @@ class Actions(Table):
         out = [0]
         if not self.r.amb:
             return out
-        if fee is None:
-            fee = self.fees(seat)
         amb = self.st.players[seat].counters["ambrosia"] if spare is None else spare
         have = amb // self.rule("ambrosia", "skill")
+        if have <= 0:
+            return out  # no boost affordable: the fee is not asked
+        if fee is None:
+            fee = self.fees(seat)
         last = fee(space, skill)
         if last == 0:
             return out
@@ -225,13 +283,16 @@ class Actions(Table):
 
     def fee(self, seat: int, space: str, skill: int) -> int | None:
         """Coins to place a citizen of `skill` on a board space; None: not allowed."""
-        if space in self.r.ignored(self.st.players[seat].vars.get("city", "")):
+        r = self.r
+        city = self.st.players[seat].vars.get("city", "")
+        ignored = r.ignore_by.get(city)  # r.ignored(city), without the call once known
+        if space in (r.ignored(city) if ignored is None else ignored):
             return 0
         here = self.st.vars["spaces"][space]
         if not here:
             return 0
         top = max([s for _, s in here])
-        pay, by_difference, fee, match_on = self.r.fee_rule
+        pay, by_difference, fee, match_on = r.fee_rule
         if pay:
             if top <= skill:
                 return 0
@@ -252,7 +313,7 @@ class Actions(Table):
             st.vars["first_pass"] = seat
             if self.has(seat, "first-pass-store"):
                 opts = [NONE, "deck"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
-                est = {o: Estimate({"victory-points": 0.5}) for o in opts[1:]}
+                est = {o: self.r.estimate({"victory-points": 0.5}) for o in opts[1:]}
                 pick = self.choose(seat, opts, "store a card for passing first", est)
                 if pick == "deck":
                     deck = self.current_deck()
@@ -295,8 +356,9 @@ class Actions(Table):
         rule = self.rule
         if space == "labor":
             return {"coins": float(rule("actions", "labor_coins"))}
-        if space == "draft":
-            return {"draft": 1.0 if self.actives(seat) else 0.1}
+        if space == "draft":  # any active army card (actives, without the list)
+            return {"draft": 1.0 if any(not (c.flags and "retired" in c.flags)
+                                        for c in self.zone("armies", seat)) else 0.1}
         if space == "learn":
             if p["coins"] < rule("actions", "learn", "coins"):
                 return None
@@ -309,13 +371,15 @@ class Actions(Table):
                 return {"knowledge": -1.0, "victory-points": self.district_banners()}
             return {"knowledge": -1.0, "victory-points": 1.5}
         if space == "rebuild":
-            dmg = sum(1 for c in self.zone("empire", seat) if is_damaged(c))
+            dmg = sum(1 for c in self.zone("empire", seat) if c.flags and "damaged" in c.flags)
             return {"coins": 1.0, "victory-points": min(dmg, 2) * 1.5 + 0.3}
         if space == "build":
             best = self.best_buy(seat)
             return best
-        if space == "recruit":
-            if not self.recruitable(seat):
+        if space == "recruit":  # recruitable(seat), as a yes or no
+            coins, f = p["coins"], self.r.f
+            if not any(f(c.card, "cost_coins") <= coins for c in self.zone("military-row")) \
+                    or not self.has_army_place(seat):
                 return None
             return {"draft": 2.0, "victory-points": 0.5}
         if space == "explore":  # a stored card pays off when built in a later round

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.engine.api import Estimate
-
 from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
 from .rules import NONE
 from .table import Table, at
@@ -20,24 +18,38 @@ FED_CITIZEN = 3.0
 class Board(Table):
     """The board actions a citizen performs."""
 
-    def card_value(self, seat: int, cid: str) -> dict[str, float]:
+    def card_value(self, seat: int, cid: str,
+                   fed: tuple[int, int] | None = None) -> dict[str, float]:
+        """What building `cid` is worth to a greedy bot (read only: one dict per card, round
+        and change in fed citizens). `fed`: (citizens, food) of the seat, when a caller asks
+        for many cards."""
+        return self.card_worth(seat, cid, fed)[0]
+
+    def card_worth(self, seat: int, cid: str,
+                   fed: tuple[int, int] | None = None) -> tuple[dict[str, float], float]:
+        """card_value and the sum of its values, worked out once per card, rounds left and
+        change in fed citizens (all they depend on). The change: citizens fed at the end of
+        the round after gaining the card's food and citizens, less those fed now (a citizen
+        card without food adds a hungry mouth, which starves and sits out the next round, and
+        food where citizens go hungry feeds them)."""
         f = self.r.cards[cid]
         left = max(0, self.r.rounds - self.st.turn)
-        vp = (2.2 * len(f.get("banners", ())) + f.get("vp", 0) + 0.4 * f.get("bonus_vp", 0)
-              + left * (0.35 * f.get("income", 0) + 0.5 * f.get("knowledge", 0)
-                        + 0.2 * f.get("ambrosia", 0))
-              + 0.8 * (f.get("swords", 0) + f.get("arrows", 0)) + 1.5 * f.get("food", 0)
-              + f.get("army", 0) + 1.5 * f.get("citizen", 0)
-              + FED_CITIZEN * self.fed_change(seat, f.get("food", 0), f.get("citizen", 0)))
-        return {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
-                "knowledge": -float(f.get("cost_knowledge", 0))}
-
-    def fed_change(self, seat: int, food: int, citizens: int) -> int:
-        """Citizens fed at the end of the round after gaining `food` and `citizens`, less
-        those fed now (greedy bot: a citizen card without food adds a hungry mouth, which
-        starves and sits out the next round, and food where citizens go hungry feeds them)."""
-        have, fed = len(self.cits(seat)), self.food(seat)
-        return min(have + citizens, fed + food) - min(have, fed) - citizens
+        have, food = (len(self.cits(seat)), self.food(seat)) if fed is None else fed
+        citizens, gained = f.get("citizen", 0), f.get("food", 0)
+        change = min(have + citizens, food + gained) - min(have, food) - citizens
+        key = (cid, left, change)
+        found = self.r.values.get(key)
+        if found is None:
+            vp = (2.2 * len(f.get("banners", ())) + f.get("vp", 0) + 0.4 * f.get("bonus_vp", 0)
+                  + left * (0.35 * f.get("income", 0) + 0.5 * f.get("knowledge", 0)
+                            + 0.2 * f.get("ambrosia", 0))
+                  + 0.8 * (f.get("swords", 0) + f.get("arrows", 0)) + 1.5 * f.get("food", 0)
+                  + f.get("army", 0) + 1.5 * f.get("citizen", 0)
+                  + FED_CITIZEN * change)
+            v = {"victory-points": vp, "coins": -float(f.get("cost_coins", 0)),
+                 "knowledge": -float(f.get("cost_knowledge", 0))}
+            found = self.r.values[key] = (v, sum(v.values()))
+        return found
 
     def can_build(self, seat: int, cid: str, free: bool = False, leaving: int = 0) -> bool:
         """The player may build `cid`: not owned, room in the empire (after `leaving` cards
@@ -66,14 +78,22 @@ class Board(Table):
         """The best card Build could take (None: Build can take none): one the player can pay
         for, or with a Crane one free of coins and knowledge."""
         best = None
-        crane = self.crane(seat)
-        # can_build, with what it reads looked up once for every card offered
+        best_sum = 0.0
+        cards = self.r.cards
+        # can_build, with what it reads looked up once for every card offered; the Crane
+        # (crane(seat)) found on the same pass
         empire = self.zone("empire", seat)
-        owned = {c.card for c in empire}
+        owned = set()
+        crane = None
+        for c in empire:
+            owned.add(c.card)
+            if (crane is None and cards[c.card].get("ability", 0) == "crane"
+                    and not (c.flags and "damaged" in c.flags)):
+                crane = c
         room = self.capacity(seat) - len(empire)  # can_build: room > -leaving
         p = self.st.players[seat].counters
         coins, knowledge = p["coins"], p["knowledge"]
-        cards = self.r.cards
+        fed = None
         for _, c in self.buyable(seat):
             cid = c.card
             if cid in owned:
@@ -81,13 +101,24 @@ class Board(Table):
             f = cards[cid]
             if room > 0 and coins >= f.get("cost_coins", 0) and knowledge >= f.get(
                     "cost_knowledge", 0):
-                v = self.card_value(seat, cid)
+                if fed is None:
+                    fed = (len(self.cits(seat)), self.food(seat))
+                    have, food = fed
+                    left = max(0, self.r.rounds - self.st.turn)
+                    values = self.r.values
+                # card_worth(seat, cid, fed), its memo read inline
+                citizens = f.get("citizen", 0)
+                found = values.get((cid, left, min(have + citizens, food + f.get("food", 0))
+                                    - min(have, food) - citizens))
+                v, total = self.card_worth(seat, cid, fed) if found is None else found
             elif crane is not None and cid != crane.card and room > -1:  # free; the Crane leaves
                 v = self.crane_value(seat, cid)
+                total = sum(v.values())
             else:
                 continue
-            if best is None or sum(v.values()) > sum(best.values()):
+            if best is None or total > best_sum:
                 best = v
+                best_sum = total
         return best
 
     def crane(self, seat: int) -> Any:
@@ -106,7 +137,7 @@ class Board(Table):
         self.gain(seat, "coins", self.rule("actions", "labor_coins"))
         if self.has(seat, "scribe-own-labor") and self.st.players[seat].counters["coins"] >= 1:
             pick = self.choose(seat, ["no", "scribe"], "Scribe Guild: pay 1 coin for 1 knowledge",
-                               {"scribe": Estimate({"coins": -1.0, "knowledge": 1.0})})
+                               {"scribe": self.r.estimate({"coins": -1.0, "knowledge": 1.0})})
             if pick == "scribe":
                 self.gain(seat, "coins", -1)
                 self.gain(seat, "knowledge", 1)
@@ -133,7 +164,7 @@ class Board(Table):
             if (seat == (other + 1) % self.n and self.has(other, "scribe-left-learn")
                     and self.st.players[other].counters["coins"] >= 1):
                 pick = self.choose(other, ["no", "scribe"], "Scribe Guild: pay 1 coin for 1 knowledge",
-                                   {"scribe": Estimate({"coins": -1.0, "knowledge": 1.0})})
+                                   {"scribe": self.r.estimate({"coins": -1.0, "knowledge": 1.0})})
                 if pick == "scribe":
                     self.gain(other, "coins", -1)
                     self.gain(other, "knowledge", 1)
@@ -143,7 +174,8 @@ class Board(Table):
         if not cards:
             return
         opts = [NONE] + [f"{c.uid}/{w}" for c in cards for w in ("name", "picture") if tok(c, w)]
-        est = {o: Estimate({"coins": 0.5 if o.endswith("picture") else 0.8}) for o in opts[1:]}
+        est = {o: self.r.estimate({"coins": 0.5 if o.endswith("picture") else 0.8})
+               for o in opts[1:]}
         pick = self.choose(seat, opts, why, est)
         if pick == NONE:
             return
@@ -164,8 +196,8 @@ class Board(Table):
         deck = self.zone("districts")
         if not pays or not deck:
             return
-        est = {"knowledge": Estimate({"knowledge": -float(cost["knowledge"])}),
-               "coins": Estimate({"coins": -float(cost["coins"])})}
+        est = {"knowledge": self.r.estimate({"knowledge": -float(cost["knowledge"])}),
+               "coins": self.r.estimate({"coins": -float(cost["coins"])})}
         pay = self.choose(seat, pays, "pay for Expand", est)
         self.gain(seat, pay, -cost[pay])
         drawn = deck[:cost["draw"]]  # looked at on the deck; the rest go back under it
@@ -173,7 +205,7 @@ class Board(Table):
         if len(drawn) > 1 and self.r.second:  # the second edition may keep none; Expand+ keeps one
             opts = [NONE] + opts
         last = self.st.turn >= self.r.rounds  # room for cards no later round can fill is worth 0
-        est2 = {f"district:{c.uid}": Estimate({"victory-points": (0 if last else self.r.f(
+        est2 = {f"district:{c.uid}": self.r.estimate({"victory-points": (0 if last else self.r.f(
             c.card, "capacity")) + len(self.r.f(c.card, "banners") or ())}) for c in drawn}
         pick = self.choose(seat, opts, "keep a district", est2)
         for c in drawn:
@@ -205,7 +237,7 @@ class Board(Table):
             if not dmg:
                 return
             opts = [f"repair:{c.uid}" for c in dmg]
-            est = {f"repair:{c.uid}": Estimate(self.card_value(seat, c.card)) for c in dmg}
+            est = {f"repair:{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for c in dmg}
             pick = self.choose(seat, opts, f"{why}: repair a damaged empire card", est)
             self.repair_uid(seat, int(pick[7:]))
 
@@ -221,6 +253,22 @@ class Board(Table):
             return []
         return [(c, pl) for c in self.zone("military-row")
                 if self.r.f(c.card, "cost_coins") <= coins for pl in places]
+
+    def has_army_place(self, seat: int) -> bool:
+        """Whether army_places(seat) offers any place, without writing the places out."""
+        armies = self.armies(seat)
+        if len(armies) < self.army_limit(seat):
+            return True
+        used_ok = None
+        for cards in armies.values():
+            active = [c for c in cards if not is_retired(c)]
+            if not active:
+                return True  # an army of retired cards only
+            if used_ok is None:
+                used_ok = self.city(seat).get("retire_used", False)
+            if used_ok or any(not tok(c, "name") for c in active):
+                return True  # a card it may retire
+        return False
 
     def army_places(self, seat: int) -> list[str]:
         armies = self.armies(seat)
@@ -240,7 +288,7 @@ class Board(Table):
             return
         opts = [f"{c.uid}@{pl}" for c, pl in pairs]
         f = self.r.f
-        est = {o: Estimate({"draft": float(f(c.card, "swords") + f(c.card, "arrows")),
+        est = {o: self.r.estimate({"draft": float(f(c.card, "swords") + f(c.card, "arrows")),
                             "coins": -float(f(c.card, "cost_coins")),
                             "victory-points": 0.5 if pl.startswith("retire") else 0.0})
                for o, (c, pl) in zip(opts, pairs, strict=True)}
@@ -272,7 +320,7 @@ class Board(Table):
         opts = ["draw"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
         if rule("actions", "explore", "from_c"):
             opts += [f"c:{c.uid}" for c in self.zone("empire-c")]
-        est = {o: Estimate({"victory-points": 0.6}) for o in opts}
+        est = {o: self.r.estimate({"victory-points": 0.6}) for o in opts}
         pick = self.choose(seat, opts, "explore", est)
         if pick.startswith("row:"):
             self.store_from(seat, "empire-row", int(pick[4:]))
@@ -288,7 +336,7 @@ class Board(Table):
         if not drawn:
             return
         opts = [f"keep:{c.uid}" for c in drawn]
-        est = {f"keep:{c.uid}": Estimate({"victory-points": self.card_value(seat, c.card)[
+        est = {f"keep:{c.uid}": self.r.estimate({"victory-points": self.card_value(seat, c.card)[
             "victory-points"] / 4}) for c in drawn}
         pick = self.choose(seat, opts, "store one explored card", est)
         for c in drawn:
@@ -318,16 +366,17 @@ class Board(Table):
         return True
 
     def do_build(self, seat: int) -> None:
-        options = [(z, c) for z, c in self.buyable(seat) if self.can_build(seat, c.card)]
+        offered = self.buyable(seat)
+        options = [(z, c) for z, c in offered if self.can_build(seat, c.card)]
         crane = self.crane(seat)
         opts = [NONE] + [f"{z}/{c.uid}" for z, c in options]
-        est = {f"{z}/{c.uid}": Estimate(self.card_value(seat, c.card)) for z, c in options}
+        est = {f"{z}/{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for z, c in options}
         if crane is not None:
-            for z, c in self.buyable(seat):
+            for z, c in offered:
                 if c.card != crane.card and self.can_build(seat, c.card, free=True, leaving=1):
                     o = f"crane:{z}/{c.uid}"
                     opts.append(o)
-                    est[o] = Estimate(self.crane_value(seat, c.card))
+                    est[o] = self.r.estimate(self.crane_value(seat, c.card))
         if len(opts) == 1:
             return
         pick = self.choose(seat, opts, "build an empire card", est)
@@ -371,7 +420,8 @@ class Board(Table):
         if not free:
             return
         opts = [NONE] + [f"swap:{c[0]}" for c in self.cits(seat) if c[0] < free[0]]
-        est = {o: Estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))}) for o in opts[1:]}
+        est = {o: self.r.estimate({"victory-points": 0.3 * (free[0] - int(o[5:]))})
+               for o in opts[1:]}
         pick = self.choose(seat, opts, "trade a citizen for a higher one", est)
         if pick == NONE:
             return

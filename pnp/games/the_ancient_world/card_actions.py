@@ -3,8 +3,6 @@ borrowing another player's."""
 
 from __future__ import annotations
 
-from pnp.engine.api import Estimate
-
 from .pieces import is_damaged, set_tok, tok
 from .rules import NONE, has_action
 from .table import Table
@@ -44,7 +42,7 @@ class CardActions(Table):
         order = []
         while left:
             opts = [f"top:{c.uid}" for c in left]
-            est = {f"top:{c.uid}": Estimate({"victory-points": -self.r.f(c.card, "defence")
+            est = {f"top:{c.uid}": self.r.estimate({"victory-points": -self.r.f(c.card, "defence")
                                              / (4 * (len(order) + 1))}) for c in left}
             pick = self.choose(seat, opts, f"Forest Hideout: the titan for place {len(order) + 1}",
                                est)
@@ -86,8 +84,8 @@ class CardActions(Table):
             cards = [c for c in self.zone("armies", seat) if tok(c, "name") + tok(c, "picture")]
             if cards:
                 opts = [f"clear:{c.uid}" for c in cards]
-                est = {f"clear:{c.uid}": Estimate({"coins": float(tok(c, "name") + tok(c, "picture"))})
-                       for c in cards}
+                est = {f"clear:{c.uid}": self.r.estimate(
+                    {"coins": float(tok(c, "name") + tok(c, "picture"))}) for c in cards}
                 pick = self.choose(seat, opts, "Holy Site: clear a military card", est)
                 c = cards[opts.index(pick)]
                 self.st.supply["coins"] += tok(c, "name") + tok(c, "picture")
@@ -97,7 +95,7 @@ class CardActions(Table):
             cards = self.borrowable(seat)
             if cards:
                 opts = [f"borrow:{c.uid}" for c in cards]
-                est = {f"borrow:{c.uid}": Estimate(self.card_estimate(seat, c.card) or {})
+                est = {f"borrow:{c.uid}": self.r.estimate(self.card_estimate(seat, c.card) or {})
                        for c in cards}
                 pick = self.choose(seat, opts, "use another player's card action", est)
                 self.event("borrow-action", seat)

@@ -11,13 +11,18 @@ from pnp.engine.api import Estimate
 from .pieces import is_retired, set_tok, tok
 from .table import Table
 
+#: the titan piles, by stars
+_PILES = ("titans-1", "titans-2", "titans-3")
+#: attack estimates kept per definition before the table starts afresh
+ATTACK_MEMO = 1 << 12
+
 
 class Combat(Table):
     """Attacks on the titan piles and on threatening titans."""
 
     def targets(self, seat: int) -> list[tuple[str, Any]]:
-        out = [(f"titans-{s}", self.zone(f"titans-{s}")[0]) for s in (1, 2, 3)
-               if self.zone(f"titans-{s}")]
+        zones = self.st.zones
+        out = [(pile, zones[pile][0]) for pile in _PILES if zones.get(pile)]
         if self.rule("attack", "threats_attackable"):
             out += [(f"threat-{o}", self.zone("threat", o)[0]) for o in range(self.n)
                     if self.zone("threat", o)]
@@ -43,14 +48,26 @@ class Combat(Table):
     def attack_base(self, seat: int) -> tuple[int, int, dict[int, list]]:
         """What every attack of `seat` counts before its payment: swords (with Draft),
         arrows, and the armies by number (for the legacy of retired cards)."""
-        return (self.symbols(seat, "swords") + self.st.players[seat].vars["draft"],
-                self.symbols(seat, "arrows"), self.armies(seat))
+        cards = self.r.cards
+        swords = arrows = 0
+        for c in self.zone("empire", seat):  # symbols(seat, ...) for both, in one pass
+            if not (c.flags and "damaged" in c.flags):
+                f = cards[c.card]
+                swords += f.get("swords", 0)
+                arrows += f.get("arrows", 0)
+        for c in self.zone("lands", seat):
+            f = cards[c.card]
+            swords += f.get("swords", 0)
+            arrows += f.get("arrows", 0)
+        return swords + self.st.players[seat].vars["draft"], arrows, self.armies(seat)
 
     def attack_options(self, seat: int) -> list[tuple[str, Estimate]]:
         """Every target with every set of unused military cards the player can pay that
         reaches its defence, with the fewest ambrosia swords that make up the rest (more
         would change nothing: interpretation ambrosia-swords-needed)."""
-        ready = [c for c in self.actives(seat) if not tok(c, "name")]
+        # unretired and unused (actives, tok inline)
+        ready = [c for c in self.zone("armies", seat) if not (c.flags and "retired" in c.flags)
+                 and not (c.tokens and c.tokens.get("name"))]
         if not ready:
             return []
         p = self.st.players[seat].counters
@@ -78,26 +95,40 @@ class Combat(Table):
                     arrows += ar
                     cost += price
                 if cost <= coins:
-                    payments.append((used, cost, swords, swords + arrows))
+                    uids = tuple(c.uid for c in used)
+                    payments.append((uids, "+".join(map(str, uids)), cost, swords,
+                                     swords + arrows))
         out = []
+        ambrosia = p["ambrosia"]
+        estimate = self.r.estimate
+        known = self.r.attacks
+        if len(known) >= ATTACK_MEMO:
+            known.clear()
+        facts = self.r.titan_facts
         for target, titan in self.targets(seat) if payments else ():
-            defence = f(titan.card, "defence")
-            both = f(titan.card, "target") == "swords-and-arrows"
+            fact = facts.get(titan.card)
+            if fact is None:  # defence, both symbols count, banners, capacity: read once
+                fact = facts[titan.card] = (
+                    f(titan.card, "defence"), f(titan.card, "target") == "swords-and-arrows",
+                    len(f(titan.card, "banners") or ()), f(titan.card, "capacity"))
+            defence, both, banners, capacity = fact
             found = []
-            for used, cost, swords, with_arrows in payments:
+            for uids, paid, cost, swords, with_arrows in payments:
                 short = defence - (with_arrows if both else swords)
                 amb = max(0, short)
-                if amb and (not sword_cost or amb * sword_cost > p["ambrosia"]):
+                if amb and (not sword_cost or amb * sword_cost > ambrosia):
                     continue
-                found.append((cost + amb, cost, amb, used))
-            found.sort(key=lambda x: (x[0], [c.uid for c in x[3]]))
-            banners = len(self.r.f(titan.card, "banners") or ())
-            for _, cost, amb, used in found:
-                o = f"attack:{target}:{'+'.join(str(c.uid) for c in used)}:{amb}"
-                e = Estimate({"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
-                              "victory-points": 2.5 * banners + self.r.f(titan.card, "capacity")
-                              + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners})
-                out.append((o, e))
+                found.append((cost + amb, uids, cost, amb, paid))
+            found.sort()  # by total price, then by the cards' uids (never equal)
+            vp = (2.5 * banners + capacity
+                  + (2.0 if target == f"threat-{seat}" else 0.0) - 0.8 * banners)
+            for _, _, cost, amb, paid in found:
+                e = known.get((cost, amb * sword_cost, vp))
+                if e is None:
+                    e = known[(cost, amb * sword_cost, vp)] = estimate(
+                        {"coins": -float(cost), "ambrosia": -float(amb * sword_cost),
+                         "victory-points": vp})
+                out.append((f"attack:{target}:{paid}:{amb}", e))
         return out
 
     def attack(self, seat: int, arg: str) -> None:

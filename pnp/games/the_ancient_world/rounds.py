@@ -4,7 +4,7 @@ ambrosia, citizens home, starvation)."""
 
 from __future__ import annotations
 
-from pnp.engine.api import PREGAME, Estimate, Phase, play_turns
+from pnp.engine.api import PREGAME, Phase, play_turns
 
 from .pieces import set_tok, tok
 from .table import Table
@@ -66,10 +66,10 @@ class Rounds(Table):
                 cost = len(self.r.f(titan, "banners") or ()) * rule("ambrosia",
                                                                      "feed_titan_per_banner")
                 opts = ["roll"]
-                est = {"roll": Estimate({"victory-points": -0.7 * cost})}
+                est = {"roll": self.r.estimate({"victory-points": -0.7 * cost})}
                 if self.r.amb and st.players[seat].counters["ambrosia"] >= cost:
                     opts.append("feed")
-                    est["feed"] = Estimate({"ambrosia": -float(cost)})
+                    est["feed"] = self.r.estimate({"ambrosia": -float(cost)})
                 pick = self.choose(seat, opts, "confront the threatening titan", est)
                 if pick == "feed":
                     self.gain(seat, "ambrosia", -cost)
@@ -127,7 +127,7 @@ class Rounds(Table):
             can = min(short, self.st.players[seat].counters["ambrosia"] // per)
             if can:
                 opts = [f"feed:{k}" for k in range(can + 1)]
-                est = {f"feed:{k}": Estimate({"ambrosia": -float(per * k),
+                est = {f"feed:{k}": self.r.estimate({"ambrosia": -float(per * k),
                                               "victory-points": 3.0 * k}) for k in range(can + 1)}
                 k = int(self.choose(seat, opts, "feed citizens with ambrosia", est)[5:])
                 self.gain(seat, "ambrosia", -per * k)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.engine.api import (
+    Estimate,
     GameDef,
     GameMeta,
     counter_and_shared_bounds,
@@ -23,6 +24,8 @@ TOKENS = ("coins", "knowledge", "ambrosia")
 BOT_VALUES = {"victory-points": 3.0, "coins": 1.0, "knowledge": 1.6, "ambrosia": 0.6,
               "draft": 0.8}
 NONE = "none"
+#: interned estimates kept per definition before the table starts afresh
+ESTIMATE_MEMO = 1 << 14
 
 
 class Rules:
@@ -37,6 +40,8 @@ class Rules:
             for card in deck.cards:
                 self.cards[card.id] = dict(card.fields)
                 self.deck_of[card.id] = deck.id
+        #: empire cards with an action a citizen can be placed on (has_action)
+        self.action_cards = frozenset(c for c in self.cards if has_action(self, c))
         self.rounds = int(rule("end", "max_turns"))
         self.second = rule("edition") == "second"
         self.capital = dict(rule("capital"))
@@ -54,12 +59,27 @@ class Rules:
         for board in self.boards:
             self.city_by_id.setdefault(board["id"], board)
         #: board spaces where nobody pays for citizens already there, per city-state board id
-        self._ignore: dict[str, frozenset[str]] = {}
+        self.ignore_by: dict[str, frozenset[str]] = {}
         #: what a placement fee reads: higher skill paid for (else forbidden), the fee by
         #: difference, the fee, the spaces of the match rule
         self.fee_rule = (rule("placement", "higher_skill") == "pay",
                          rule("placement", "fee_by_difference"), rule("placement", "fee"),
                          rule("placement", "match_rule_on"))
+        #: one Estimate per distinct content (see `estimate`)
+        self._estimates: dict[tuple, Estimate] = {}
+        #: a placement's Estimate by (the space's gains, fee, boost, ambrosia on the space)
+        self.placements: dict[tuple, Estimate] = {}
+        #: an attack's Estimate by (coins, ambrosia swords, victory points)
+        self.attacks: dict[tuple[int, int, float], Estimate] = {}
+        #: a titan's (defence, whether arrows count, banners, capacity) by card id
+        self.titan_facts: dict[str, tuple[int, bool, int, int]] = {}
+        #: option strings by their parts (a turn offers the same ones again and again)
+        self.labels: dict[tuple, str] = {}
+        #: the greedy bot's worth of a card by (card, rounds left, change in fed citizens):
+        #: (card_value, the sum of its values)
+        self.values: dict[tuple[str, int, int], tuple[dict[str, float], float]] = {}
+        #: open_spaces by (round, city board id or None for the board alone)
+        self.open_by: dict[tuple[int, str | None], tuple[str, ...]] = {}
 
     def rule(self, *path: str) -> Any:
         """game.rule(*path), remembered: the definition never changes during play (the
@@ -70,13 +90,25 @@ class Rules:
             value = self._rules[path] = self.game.rule(*path)
             return value
 
+    def estimate(self, e: dict[str, float]) -> Estimate:
+        """The one Estimate with exactly these items (in this order): a bot digests an
+        Estimate once and keeps its digest on it, so the same gains offered again at the next
+        decision are not digested again. Nobody writes to an Estimate once built."""
+        key = tuple(e.items())
+        found = self._estimates.get(key)
+        if found is None:
+            if len(self._estimates) >= ESTIMATE_MEMO:
+                self._estimates.clear()
+            found = self._estimates[key] = Estimate(e)
+        return found
+
     def ignored(self, city: str) -> frozenset[str]:
         """Spaces where a placement ignores the citizens already there, with city board
         `city` (its own list joined to the rules')."""
-        found = self._ignore.get(city)
+        found = self.ignore_by.get(city)
         if found is None:
             board = self.city_by_id.get(city, {})
-            found = self._ignore[city] = frozenset(
+            found = self.ignore_by[city] = frozenset(
                 set(self.rule("placement", "ignore_citizens_on"))
                 | set(board.get("ignore_citizens_on", ())))
         return found

@@ -99,11 +99,12 @@ class Table:
     def symbols(self, seat: int, field: str) -> int:
         """`field` summed over the active cards (in active_cards' order)."""
         cards = self.r.cards
+        zones = self.st.players[seat].zones  # zone(), inline (reading only)
         total = 0
-        for c in self.zone("empire", seat):
+        for c in zones.get("empire", ()):
             if not (c.flags and "damaged" in c.flags):  # is_damaged, inline: a hot path
                 total += cards[c.card].get(field, 0)
-        for c in self.zone("lands", seat):
+        for c in zones.get("lands", ()):
             total += cards[c.card].get(field, 0)
         return total
 
@@ -115,9 +116,12 @@ class Table:
         return self.r.capital["food"] + self.symbols(seat, "food")
 
     def capacity(self, seat: int) -> int:
-        cards = self.r.cards
-        return (self.r.capital["capacity"] + self.city(seat).get("capacity", 0)
-                + sum([cards[c.card].get("capacity", 0) for c in self.zone("lands", seat)]))
+        r = self.r
+        cards = r.cards
+        p = self.st.players[seat]
+        city = r.city_by_id.get(p.vars.get("city", ""), _NO_CITY)  # city(seat), inline
+        return (r.capital["capacity"] + city.get("capacity", 0)
+                + sum([cards[c.card].get("capacity", 0) for c in p.zones.get("lands", ())]))
 
     def army_limit(self, seat: int) -> int:
         return self.r.capital["army"] + self.symbols(seat, "army")
@@ -151,15 +155,15 @@ class Table:
         return [(first + i) % self.n for i in range(self.n)]
 
     def open_spaces(self, rnd: int, seat: int = -1) -> list[str]:
-        track = self.rule("round_track")
-        out = []
-        for s in BOARD:
-            opens = track.get(s, 1)
-            if rnd >= opens:
-                out.append(s)
-            elif seat >= 0 and rnd in self.city(seat).get(f"{s}_rounds", ()):
-                out.append(s)
-        return out
+        """The board spaces open in round `rnd` (for `seat`: with its city board's own)."""
+        key = (rnd, None if seat < 0 else self.st.players[seat].vars.get("city", ""))
+        found = self.r.open_by.get(key)
+        if found is None:
+            track = self.rule("round_track")
+            city = _NO_CITY if seat < 0 else self.city(seat)
+            found = self.r.open_by[key] = tuple(
+                s for s in BOARD if rnd >= track.get(s, 1) or rnd in city.get(f"{s}_rounds", ()))
+        return list(found)
 
     def put_ambrosia(self, space: str, n: int) -> None:
         self.st.vars["amb"][space] += n

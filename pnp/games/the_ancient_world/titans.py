@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.engine.api import Estimate
-
 from .pieces import is_damaged, set_flag, set_tok, tok
 from .rules import NONE
 from .table import Table
@@ -54,7 +52,7 @@ class Titans(Table):
                 if not offer:
                     break
                 opts = [f"titan:{c.uid}" for _, c in offer]
-                est = {o: Estimate({"victory-points": -self.r.f(c.card, "defence") / 3})
+                est = {o: self.r.estimate({"victory-points": -self.r.f(c.card, "defence") / 3})
                        for o, (_, c) in zip(opts, offer, strict=True)}
                 pick = self.choose(seat, opts, "choose a threatening titan", est)
                 pile, card = offer.pop(opts.index(pick))
@@ -78,7 +76,7 @@ class Titans(Table):
             if not bad:
                 break
             opts = [NONE] + [f"reroll:{i}" for i in bad]
-            est = {o: Estimate({"victory-points": 0.5}) for o in opts[1:]}
+            est = {o: self.r.estimate({"victory-points": 0.5}) for o in opts[1:]}
             pick = self.choose(seat, opts, "reroll a damage die", est)
             if pick == NONE:
                 break
@@ -100,7 +98,7 @@ class Titans(Table):
         if not cards:
             return
         opts = [f"damage:{c.uid}" for c in cards]
-        est = {f"damage:{c.uid}": Estimate({"victory-points": -self.card_value(seat, c.card)[
+        est = {f"damage:{c.uid}": self.r.estimate({"victory-points": -self.card_value(seat, c.card)[
             "victory-points"] / 3}) for c in cards}
         pick = self.choose(seat, opts, "damage an empire card", est)
         set_flag(cards[opts.index(pick)], "damaged")
