@@ -3,6 +3,8 @@ Temple, Arming and Know-how. Every price and yield comes from the Rules."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pnp.engine.api import Estimate, count, on_map
 
 from .rules import RESOURCES
@@ -19,8 +21,7 @@ class Actions(Table):
         here = p.vars["rondel"]
         moves = self.r.rondel.moves(None if here < 0 else here, self.wealth(seat))
         labels = [m.id for m in moves]
-        worth = {m.id: self.wedge_worth(seat, m.id, m.cost) for m in moves}
-        pick = self.ctx.choose(seat, labels, "rondel", worth.get)
+        pick = self.ctx.choose(seat, labels, "rondel", self.wedge_worths(seat, moves))
         move = moves[labels.index(pick)]
         if move.cost:
             self.pay(seat, None, move.cost)
@@ -30,8 +31,33 @@ class Actions(Table):
         self.ctx.event(f"wedge-{self.r.action[move.id]}", seat)
         return move.id
 
-    def wedge_worth(self, seat: int, wedge: str, cost: int) -> Estimate:
-        """What the greedy bot expects from a wedge (a bot's estimate, not a rule)."""
+    def wedge_worths(self, seat: int, moves: list) -> Callable[[str], Estimate | None]:
+        """The greedy estimates of one rondel decision, worked out only when a bot asks (a
+        replayed or random decision never does), each wedge once; both Maneuver wedges share
+        one look at the targets."""
+        cost = {m.id: m.cost for m in moves}
+        done: dict[str, Estimate] = {}
+        aims: list[float] = []
+
+        def targets() -> float:
+            if not aims:
+                aims.append(self.targets(seat))
+            return aims[0]
+
+        def worth(wedge: str) -> Estimate | None:
+            est = done.get(wedge)
+            if est is None:
+                if wedge not in cost:
+                    return None
+                est = done[wedge] = self.wedge_worth(seat, wedge, cost[wedge], targets)
+            return est
+
+        return worth
+
+    def wedge_worth(self, seat: int, wedge: str, cost: int,
+                    targets: Callable[[], float] | None = None) -> Estimate:
+        """What the greedy bot expects from a wedge (a bot's estimate, not a rule); `targets`
+        gives the seat's targets when the caller keeps them."""
         action = self.r.action[wedge]
         out = Estimate()
         if action in RESOURCES:
@@ -49,7 +75,7 @@ class Actions(Table):
             c = self.state.players[seat].counters
             out["power"] = 1.2 * min(4, c["iron"] + c["coins"])
         else:
-            out["power"] = 2.0 * self.targets(seat)
+            out["power"] = 2.0 * (self.targets(seat) if targets is None else targets())
         out["power"] = out.get("power", 0.0) - 2.0 * cost
         return out
 

@@ -73,6 +73,14 @@ class Rules:
         self.seas = [n for n, node in self.map.nodes.items() if node.kind == "sea"]
         self.coastal = {n for n in self.city_sites
                         if any(self.map.nodes[m].kind == "sea" for m in self.map.neighbours(n))}
+        #: node -> the resource of its city site (None: a sea, or no site)
+        self.site = {n: node.site for n, node in self.map.nodes.items()}
+        #: node -> its neighbours across any edge that have a city site, in data order
+        self.site_neighbours = {n: tuple(m for m in self.map.neighbours(n) if self.site[m])
+                                for n in self.map.nodes}
+        #: (unit, src, steps, nodes holding enemy units) -> destinations: a pure function of
+        #: the map, asked again at every decision of every playout (bounded, cleared when full)
+        self.destinations: dict[tuple, tuple[str, ...]] = {}
         bounds, shared = counter_and_shared_bounds(game)
         self.meta = GameMeta(
             game=game.id, players_min=game.players_min, players_max=game.players_max,

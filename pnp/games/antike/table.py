@@ -4,9 +4,11 @@ hold, how does it pay)."""
 
 from __future__ import annotations
 
-from pnp.engine.api import Context, State, count, nodes_with, owner_at
+from pnp.engine.api import Context, State, board_of
 
 from .rules import RESOURCES, UNITS, Rules
+
+LEGION, GALLEY = UNITS
 
 
 class Table:
@@ -18,29 +20,56 @@ class Table:
         self.state = state
 
     # ------------------------------------------------------------------ reading the map
+    # Each question reads the pieces (board_of) straight away: they are asked hundreds of
+    # thousands of times a game, and a call per piece kind was most of their cost.
     def cities(self, seat: int) -> list[str]:
-        return nodes_with(self.state, "city", seat)
+        """The seat's cities, in the order the board first used their nodes."""
+        return [n for n, at in board_of(self.state).items()
+                if "city" in at and at["city"][seat] > 0]
 
     def city_owner(self, node: str) -> int | None:
-        return owner_at(self.state, node, "city")
+        at = board_of(self.state).get(node)
+        row = None if at is None else at.get("city")
+        if not row:
+            return None
+        most = max(row)
+        return None if most == 0 else row.index(most)
 
     def has_temple(self, node: str) -> bool:
-        return count(self.state, node, "temple") > 0
+        at = board_of(self.state).get(node)
+        row = None if at is None else at.get("temple")
+        return row is not None and sum(row) > 0
 
     def temples(self, seat: int) -> list[str]:
         return [n for n in self.cities(seat) if self.has_temple(n)]
 
     def units(self, node: str, seat: int) -> int:
-        return sum(count(self.state, node, u, seat) for u in UNITS)
+        at = board_of(self.state).get(node)
+        if at is None:
+            return 0
+        legions, galleys = at.get(LEGION), at.get(GALLEY)
+        return ((0 if legions is None else legions[seat])
+                + (0 if galleys is None else galleys[seat]))
 
     def enemy_units(self, node: str, seat: int) -> int:
-        return sum(count(self.state, node, u) for u in UNITS) - self.units(node, seat)
+        at = board_of(self.state).get(node)
+        if at is None:
+            return 0
+        legions, galleys = at.get(LEGION), at.get(GALLEY)
+        return ((0 if legions is None else sum(legions) - legions[seat])
+                + (0 if galleys is None else sum(galleys) - galleys[seat]))
 
     def neutral(self) -> list[str]:
         return self.state.vars.get("neutral", [])
 
     def seas_held(self, seat: int) -> int:
-        return sum(1 for s in self.r.seas if count(self.state, s, "galley", seat) > 0)
+        board = board_of(self.state)
+        held = 0
+        for s in self.r.seas:
+            at = board.get(s)
+            if at is not None and GALLEY in at and at[GALLEY][seat] > 0:
+                held += 1
+        return held
 
     def knows(self, seat: int, know_how: str) -> bool:
         return know_how in self.state.players[seat].vars["know_hows"]
@@ -48,9 +77,12 @@ class Table:
     def defence(self, node: str) -> int:
         """A city's defence strength: 1, or 3 with a temple; plus 1 for its owner's Monarchy;
         plus each unit of its owner in the province (the Corniclanum example: 3 + 2 + 1)."""
+        return self.defence_of(node, self.city_owner(node), self.has_temple(node))
+
+    def defence_of(self, node: str, owner: int | None, temple: bool) -> int:
+        """`defence` of a node whose city owner and temple the caller has read already."""
         d = self.r.defence
-        owner = self.city_owner(node)
-        strength = d["temple"] if self.has_temple(node) else d["city"]
+        strength = d["temple"] if temple else d["city"]
         if owner is None:
             return strength  # a neutral city
         if self.knows(owner, "monarchy"):
