@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pnp.engine.api import Estimate, count, on_map
+from pnp.engine.api import Estimate, board_of, count, on_map
 
 from .rules import RESOURCES
-from .table import Table
+from .table import Sight, Table
 
 STOP = "stop"
 
@@ -19,7 +19,7 @@ class Actions(Table):
         """Move the seat's marker (paying for steps past the free ones); returns the wedge."""
         p = self.state.players[seat]
         here = p.vars["rondel"]
-        moves = self.r.rondel.moves(None if here < 0 else here, self.wealth(seat))
+        moves = self.r.rondel_moves(here, self.wealth(seat))
         labels = [m.id for m in moves]
         pick = self.ctx.choose(seat, labels, "rondel", self.wedge_worths(seat, moves))
         move = moves[labels.index(pick)]
@@ -33,15 +33,16 @@ class Actions(Table):
 
     def wedge_worths(self, seat: int, moves: list) -> Callable[[str], Estimate | None]:
         """The greedy estimates of one rondel decision, worked out only when a bot asks (a
-        replayed or random decision never does), each wedge once; both Maneuver wedges share
-        one look at the targets."""
+        replayed or random decision never does), each wedge once, all from one read of the
+        map (a Sight); both Maneuver wedges share one look at the targets."""
         cost = {m.id: m.cost for m in moves}
         done: dict[str, Estimate] = {}
+        seen: list[Sight] = []
         aims: list[float] = []
 
         def targets() -> float:
             if not aims:
-                aims.append(self.targets(seat))
+                aims.append(self.targets(seat, seen[0]))
             return aims[0]
 
         def worth(wedge: str) -> Estimate | None:
@@ -49,23 +50,30 @@ class Actions(Table):
             if est is None:
                 if wedge not in cost:
                     return None
-                est = done[wedge] = self.wedge_worth(seat, wedge, cost[wedge], targets)
+                if not seen:
+                    seen.append(Sight(board_of(self.state), seat))
+                est = done[wedge] = self.wedge_worth(seat, wedge, cost[wedge], targets, seen[0])
             return est
 
         return worth
 
     def wedge_worth(self, seat: int, wedge: str, cost: int,
-                    targets: Callable[[], float] | None = None) -> Estimate:
+                    targets: Callable[[], float] | None = None,
+                    sight: Sight | None = None) -> Estimate:
         """What the greedy bot expects from a wedge (a bot's estimate, not a rule); `targets`
-        gives the seat's targets when the caller keeps them."""
+        gives the seat's targets and `sight` the map when the caller keeps them."""
         action = self.r.action[wedge]
         out = Estimate()
         if action in RESOURCES:
-            out[action] = float(min(self.income_of(seat, action), self.state.supply[action]))
+            out[action] = float(min(self.income_of(seat, action, sight),
+                                    self.state.supply[action]))
             if self.knows(seat, "currency"):
                 out["coins"] = float(self.r.currency_coins)
         elif action == "temple":
-            n = len(self.temple_sites(seat))
+            if sight is None:
+                n = len(self.temple_sites(seat))
+            else:
+                n = sum(1 for c in sight.cities if c not in sight.temples)
             afford = (self.state.players[seat].counters["marble"]
                       + self.state.players[seat].counters["coins"]) // self.r.temple_price
             out["power"] = 4.0 * min(n, afford)
@@ -75,15 +83,22 @@ class Actions(Table):
             c = self.state.players[seat].counters
             out["power"] = 1.2 * min(4, c["iron"] + c["coins"])
         else:
-            out["power"] = 2.0 * (self.targets(seat) if targets is None else targets())
+            out["power"] = 2.0 * (self.targets(seat, sight) if targets is None else targets())
         out["power"] = out.get("power", 0.0) - 2.0 * cost
         return out
 
     # ------------------------------------------------------------------ income
-    def income_of(self, seat: int, resource: str) -> int:
-        """1 a city of the resource, 3 with a temple; Market adds its units."""
-        total = sum(self.r.income["temple"] if self.has_temple(n) else self.r.income["city"]
-                    for n in self.cities(seat) if self.r.map.nodes[n].site == resource)
+    def income_of(self, seat: int, resource: str, sight: Sight | None = None) -> int:
+        """1 a city of the resource, 3 with a temple; Market adds its units. `sight` is the
+        map when the caller has read it already."""
+        site, pay = self.r.site, self.r.income
+        if sight is None:
+            total = sum(pay["temple"] if self.has_temple(n) else pay["city"]
+                        for n in self.cities(seat) if site[n] == resource)
+        else:
+            temples = sight.temples
+            total = sum(pay["temple"] if n in temples else pay["city"]
+                        for n in sight.cities if site[n] == resource)
         if self.knows(seat, "market"):
             total += self.r.market_units
         return total
@@ -128,6 +143,7 @@ class Actions(Table):
         """New legions in the seat's cities and galleys in its coastal cities, one decision a
         unit, until it stops or cannot pay."""
         out_of: set[str] = set()  # kinds of unit the nation has none left of (reported once)
+        cities = self.cities(seat)  # arming places units, never cities
         while True:
             options: list[str] = []
             worth: dict[str, Estimate] = {}
@@ -141,12 +157,13 @@ class Actions(Table):
                 price = self.unit_price(seat, unit)
                 if not self.can_pay(seat, "iron", price):
                     continue
-                for node in self.cities(seat):
+                est = Estimate({"iron": -float(price), "power": 1.5})  # one for every city
+                for node in cities:
                     if unit == "galley" and node not in self.r.coastal:
                         continue
                     label = f"{unit}@{node}"
                     options.append(label)
-                    worth[label] = Estimate({"iron": -float(price), "power": 1.5})
+                    worth[label] = est
             if not options:
                 return
             options.append(STOP)

@@ -9,7 +9,7 @@ from pnp.engine.api import Estimate, board_of, count, on_map
 
 from .actions import STOP, Actions
 from .rules import UNITS
-from .table import GALLEY, LEGION
+from .table import Sight
 
 #: destinations remembered per definition before the memo is emptied (a few MB at most)
 DESTINATIONS_MEMO = 1 << 16
@@ -17,45 +17,6 @@ DESTINATIONS_MEMO = 1 << 16
 NOTHING = Estimate()
 NEAR = Estimate({"power": 0.2})
 IDLE = Estimate({"power": -0.05})
-
-
-class Sight:
-    """The map as one seat sees it before one move: the nodes holding its legions and
-    galleys, the nodes holding another nation's units, whose city stands where and where the
-    temples are. Read in one pass over the pieces and valid until the next piece moves (a
-    maneuver reads it again after every move)."""
-
-    __slots__ = ("enemy", "own", "owner", "temples")
-
-    def __init__(self, board: dict, seat: int):
-        #: node -> (legions, galleys) of the seat, for nodes holding either
-        self.own: dict[str, tuple[int, int]] = {}
-        #: node -> the seat whose city stands there (Table.city_owner)
-        self.owner: dict[str, int] = {}
-        #: nodes with a temple (Table.has_temple)
-        self.temples: set[str] = set()
-        enemy = []
-        for node, at in board.items():
-            city = at.get("city")
-            if city:
-                most = max(city)
-                if most:
-                    self.owner[node] = city.index(most)
-            temple = at.get("temple")
-            if temple is not None and sum(temple) > 0:
-                self.temples.add(node)
-            legions, galleys = at.get(LEGION), at.get(GALLEY)
-            if legions is None and galleys is None:
-                continue
-            mine = (0 if legions is None else legions[seat],
-                    0 if galleys is None else galleys[seat])
-            if mine[0] > 0 or mine[1] > 0:
-                self.own[node] = mine
-            if ((0 if legions is None else sum(legions)) + (0 if galleys is None else sum(galleys))
-                    - mine[0] - mine[1] > 0):
-                enemy.append(node)
-        #: nodes holding another nation's units (a frozenset: it keys the destinations memo)
-        self.enemy = frozenset(enemy)
 
 
 class Maneuver(Actions):
@@ -72,22 +33,30 @@ class Maneuver(Actions):
         return Sight(board_of(self.state), seat).enemy
 
     def destinations(self, seat: int, unit: str, src: str,
-                     enemy: frozenset[str] | set[str] | None = None) -> tuple[str, ...]:
+                     enemy: frozenset[str] | set[str] | None = None,
+                     steps: int | None = None) -> tuple[str, ...]:
         """Nodes the unit can reach: never through enemy units, but it may stop on them.
-        `enemy` is enemy_nodes(seat) when the caller has it already (one map, many units).
-        A pure function of the unit, its source, its steps and the enemy nodes, so it is
-        remembered per definition: a playout asks the same questions again and again."""
-        r = self.r
-        steps = self.steps(seat, unit)
+        `enemy` and `steps` are enemy_nodes(seat) and steps(seat, unit) when the caller has
+        them already (one map, many units)."""
+        if steps is None:
+            steps = self.steps(seat, unit)
         enemy = self.enemy_nodes(seat) if enemy is None else frozenset(enemy)
+        return self.routes(unit, src, steps, enemy)[0]
+
+    def routes(self, unit: str, src: str, steps: int,
+               enemy: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(destinations, their move labels `unit:src>dst`): a pure function of the unit, its
+        source, its steps and the enemy nodes, so it is remembered per definition (a playout
+        asks the same questions again and again; bounded, emptied when full)."""
         key = (unit, src, steps, enemy)
-        memo = r.destinations
+        memo = self.r.destinations
         out = memo.get(key)
         if out is None:
-            out = self.find_destinations(unit, src, steps, enemy - {src})
+            dests = self.find_destinations(unit, src, steps, enemy - {src})
+            labels = tuple(f"{unit}:{src}>{d}" for d in dests)
             if len(memo) >= DESTINATIONS_MEMO:
                 memo.clear()
-            memo[key] = out
+            out = memo[key] = (dests, labels)
         return out
 
     def find_destinations(self, unit: str, src: str, steps: int,
@@ -114,13 +83,13 @@ class Maneuver(Actions):
         stacks = self.state.vars["stacks"]
         return any(a["per"] == per and stacks.get(k, 0) > 0 for k, a in self.r.awards.items())
 
-    def gains(self, seat: int) -> tuple[bool, bool]:
+    def gains(self, seat: int, sight: Sight | None = None) -> tuple[bool, bool]:
         """What makes a site worth its full value to `gain` (the same for every site of one
         decision): (one more city lifts the nation past the most it ever held while a stack
         pays for cities, a destroyed temple still earns a personage)."""
         best = self.state.players[seat].vars["best"]["cities"]
-        return (len(self.cities(seat)) + 1 > best and self.earns("cities"),
-                self.earns("temples-destroyed"))
+        cities = len(self.cities(seat) if sight is None else sight.cities)
+        return (cities + 1 > best and self.earns("cities"), self.earns("temples-destroyed"))
 
     def gain(self, seat: int, node: str, gains: tuple[bool, bool] | None = None,
              sight: Sight | None = None) -> float:
@@ -147,27 +116,28 @@ class Maneuver(Actions):
         site it can pay to found, or a city whose defence its reaching units match (the
         greedy bot's guess of a maneuver's worth, not a rule)."""
         r = self.r
-        limit = r.map.pieces["city"].per_player
-        if limit is not None and on_map(self.state, "city", seat) >= limit:
-            return 0.0
         if sight is None:
             sight = Sight(board_of(self.state), seat)
+        limit = r.map.pieces["city"].per_player
+        if limit is not None and sight.city_pieces >= limit:
+            return 0.0
         own, enemy, site, owner = sight.own, sight.enemy, r.site, sight.owner.get
         reaching: dict[str, int] = {}
         for k, unit in enumerate(UNITS):
+            steps = self.steps(seat, unit)
             for node in r.map.nodes:  # in the map's order
                 held = own.get(node)
                 if held is None or held[k] == 0:
                     continue
                 n = held[k]
-                for d in (node, *self.destinations(seat, unit, node, enemy)):
+                for d in (node, *self.routes(unit, node, steps, enemy)[0]):
                     if site[d] and owner(d) != seat:
                         reaching[d] = reaching.get(d, 0) + n
         if not reaching:
             return 0
         found = self.can_pay_all(seat, r.found)
         neutral = self.neutral()
-        gains = self.gains(seat)
+        gains = self.gains(seat, sight)
         return sum(self.gain(seat, d, gains, sight) for d, n in reaching.items()
                    if (owner(d) is None and d not in neutral and found)
                    or (owner(d) is not None or d in neutral) and n >= self.seen_defence(d, sight))
@@ -175,9 +145,15 @@ class Maneuver(Actions):
     def maneuver(self, seat: int) -> None:
         moved: dict[tuple[str, str], int] = {}  # (node, unit) -> units that arrived there
         nodes = self.r.map.nodes
+        # the map as it stands before the first move, read once for every unit that may move
+        sight = Sight(board_of(self.state), seat)
+        steps = [self.steps(seat, unit) for unit in UNITS]  # know-hows stay as they are
+        # the greedy estimate of each destination, kept from move to move: a move and its
+        # fights change only the two nodes it joins (cities, temples, know-hows and the
+        # personage stacks stay as they are until the conquests), so only theirs are dropped
+        by_dst: dict[str, Estimate] = {}
+        gains: list[tuple[bool, bool]] = []
         while True:
-            # the map as it stands before this move, read once for every unit that may move
-            sight = Sight(board_of(self.state), seat)
             own, enemy = sight.own, sight.enemy
             options: list[str] = []
             dst_of: dict[str, str] = {}
@@ -186,15 +162,14 @@ class Maneuver(Actions):
                 for k, unit in enumerate(UNITS):
                     if held[k] - moved.get((node, unit), 0) <= 0:
                         continue
-                    for dst in self.destinations(seat, unit, node, enemy):
-                        label = f"{unit}:{node}>{dst}"
-                        options.append(label)
-                        dst_of[label] = dst
+                    dests, labels = self.routes(unit, node, steps[k], enemy)
+                    options.extend(labels)
+                    dst_of.update(zip(labels, dests, strict=True))
             if not options:
                 break
             options.append(STOP)
             pick = self.ctx.choose(seat, options, "move",
-                                   self.move_worths(seat, dst_of, sight))
+                                   self.move_worths(seat, dst_of, sight, by_dst, gains))
             if pick == STOP:
                 break
             unit, route = pick.split(":")
@@ -203,14 +178,19 @@ class Maneuver(Actions):
             moved[(dst, unit)] = moved.get((dst, unit), 0) + 1
             self.ctx.event(f"moved-{unit}", seat)
             self.fights(seat, dst, unit, moved)
-        self.conquests(seat)
+            board = board_of(self.state)
+            sight.look(board, src)
+            sight.look(board, dst)
+            by_dst.pop(src, None)
+            by_dst.pop(dst, None)
+        self.conquests(seat, sight.own)
 
-    def move_worths(self, seat: int, dst_of: dict[str, str],
-                    sight: Sight) -> Callable[[str], Estimate | None]:
+    def move_worths(self, seat: int, dst_of: dict[str, str], sight: Sight,
+                    by_dst: dict[str, Estimate],
+                    gains: list[tuple[bool, bool]]) -> Callable[[str], Estimate | None]:
         """The greedy estimates of one move decision, worked out only when a bot asks (a
-        replayed or random decision never does) and once per destination."""
-        by_dst: dict[str, Estimate] = {}
-        gains: list[tuple[bool, bool]] = []
+        replayed or random decision never does) and once per destination (`by_dst`, which
+        the maneuver keeps while they hold; `gains` holds gains(seat) once asked)."""
 
         def worth(label: str) -> Estimate | None:
             dst = dst_of.get(label)
@@ -219,7 +199,7 @@ class Maneuver(Actions):
             est = by_dst.get(dst)
             if est is None:
                 if not gains:
-                    gains.append(self.gains(seat))
+                    gains.append(self.gains(seat, sight))
                 est = by_dst[dst] = self.move_worth(seat, dst, gains[0], sight)
             return est
 
@@ -273,14 +253,18 @@ class Maneuver(Actions):
                 best, most = other, n
         return best
 
-    def conquests(self, seat: int) -> None:
+    def conquests(self, seat: int, own: dict[str, tuple[int, int]] | None = None) -> None:
         """Every city the seat's units overcome is conquered; every empty site with its units
-        is founded while it can pay and has city markers."""
+        is founded while it can pay and has city markers. `own` is the seat's units by node
+        (Sight.own) when the caller has them (a conquest routs only the loser's units)."""
         limit = self.r.map.pieces["city"].per_player
+        if own is None:
+            own = Sight(board_of(self.state), seat).own
         for node in self.r.city_sites:
-            mine = self.units(node, seat)
-            if mine == 0:
+            held = own.get(node)
+            if held is None:
                 continue
+            mine = held[0] + held[1]
             owner = self.city_owner(node)
             if owner == seat:
                 continue

@@ -3,21 +3,36 @@ taken back, and the end of the game when a nation has enough of them."""
 
 from __future__ import annotations
 
-from pnp.engine.api import COMPLETED, OVER
+from pnp.engine.api import COMPLETED, OVER, board_of
 
 from .rules import STACKS
-from .table import Table
+from .table import GALLEY, Table
 
 
 class Personages(Table):
     def record_best(self, seat: int) -> None:
-        """The most cities, temples and seas the nation has held at once (what awards read)."""
+        """The most cities, temples and seas the nation has held at once (what awards read),
+        counted in one pass over the pieces."""
         best = self.state.players[seat].vars["best"]
-        now = {"cities": len(self.cities(seat)), "temples": len(self.temples(seat)),
-               "seas": self.seas_held(seat)}
-        for k, v in now.items():
-            if v > best[k]:
-                best[k] = v
+        seas = self.r.sea_set
+        cities = temples = held = 0
+        for node, at in board_of(self.state).items():
+            city = at.get("city")
+            if city is not None and city[seat] > 0:
+                cities += 1
+                temple = at.get("temple")
+                if temple is not None and sum(temple) > 0:
+                    temples += 1
+            if node in seas:
+                galleys = at.get(GALLEY)
+                if galleys is not None and galleys[seat] > 0:
+                    held += 1
+        if cities > best["cities"]:
+            best["cities"] = cities
+        if temples > best["temples"]:
+            best["temples"] = temples
+        if held > best["seas"]:
+            best["seas"] = held
 
     def deserved(self, seat: int, stack: str) -> int:
         """How many personages of a stack the nation has earned so far."""
@@ -38,11 +53,14 @@ class Personages(Table):
         self.record_best(seat)
         p = self.state.players[seat]
         stacks = self.state.vars["stacks"]
+        awarded = p.vars["awarded"]
         for stack in STACKS:
-            owed = self.deserved(seat, stack) - p.vars["awarded"][stack]
+            owed = self.deserved(seat, stack) - awarded[stack]
+            if owed <= 0:
+                continue
             while owed > 0 and stacks[stack] > 0:
                 stacks[stack] -= 1
-                p.vars["awarded"][stack] += 1
+                awarded[stack] += 1
                 p.counters["personages"] += 1
                 owed -= 1
                 self.ctx.cover("personage", stack)

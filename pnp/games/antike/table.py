@@ -11,6 +11,84 @@ from .rules import RESOURCES, UNITS, Rules
 LEGION, GALLEY = UNITS
 
 
+class Sight:
+    """The map as one seat sees it for one decision: its cities, the nodes holding its
+    legions and galleys, the nodes holding another nation's units, whose city stands where
+    and where the temples are. Read in one pass over the pieces (a greedy estimate asks many
+    questions of one position); a move changes only the two nodes it joins, so a maneuver
+    reads those two again (`look`) rather than the whole map.  `cities` and `city_pieces`
+    are not kept up by `look`: a maneuver moves no city."""
+
+    __slots__ = ("_enemy", "_frozen", "cities", "city_pieces", "own", "owner", "seat",
+                 "temples")
+
+    def __init__(self, board: dict, seat: int):
+        self.seat = seat
+        #: the seat's cities in board order (Table.cities) and its city pieces on the map
+        #: (on_map(state, "city", seat))
+        self.cities: list[str] = []
+        self.city_pieces = 0
+        #: node -> (legions, galleys) of the seat, for nodes holding either
+        self.own: dict[str, tuple[int, int]] = {}
+        #: node -> the seat whose city stands there (Table.city_owner)
+        self.owner: dict[str, int] = {}
+        #: nodes with a temple (Table.has_temple)
+        self.temples: set[str] = set()
+        self._enemy: set[str] = set()
+        for node, at in board.items():
+            self._see(node, at)
+            city = at.get("city")
+            if city is not None:
+                mine = city[seat]
+                self.city_pieces += mine
+                if mine > 0:
+                    self.cities.append(node)
+        self._frozen: frozenset[str] | None = None
+
+    def _see(self, node: str, at: dict) -> None:
+        city = at.get("city")
+        if city:
+            most = max(city)
+            if most:
+                self.owner[node] = city.index(most)
+        temple = at.get("temple")
+        if temple is not None and sum(temple) > 0:
+            self.temples.add(node)
+        legions, galleys = at.get(LEGION), at.get(GALLEY)
+        if legions is None and galleys is None:
+            return
+        seat = self.seat
+        mine = (0 if legions is None else legions[seat], 0 if galleys is None else galleys[seat])
+        if mine[0] > 0 or mine[1] > 0:
+            self.own[node] = mine
+        if ((0 if legions is None else sum(legions)) + (0 if galleys is None else sum(galleys))
+                - mine[0] - mine[1] > 0):
+            self._enemy.add(node)
+
+    def look(self, board: dict, node: str) -> None:
+        """Read one node again, after pieces moved onto or off it."""
+        self.own.pop(node, None)
+        self.owner.pop(node, None)
+        self.temples.discard(node)
+        if node in self._enemy:
+            self._enemy.discard(node)
+            self._frozen = None
+        at = board.get(node)
+        if at is not None:
+            had = len(self._enemy)
+            self._see(node, at)
+            if len(self._enemy) != had:
+                self._frozen = None
+
+    @property
+    def enemy(self) -> frozenset[str]:
+        """Nodes holding another nation's units (a frozenset: it keys the destinations memo,
+        and is made again only when it changes)."""
+        if self._frozen is None:
+            self._frozen = frozenset(self._enemy)
+        return self._frozen
+
+
 class Table:
     """One game of Antike being played (or set up): rules, context and state."""
 
