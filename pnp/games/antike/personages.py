@@ -10,23 +10,35 @@ from .table import GALLEY, Table
 
 
 class Personages(Table):
-    def record_best(self, seat: int) -> None:
-        """The most cities, temples and seas the nation has held at once (what awards read),
-        counted in one pass over the pieces."""
-        best = self.state.players[seat].vars["best"]
-        seas = self.r.sea_set
-        cities = temples = held = 0
+    def holdings(self) -> list[tuple[int, int, int]]:
+        """Per seat, the cities, temples and seas it holds now, counted in one pass over the
+        pieces for every nation (awards ask at the end of every turn)."""
+        players = len(self.state.players)
+        cities, temples, seas = [0] * players, [0] * players, [0] * players
+        sea_set = self.r.sea_set
         for node, at in board_of(self.state).items():
             city = at.get("city")
-            if city is not None and city[seat] > 0:
-                cities += 1
+            if city is not None:
                 temple = at.get("temple")
-                if temple is not None and sum(temple) > 0:
-                    temples += 1
-            if node in seas:
+                has_temple = temple is not None and sum(temple) > 0
+                for seat, n in enumerate(city):
+                    if n > 0:
+                        cities[seat] += 1
+                        if has_temple:
+                            temples[seat] += 1
+            if node in sea_set:
                 galleys = at.get(GALLEY)
-                if galleys is not None and galleys[seat] > 0:
-                    held += 1
+                if galleys is not None:
+                    for seat, n in enumerate(galleys):
+                        if n > 0:
+                            seas[seat] += 1
+        return list(zip(cities, temples, seas, strict=True))
+
+    def record_best(self, seat: int, now: tuple[int, int, int] | None = None) -> None:
+        """The most cities, temples and seas the nation has held at once (what awards read);
+        `now` is its holdings() when the caller has counted them."""
+        cities, temples, held = self.holdings()[seat] if now is None else now
+        best = self.state.players[seat].vars["best"]
         if cities > best["cities"]:
             best["cities"] = cities
         if temples > best["temples"]:
@@ -49,8 +61,10 @@ class Personages(Table):
             n += 1  # the extra personage for owning every know-how
         return n
 
-    def award(self, seat: int) -> None:
-        self.record_best(seat)
+    def award(self, seat: int, now: tuple[int, int, int] | None = None) -> None:
+        """The personages the nation has earned and not yet taken, while the stacks last;
+        `now` is its holdings() when the caller has counted them."""
+        self.record_best(seat, now)
         p = self.state.players[seat]
         stacks = self.state.vars["stacks"]
         awarded = p.vars["awarded"]
@@ -72,8 +86,9 @@ class Personages(Table):
         """Awards for every nation (the active one first), then the end check."""
         order = self.state.vars["order"]
         start = order.index(active)
+        now = self.holdings()  # awards change no piece: one count serves every nation
         for seat in order[start:] + order[:start]:
-            self.award(seat)
+            self.award(seat, now[seat])
         goal = self.r.end_at[len(self.state.players)]
         scores = [p.counters["personages"] for p in self.state.players]
         if max(scores) >= goal:

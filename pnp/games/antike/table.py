@@ -35,15 +35,43 @@ class Sight:
         #: nodes with a temple (Table.has_temple)
         self.temples: set[str] = set()
         self._enemy: set[str] = set()
-        for node, at in board.items():
-            self._see(node, at)
-            city = at.get("city")
-            if city is not None:
-                mine = city[seat]
-                self.city_pieces += mine
-                if mine > 0:
-                    self.cities.append(node)
         self._frozen: frozenset[str] | None = None
+        # _see's reading of every node, inlined: a greedy game reads the map thousands of times
+        cities, owner, temples, own, enemy = self.cities, self.owner, self.temples, self.own, []
+        pieces = 0
+        for node, at in board.items():
+            city = at.get("city")
+            if city:
+                n = city[seat]
+                pieces += n
+                if n > 0:
+                    cities.append(node)
+                most = max(city)
+                if most:
+                    owner[node] = city.index(most)
+                temple = at.get("temple")
+                if temple is not None and sum(temple) > 0:
+                    temples.add(node)
+            elif "temple" in at and sum(at["temple"]) > 0:
+                temples.add(node)
+            legions, galleys = at.get(LEGION), at.get(GALLEY)
+            if legions is None:
+                if galleys is None:
+                    continue
+                mine = (0, galleys[seat])
+                others = sum(galleys) - mine[1]
+            elif galleys is None:
+                mine = (legions[seat], 0)
+                others = sum(legions) - mine[0]
+            else:
+                mine = (legions[seat], galleys[seat])
+                others = sum(legions) + sum(galleys) - mine[0] - mine[1]
+            if mine[0] > 0 or mine[1] > 0:
+                own[node] = mine
+            if others > 0:
+                enemy.append(node)
+        self.city_pieces = pieces
+        self._enemy.update(enemy)
 
     def _see(self, node: str, at: dict) -> None:
         city = at.get("city")
