@@ -321,8 +321,8 @@ def test_the_estimates_a_bot_asks_for_are_those_of_the_position(monkeypatch, pla
             return got
         return check
 
-    def checked_wedges(self, seat, moves):
-        worth = wedge_worths(self, seat, moves)
+    def checked_wedges(self, seat, moves, seen=None):
+        worth = wedge_worths(self, seat, moves, seen)
         cost = {m.id: m.cost for m in moves}
 
         def check(wedge):

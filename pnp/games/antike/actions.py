@@ -21,7 +21,11 @@ class Actions(Table):
         here = p.vars["rondel"]
         moves = self.r.rondel_moves(here, self.wealth(seat))
         labels = [m.id for m in moves]
-        pick = self.ctx.choose(seat, labels, "rondel", self.wedge_worths(seat, moves))
+        seen: list[Sight] = []
+        pick = self.ctx.choose(seat, labels, "rondel", self.wedge_worths(seat, moves, seen))
+        # the map the estimates read, if a bot asked for them: nothing moves before the
+        # wedge's action, so a maneuver starts from it (rondel_sight)
+        self._rondel_sight = seen[0] if seen else None
         move = moves[labels.index(pick)]
         if move.cost:
             self.pay(seat, None, move.cost)
@@ -31,13 +35,20 @@ class Actions(Table):
         self.ctx.event(f"wedge-{self.r.action[move.id]}", seat)
         return move.id
 
-    def wedge_worths(self, seat: int, moves: list) -> Callable[[str], Estimate | None]:
+    def rondel_sight(self, seat: int) -> Sight | None:
+        """The map as the seat's last rondel decision read it (None if no bot asked for
+        estimates), handed over once: only the wedge's action that follows may use it."""
+        sight, self._rondel_sight = self._rondel_sight, None
+        return sight if sight is not None and sight.seat == seat else None
+
+    def wedge_worths(self, seat: int, moves: list,
+                     seen: list[Sight] | None = None) -> Callable[[str], Estimate | None]:
         """The greedy estimates of one rondel decision, worked out only when a bot asks (a
         replayed or random decision never does), each wedge once, all from one read of the
-        map (a Sight); both Maneuver wedges share one look at the targets."""
+        map (a Sight, left in `seen`); both Maneuver wedges share one look at the targets."""
         cost = {m.id: m.cost for m in moves}
         done: dict[str, Estimate] = {}
-        seen: list[Sight] = []
+        seen = [] if seen is None else seen
         aims: list[float] = []
 
         def targets() -> float:

@@ -54,6 +54,7 @@ class Maneuver(Actions):
         if out is None:
             dests = self.find_destinations(unit, src, steps, enemy - {src})
             labels = tuple(f"{unit}:{src}>{d}" for d in dests)
+            self.r.move_dst.update(zip(labels, dests, strict=True))
             if len(memo) >= DESTINATIONS_MEMO:
                 memo.clear()
             out = memo[key] = (dests, labels)
@@ -142,29 +143,40 @@ class Maneuver(Actions):
                    if (owner(d) is None and d not in neutral and found)
                    or (owner(d) is not None or d in neutral) and n >= self.seen_defence(d, sight))
 
-    def maneuver(self, seat: int) -> None:
+    def maneuver(self, seat: int, sight: Sight | None = None) -> None:
+        """Moves, one decision each, until the nation stops or none is left; fights where
+        they meet enemy units; then the conquests. `sight` is the map as it stands when the
+        caller has read it (the rondel decision's estimates do)."""
         moved: dict[tuple[str, str], int] = {}  # (node, unit) -> units that arrived there
         nodes = self.r.map.nodes
         # the map as it stands before the first move, read once for every unit that may move
-        sight = Sight(board_of(self.state), seat)
+        if sight is None or sight.seat != seat:
+            sight = Sight(board_of(self.state), seat)
         steps = [self.steps(seat, unit) for unit in UNITS]  # know-hows stay as they are
-        # the greedy estimate of each destination, kept from move to move: a move and its
-        # fights change only the two nodes it joins (cities, temples, know-hows and the
-        # personage stacks stay as they are until the conquests), so only theirs are dropped
+        # what a move changes is the two nodes it joins (cities, temples, know-hows and the
+        # personage stacks stay as they are until the conquests): each node's move labels and
+        # each destination's greedy estimate are kept from move to move, and only those two
+        # nodes' dropped (every node's labels when the nodes holding enemy units change)
         by_dst: dict[str, Estimate] = {}
         gains: list[tuple[bool, bool]] = []
+        labels_at: dict[str, list[str]] = {}
+        labels_for = sight.enemy
+        dst_of = self.r.move_dst
         while True:
             own, enemy = sight.own, sight.enemy
+            if enemy is not labels_for:
+                labels_at.clear()
+                labels_for = enemy
             options: list[str] = []
-            dst_of: dict[str, str] = {}
             for node in [n for n in nodes if n in own]:  # in the map's order
-                held = own[node]
-                for k, unit in enumerate(UNITS):
-                    if held[k] - moved.get((node, unit), 0) <= 0:
-                        continue
-                    dests, labels = self.routes(unit, node, steps[k], enemy)
-                    options.extend(labels)
-                    dst_of.update(zip(labels, dests, strict=True))
+                labels = labels_at.get(node)
+                if labels is None:
+                    labels = labels_at[node] = []
+                    held = own[node]
+                    for k, unit in enumerate(UNITS):
+                        if held[k] - moved.get((node, unit), 0) > 0:
+                            labels.extend(self.routes(unit, node, steps[k], enemy)[1])
+                options.extend(labels)
             if not options:
                 break
             options.append(STOP)
@@ -181,8 +193,9 @@ class Maneuver(Actions):
             board = board_of(self.state)
             sight.look(board, src)
             sight.look(board, dst)
-            by_dst.pop(src, None)
-            by_dst.pop(dst, None)
+            for node in (src, dst):
+                by_dst.pop(node, None)
+                labels_at.pop(node, None)
         self.conquests(seat, sight.own)
 
     def move_worths(self, seat: int, dst_of: dict[str, str], sight: Sight,
@@ -190,7 +203,8 @@ class Maneuver(Actions):
                     gains: list[tuple[bool, bool]]) -> Callable[[str], Estimate | None]:
         """The greedy estimates of one move decision, worked out only when a bot asks (a
         replayed or random decision never does) and once per destination (`by_dst`, which
-        the maneuver keeps while they hold; `gains` holds gains(seat) once asked)."""
+        the maneuver keeps while they hold; `gains` holds gains(seat) once asked); `dst_of`
+        gives each move label's destination."""
 
         def worth(label: str) -> Estimate | None:
             dst = dst_of.get(label)

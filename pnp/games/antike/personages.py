@@ -48,18 +48,24 @@ class Personages(Table):
 
     def deserved(self, seat: int, stack: str) -> int:
         """How many personages of a stack the nation has earned so far."""
+        return self.all_deserved(seat)[STACKS.index(stack)]
+
+    def all_deserved(self, seat: int) -> list[int]:
+        """`deserved` for every stack, in STACKS order (awards ask for all five each turn)."""
         p = self.state.players[seat]
-        award = self.r.awards[stack]
-        per = award["per"]
-        if per == "first-know-how":
-            n = sum(1 for s in self.state.vars["first"].values() if s == seat)
-        elif per == "temples-destroyed":
-            n = p.counters["temples-destroyed"] // int(award["each"])
-        else:
-            n = p.vars["best"][per] // int(award["each"])
-        if stack == self.r.all_know_hows and len(p.vars["know_hows"]) == len(self.r.know_hows):
-            n += 1  # the extra personage for owning every know-how
-        return n
+        best = p.vars["best"]
+        out = []
+        for stack, per, each in self.r.award_plan:
+            if per == "first-know-how":
+                n = sum(1 for s in self.state.vars["first"].values() if s == seat)
+            elif per == "temples-destroyed":
+                n = p.counters["temples-destroyed"] // each
+            else:
+                n = best[per] // each
+            if stack == self.r.all_know_hows and len(p.vars["know_hows"]) == len(self.r.know_hows):
+                n += 1  # the extra personage for owning every know-how
+            out.append(n)
+        return out
 
     def award(self, seat: int, now: tuple[int, int, int] | None = None) -> None:
         """The personages the nation has earned and not yet taken, while the stacks last;
@@ -68,8 +74,8 @@ class Personages(Table):
         p = self.state.players[seat]
         stacks = self.state.vars["stacks"]
         awarded = p.vars["awarded"]
-        for stack in STACKS:
-            owed = self.deserved(seat, stack) - awarded[stack]
+        for stack, earned in zip(STACKS, self.all_deserved(seat), strict=True):
+            owed = earned - awarded[stack]
             if owed <= 0:
                 continue
             while owed > 0 and stacks[stack] > 0:

@@ -59,6 +59,11 @@ class Rules:
         self.awards: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in rule("personages").items() if isinstance(v, dict)}
         self.all_know_hows = str(rule("personages", "all_know_hows"))
+        #: (stack, what it is awarded for, how many of that a personage takes), STACKS order
+        self.award_plan = tuple(
+            (s, self.awards[s]["per"],
+             0 if self.awards[s]["per"] == "first-know-how" else int(self.awards[s]["each"]))
+            for s in STACKS)
         setup = rule("setup")
         self.start_cities = int(setup["start_cities"])
         self.start_coins = str(setup.get("start_coins", "none"))
@@ -86,6 +91,8 @@ class Rules:
         #: (unit, src, steps, nodes holding enemy units) -> (destinations, move labels), pure
         #: in the map and asked again at every decision of every playout (Maneuver.routes)
         self.destinations: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        #: move label (`unit:src>dst`) -> its destination, for every label routes has made
+        self.move_dst: dict[str, str] = {}
         bounds, shared = counter_and_shared_bounds(game)
         self.meta = GameMeta(
             game=game.id, players_min=game.players_min, players_max=game.players_max,

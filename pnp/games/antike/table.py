@@ -124,6 +124,8 @@ class Table:
         self.r = r
         self.ctx = ctx
         self.state = state
+        #: the map as the last rondel decision read it, for the wedge's action (Actions)
+        self._rondel_sight: Sight | None = None
 
     # ------------------------------------------------------------------ reading the map
     # Each question reads the pieces (board_of) straight away: they are asked hundreds of
