@@ -50,31 +50,38 @@ class Personages(Table):
         """How many personages of a stack the nation has earned so far."""
         return self.all_deserved(seat)[STACKS.index(stack)]
 
-    def all_deserved(self, seat: int) -> list[int]:
-        """`deserved` for every stack, in STACKS order (awards ask for all five each turn)."""
+    def all_deserved(self, seat: int, firsts: int | None = None) -> list[int]:
+        """`deserved` for every stack, in STACKS order (awards ask for all five each turn);
+        `firsts` is how many know-hows the nation owned first, when the caller has counted."""
         p = self.state.players[seat]
         best = p.vars["best"]
+        full = len(p.vars["know_hows"]) == len(self.r.know_hows)
+        extra = self.r.all_know_hows
         out = []
         for stack, per, each in self.r.award_plan:
             if per == "first-know-how":
-                n = sum(1 for s in self.state.vars["first"].values() if s == seat)
+                if firsts is None:
+                    firsts = sum(1 for s in self.state.vars["first"].values() if s == seat)
+                n = firsts
             elif per == "temples-destroyed":
                 n = p.counters["temples-destroyed"] // each
             else:
                 n = best[per] // each
-            if stack == self.r.all_know_hows and len(p.vars["know_hows"]) == len(self.r.know_hows):
+            if full and stack == extra:
                 n += 1  # the extra personage for owning every know-how
             out.append(n)
         return out
 
-    def award(self, seat: int, now: tuple[int, int, int] | None = None) -> None:
+    def award(self, seat: int, now: tuple[int, int, int] | None = None,
+              firsts: int | None = None) -> None:
         """The personages the nation has earned and not yet taken, while the stacks last;
-        `now` is its holdings() when the caller has counted them."""
+        `now` and `firsts` are its holdings() and first know-hows when the caller has
+        counted them."""
         self.record_best(seat, now)
         p = self.state.players[seat]
         stacks = self.state.vars["stacks"]
         awarded = p.vars["awarded"]
-        for stack, earned in zip(STACKS, self.all_deserved(seat), strict=True):
+        for stack, earned in zip(STACKS, self.all_deserved(seat, firsts), strict=True):
             owed = earned - awarded[stack]
             if owed <= 0:
                 continue
@@ -92,9 +99,13 @@ class Personages(Table):
         """Awards for every nation (the active one first), then the end check."""
         order = self.state.vars["order"]
         start = order.index(active)
-        now = self.holdings()  # awards change no piece: one count serves every nation
+        # awards change no piece and no know-how: one count serves every nation
+        now = self.holdings()
+        first = self.state.vars["first"]
+        firsts = [sum(1 for s in first.values() if s == seat)
+                  for seat in range(len(self.state.players))]
         for seat in order[start:] + order[:start]:
-            self.award(seat, now[seat])
+            self.award(seat, now[seat], firsts[seat])
         goal = self.r.end_at[len(self.state.players)]
         scores = [p.counters["personages"] for p in self.state.players]
         if max(scores) >= goal:
