@@ -225,6 +225,21 @@ def test_piece_moves_are_logged_and_counted_for_coverage():
     assert st.vars[MAP_VAR] == {"north": {"army": [0, 1]}}  # an emptied node is left out
 
 
+def test_every_piece_operation_counts_as_a_map_change():
+    ctx = _ctx()
+    assert ctx.map_changes == 0
+    ctx.place("army", "north", 1, "setup", n=2)
+    ctx.move_piece("army", "north", "south", 1, "march")
+    ctx.remove("army", "south", 1, "battle")
+    assert ctx.map_changes == 3
+    with pytest.raises(MapError):
+        ctx.remove("army", "south", 1, "battle")  # refused: nothing changed
+    with pytest.raises(MapError):
+        ctx.place("army", "south", 1, "setup", n=0)
+    assert ctx.map_changes == 3
+    assert _ctx().map_changes == 0  # a count per context
+
+
 def test_moving_a_piece_that_is_not_there_is_refused():
     ctx = _ctx()
     with pytest.raises(MapError):

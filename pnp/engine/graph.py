@@ -242,6 +242,9 @@ class MapOps:
 
     state: State
     log: list | None
+    #: piece operations done through this context so far: a rules module may keep what it
+    #: read of the map for as long as this count stands (pieces change only through these)
+    map_changes: int = 0
 
     def cover(self, kind: str, key: str) -> None:  # pragma: no cover - Context's
         raise NotImplementedError
@@ -270,6 +273,7 @@ class MapOps:
             self._drop_empty(node, piece)
             raise MapError(f"{op} {n} {piece} of seat {seat} from {node}: it holds "
                            f"{row[seat]} ({why})")
+        self.map_changes += 1
         row[seat] -= n
         self._drop_empty(node, piece)
 
@@ -283,6 +287,7 @@ class MapOps:
         """Put `n` of seat's pieces on a node (from the player's reserve or the box)."""
         if n < 1:
             raise MapError(f"place {n} {piece}: the count must be positive ({why})")
+        self.map_changes += 1
         self._row(node, piece)[seat] += n
         self.cover(NODE_COVERAGE, node)
         self._logged("place", piece, seat, n, why, None, node)

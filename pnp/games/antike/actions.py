@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from pnp.engine.api import Estimate, board_of, count, on_map
+from pnp.engine.api import Estimate, count, on_map
 
 from .rules import RESOURCES
 from .table import Sight, Table
@@ -62,7 +62,7 @@ class Actions(Table):
                 if wedge not in cost:
                     return None
                 if not seen:
-                    seen.append(Sight(board_of(self.state), seat))
+                    seen.append(self.sight(seat))
                 est = done[wedge] = self.wedge_worth(seat, wedge, cost[wedge], targets, seen[0])
             return est
 

@@ -151,7 +151,7 @@ class Maneuver(Actions):
         nodes = self.r.map.nodes
         # the map as it stands before the first move, read once for every unit that may move
         if sight is None or sight.seat != seat:
-            sight = Sight(board_of(self.state), seat)
+            sight = self.sight(seat)
         steps = [self.steps(seat, unit) for unit in UNITS]  # know-hows stay as they are
         # what a move changes is the two nodes it joins (cities, temples, know-hows and the
         # personage stacks stay as they are until the conquests): each node's move labels and

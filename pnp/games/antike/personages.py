@@ -12,7 +12,17 @@ from .table import GALLEY, Table
 class Personages(Table):
     def holdings(self) -> list[tuple[int, int, int]]:
         """Per seat, the cities, temples and seas it holds now, counted in one pass over the
-        pieces for every nation (awards ask at the end of every turn)."""
+        pieces for every nation (awards ask at the end of every turn), and again only after a
+        piece moved."""
+        if self.ctx is not None:
+            kept = self._holdings
+            if kept is None or kept[0] != self.ctx.map_changes:
+                kept = self._holdings = (self.ctx.map_changes, self.count_holdings())
+            return kept[1]
+        return self.count_holdings()
+
+    def count_holdings(self) -> list[tuple[int, int, int]]:
+        """`holdings` counted afresh."""
         players = len(self.state.players)
         cities, temples, seas = [0] * players, [0] * players, [0] * players
         sea_set = self.r.sea_set

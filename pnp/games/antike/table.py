@@ -126,6 +126,21 @@ class Table:
         self.state = state
         #: the map as the last rondel decision read it, for the wedge's action (Actions)
         self._rondel_sight: Sight | None = None
+        #: seat -> (ctx.map_changes, Sight): a read of the map kept while no piece moves
+        self._sights: dict[int, tuple[int, Sight]] = {}
+        #: (ctx.map_changes, Personages.holdings()) kept the same way
+        self._holdings: tuple[int, list[tuple[int, int, int]]] | None = None
+
+    def sight(self, seat: int) -> Sight:
+        """The map as the seat sees it now: read again only after a piece moved (pieces
+        change only through the context's map operations, which count every change)."""
+        if self.ctx is None:
+            return Sight(board_of(self.state), seat)
+        now = self.ctx.map_changes
+        kept = self._sights.get(seat)
+        if kept is None or kept[0] != now:
+            kept = self._sights[seat] = (now, Sight(board_of(self.state), seat))
+        return kept[1]
 
     # ------------------------------------------------------------------ reading the map
     # Each question reads the pieces (board_of) straight away: they are asked hundreds of
