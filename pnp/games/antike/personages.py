@@ -89,12 +89,21 @@ class Personages(Table):
         counted them."""
         self.record_best(seat, now)
         p = self.state.players[seat]
+        # what deserved reads: the same as when the nation was last owed nothing, nothing is
+        # owed now either (awarded cards are never taken back)
+        best = p.vars["best"]
+        reads = (best["cities"], best["temples"], best["seas"],
+                 p.counters["temples-destroyed"], firsts, len(p.vars["know_hows"]))
+        if firsts is not None and self._settled.get(seat) == reads:
+            return
         stacks = self.state.vars["stacks"]
         awarded = p.vars["awarded"]
+        settled = True
         for stack, earned in zip(STACKS, self.all_deserved(seat, firsts), strict=True):
             owed = earned - awarded[stack]
             if owed <= 0:
                 continue
+            settled = False
             while owed > 0 and stacks[stack] > 0:
                 stacks[stack] -= 1
                 awarded[stack] += 1
@@ -104,6 +113,8 @@ class Personages(Table):
                 self.ctx.event(f"personage-{stack}", seat)
             if owed > 0:
                 self.ctx.event(f"stack-empty-{stack}", seat)
+        if settled:
+            self._settled[seat] = reads
 
     def end_of_turn(self, active: int) -> None:
         """Awards for every nation (the active one first), then the end check."""
@@ -112,8 +123,10 @@ class Personages(Table):
         # awards change no piece and no know-how: one count serves every nation
         now = self.holdings()
         first = self.state.vars["first"]
-        firsts = [sum(1 for s in first.values() if s == seat)
-                  for seat in range(len(self.state.players))]
+        if self._firsts is None or self._firsts[0] != len(first):  # owners are never changed
+            self._firsts = (len(first), [sum(1 for s in first.values() if s == seat)
+                                         for seat in range(len(self.state.players))])
+        firsts = self._firsts[1]
         for seat in order[start:] + order[:start]:
             self.award(seat, now[seat], firsts[seat])
         goal = self.r.end_at[len(self.state.players)]

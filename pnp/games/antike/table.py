@@ -130,6 +130,10 @@ class Table:
         self._sights: dict[int, tuple[int, Sight]] = {}
         #: (ctx.map_changes, Personages.holdings()) kept the same way
         self._holdings: tuple[int, list[tuple[int, int, int]]] | None = None
+        #: (know-hows with a first owner, first know-hows per seat): owners only ever added
+        self._firsts: tuple[int, list[int]] | None = None
+        #: seat -> what its awards read when it was last owed nothing (Personages.award)
+        self._settled: dict[int, tuple] = {}
 
     def sight(self, seat: int) -> Sight:
         """The map as the seat sees it now: read again only after a piece moved (pieces
