@@ -222,3 +222,120 @@ def test_the_printed_card_texts_agree_with_the_numbers_the_engine_reads() -> Non
         assert f"({r.stack_size[card.fields['award']]} in the stack)" in card.fields["type"]
     for card in game.decks["know-hows"].cards:
         assert card.fields["cost"] == f"{card.fields['price']} gold", card.id
+
+
+def _random_board(rng, players: int, nodes: list[str]) -> dict:
+    """Pieces anywhere (not only where the rules would put them): Sight must read any board
+    as the table's one-question-at-a-time reads do."""
+    board: dict = {}
+    for node in rng.sample(nodes, k=len(nodes) // 2):
+        at = {}
+        for piece in ("city", "temple", "legion", "galley"):
+            if rng.random() < 0.5:
+                row = [rng.choice((0, 0, 1, 2, 3)) for _ in range(players)]
+                if any(row):
+                    at[piece] = row
+        if at:
+            board[node] = at
+    return board
+
+
+def _sight_as_read(t: Antike, seat: int) -> dict:
+    """What the table's own questions say about every node, in Sight's terms."""
+    from pnp.engine.api import count, on_map
+
+    board = t.state.vars["map"]
+    return {
+        "cities": t.cities(seat), "city_pieces": on_map(t.state, "city", seat),
+        "owner": {n: t.city_owner(n) for n in board if t.city_owner(n) is not None},
+        "temples": {n for n in board if t.has_temple(n)},
+        "own": {n: (count(t.state, n, "legion", seat), count(t.state, n, "galley", seat))
+                for n in board if count(t.state, n, "legion", seat)
+                or count(t.state, n, "galley", seat)},
+        "enemy": {n for n in board if t.enemy_units(n, seat) > 0}}
+
+
+def _sight_fields(s) -> dict:
+    return {"cities": s.cities, "city_pieces": s.city_pieces, "owner": s.owner,
+            "temples": s.temples, "own": s.own, "enemy": set(s.enemy)}
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_a_sight_reads_the_map_as_the_tables_questions_do(players) -> None:
+    """Sight reads every node in one pass (and one node again after a move): on random
+    boards, before and after pieces change on a few nodes, it agrees with the table's reads;
+    so do the awards' holdings."""
+    import random
+
+    from pnp.games.antike.table import Sight
+
+    rng = random.Random(players)
+    t = _table(players)
+    nodes = list(t.r.map.nodes)
+    for _ in range(60):
+        board = t.state.vars["map"] = _random_board(rng, players, nodes)
+        seat = rng.randrange(players)
+        sight = Sight(board, seat)
+        assert _sight_fields(sight) == _sight_as_read(t, seat)
+        assert t.holdings() == [(len(t.cities(s)), len(t.temples(s)), t.seas_held(s))
+                                for s in range(players)]
+        for node in rng.sample(nodes, k=3):  # pieces come and go on a few nodes
+            fresh = _random_board(rng, players, [node]).get(node)
+            if fresh is None:
+                board.pop(node, None)
+            else:
+                board[node] = fresh
+            sight.look(board, node)
+        want = _sight_as_read(t, seat)
+        got = _sight_fields(Sight(board, seat))
+        assert got == want
+        # look keeps all but a city's owner and count up to date (a maneuver moves no city)
+        looked = _sight_fields(sight)
+        for key in ("own", "enemy", "owner", "temples"):
+            assert looked[key] == want[key], key
+
+
+@pytest.mark.parametrize("players,bots", [(2, ("greedy", "greedy")),
+                                          (3, ("random", "greedy", "greedy")),
+                                          (4, ("greedy", "random", "greedy", "greedy"))])
+def test_the_estimates_a_bot_asks_for_are_those_of_the_position(monkeypatch, players,
+                                                                bots) -> None:
+    """Estimates are worked out when a bot asks and kept while they hold (a maneuver keeps a
+    destination's until a move touches it; a rondel decision reads the map once): each one
+    a bot gets equals the estimate worked out afresh from the position it is asked in."""
+    from pnp.engine.play import play_game
+    from pnp.engine.selfplay import game_seed
+    from pnp.games.antike.maneuver import Maneuver
+
+    checked = {"move": 0, "rondel": 0}
+    move_worths, wedge_worths = Maneuver.move_worths, Maneuver.wedge_worths
+
+    def checked_moves(self, seat, dst_of, sight, by_dst, gains):
+        worth = move_worths(self, seat, dst_of, sight, by_dst, gains)
+
+        def check(label):
+            got = worth(label)
+            if label in dst_of:
+                assert got == self.move_worth(seat, dst_of[label]), label
+                checked["move"] += 1
+            return got
+        return check
+
+    def checked_wedges(self, seat, moves, seen=None):
+        worth = wedge_worths(self, seat, moves, seen)
+        cost = {m.id: m.cost for m in moves}
+
+        def check(wedge):
+            got = worth(wedge)
+            assert got == self.wedge_worth(seat, wedge, cost[wedge]), wedge
+            checked["rondel"] += 1
+            return got
+        return check
+
+    monkeypatch.setattr(Maneuver, "move_worths", checked_moves)
+    monkeypatch.setattr(Maneuver, "wedge_worths", checked_wedges)
+    game = load_game(GAME).game
+    for i in range(2):
+        result = play_game(game, players, game_seed(3, i), bots)
+        assert result.ended == "completed" and not result.violations
+    assert checked["move"] > 100 and checked["rondel"] > 100

@@ -9,7 +9,15 @@ import pytest
 from broken_games import edit, errors, line_of, starter, validate
 
 from pnp.data.game import load_game
-from pnp.engine.api import MapError, count, map_rules, nodes_with, on_map, owner_at
+from pnp.engine.api import (
+    MapError,
+    board_of,
+    count,
+    map_rules,
+    nodes_with,
+    on_map,
+    owner_at,
+)
 from pnp.engine.core import Context, SeededDice
 from pnp.engine.graph import MAP_VAR, check_map
 from pnp.engine.invariants import check_state
@@ -134,6 +142,67 @@ def test_adjacency_and_paths_follow_the_data(tmp_path):
     assert r.sites("ore") == ["north", "east"]
 
 
+def _plain_reach(r, src, steps, piece, crossing, through, blocked):
+    """`reach` as its docstring says, from neighbours and may_stand alone (no tables)."""
+    dist = {src: 0}
+    frontier = [src]
+    while frontier:
+        nxt = []
+        for node in frontier:
+            d = dist[node]
+            if steps is not None and d >= steps:
+                continue
+            if d > 0 and through is not None and r.nodes[node].kind not in through:
+                continue
+            for n in r.neighbours(node, crossing):
+                if n in dist or n in blocked or (piece is not None and not r.may_stand(piece, n)):
+                    continue
+                dist[n] = d + 1
+                nxt.append(n)
+        frontier = nxt
+    return dist
+
+
+def test_reach_agrees_with_the_plain_search_for_every_limit(tmp_path):
+    """reach keeps a table of steps per (piece, crossing): every combination of limits, asked
+    in turn on one MapRules, answers as a search from the neighbours would, in BFS order."""
+    r = map_rules(_game(tmp_path))
+    asked = 0
+    for piece in (None, "army", "ship", "fort"):
+        for crossing in (None, {"road"}, {"coast"}, ["coast", "road"]):
+            for through in (None, {"water"}, {"land"}):
+                for blocked in ((), {"bay"}, ["south"]):
+                    for steps in (None, 0, 1, 2):
+                        for src in r.nodes:
+                            got = r.reach(src, steps, piece, crossing, through, blocked)
+                            want = _plain_reach(r, src, steps, piece, crossing, through, blocked)
+                            assert got == want and list(got) == list(want), (
+                                src, steps, piece, crossing, through, blocked)
+                            asked += 1
+    assert asked == 4 * 4 * 3 * 3 * 4 * 4
+    # a blocked node is never entered, even as the only way on
+    assert r.reach("north", piece="army", blocked={"south"}) == {"north": 0}
+
+
+def test_board_of_reads_the_pieces_without_adding_the_var():
+    ctx = _ctx(players=3)
+    st = ctx.state
+    assert board_of(st) == {} and MAP_VAR not in st.vars
+    assert count(st, "north", "army") == 0 and owner_at(st, "north", "army") is None
+    assert nodes_with(st, "army") == [] and on_map(st, "army", 0) == 0
+    assert MAP_VAR not in st.vars  # reading never writes
+    ctx.place("army", "north", 2, "setup", n=2)
+    ctx.place("army", "north", 1, "setup", n=2)
+    ctx.place("ship", "bay", 0, "setup")
+    assert board_of(st) is st.vars[MAP_VAR]
+    assert board_of(st) == {"north": {"army": [0, 2, 2]}, "bay": {"ship": [1, 0, 0]}}
+    assert owner_at(st, "north", "army") == 1  # a tie goes to the lowest seat
+    assert owner_at(st, "bay", "army") is None and owner_at(st, "south", "ship") is None
+    assert count(st, "north", "army") == 4 and count(st, "north", "army", 0) == 0
+    assert nodes_with(st, "army", 0) == [] and nodes_with(st, "army", 2) == ["north"]
+    assert nodes_with(st, "ship") == ["bay"]
+
+
 def _ctx(players: int = 2, log: list | None = None) -> Context:
     state = State([PlayerState({}) for _ in range(players)])
     return Context(state, SeededDice(1), [], GameResult("g", 1, players, ()), log=log)
@@ -154,6 +223,21 @@ def test_piece_moves_are_logged_and_counted_for_coverage():
     assert ctx.result.coverage[("node", "north")] == 1
     assert ctx.result.coverage[("node", "south")] == 1
     assert st.vars[MAP_VAR] == {"north": {"army": [0, 1]}}  # an emptied node is left out
+
+
+def test_every_piece_operation_counts_as_a_map_change():
+    ctx = _ctx()
+    assert ctx.map_changes == 0
+    ctx.place("army", "north", 1, "setup", n=2)
+    ctx.move_piece("army", "north", "south", 1, "march")
+    ctx.remove("army", "south", 1, "battle")
+    assert ctx.map_changes == 3
+    with pytest.raises(MapError):
+        ctx.remove("army", "south", 1, "battle")  # refused: nothing changed
+    with pytest.raises(MapError):
+        ctx.place("army", "south", 1, "setup", n=0)
+    assert ctx.map_changes == 3
+    assert _ctx().map_changes == 0  # a count per context
 
 
 def test_moving_a_piece_that_is_not_there_is_refused():

@@ -85,6 +85,7 @@ from pnp.engine.effects_runtime import (
 from pnp.engine.graph import (
     MapError,
     MapRules,
+    board_of,
     count,
     map_rules,
     nodes_with,
@@ -118,7 +119,8 @@ __all__ = [
     "full_supplies", "supply_links",
     # a board that is a graph: queries (MapRules, map_rules) and the pieces on it; piece moves
     # are the Context's `place`, `remove` and `move_piece`
-    "MapError", "MapRules", "count", "map_rules", "nodes_with", "on_map", "owner_at", "pieces_of",
+    "MapError", "MapRules", "board_of", "count", "map_rules", "nodes_with", "on_map", "owner_at",
+    "pieces_of",
     # a rondel: a loop track whose first steps are free and further steps cost
     "Rondel", "RondelMove", "rondel_from",
 ]

@@ -55,6 +55,8 @@ class MapRules:
         self._edge = {frozenset((e.a, e.b)): e.kind for e in gmap.edges}
         self._stand = {(p, n): not standing_problem(piece, node)
                        for p, piece in self.pieces.items() for n, node in self.nodes.items()}
+        #: (piece, crossing) -> node -> the neighbours a path may step onto, before `blocked`
+        self._ways: dict[tuple[str | None, frozenset[str] | None], dict[str, tuple[str, ...]]] = {}
 
     # ---------------------------------------------------------------- adjacency
     def neighbours(self, node: str, crossing: Collection[str] | None = None) -> tuple[str, ...]:
@@ -78,14 +80,25 @@ class MapRules:
                 if node.site is not None and (resource is None or node.site == resource)]
 
     # ---------------------------------------------------------------- paths
+    def _ways_for(self, piece: str | None,
+                  crossing: Collection[str] | None) -> dict[str, tuple[str, ...]]:
+        """node -> its neighbours across edges of the `crossing` kinds that `piece` may stand
+        on, in data order: worked out once per (piece, crossing), since paths ask it for
+        every step."""
+        key = (piece, None if crossing is None else frozenset(crossing))
+        ways = self._ways.get(key)
+        if ways is None:
+            ways = self._ways[key] = {
+                node: tuple(n for n, kind in adj if (crossing is None or kind in crossing)
+                            and (piece is None or self._stand.get((piece, n), False)))
+                for node, adj in self.adj.items()}
+        return ways
+
     def _steps(self, node: str, piece: str | None, crossing: Collection[str] | None,
                blocked: Collection[str]) -> Iterable[str]:
-        for n, kind in self.adj[node]:
-            if crossing is not None and kind not in crossing:
-                continue
-            if n in blocked or (piece is not None and not self._stand.get((piece, n), False)):
-                continue
-            yield n
+        for n in self._ways_for(piece, crossing)[node]:
+            if n not in blocked:
+                yield n
 
     def reach(self, src: str, steps: int | None = None, piece: str | None = None,
               crossing: Collection[str] | None = None, through: Collection[str] | None = None,
@@ -96,19 +109,23 @@ class MapRules:
         stand on, never onto a `blocked` node, and passes on only from nodes whose kind is in
         `through` (None: from any): a galley may end its move in a harbour without sailing
         across the land."""
+        ways = self._ways_for(piece, crossing)
+        nodes = self.nodes
         dist = {src: 0}
         queue = deque([src])
+        pop, push = queue.popleft, queue.append
         while queue:
-            node = queue.popleft()
+            node = pop()
             d = dist[node]
             if steps is not None and d >= steps:
                 continue
-            if d > 0 and through is not None and self.nodes[node].kind not in through:
+            if d > 0 and through is not None and nodes[node].kind not in through:
                 continue
-            for n in self._steps(node, piece, crossing, blocked):
-                if n not in dist:
-                    dist[n] = d + 1
-                    queue.append(n)
+            d += 1
+            for n in ways[node]:
+                if n not in dist and n not in blocked:
+                    dist[n] = d
+                    push(n)
         return dist
 
     def path(self, src: str, dst: str, piece: str | None = None,
@@ -167,9 +184,25 @@ def pieces_of(state: State) -> dict[str, dict[str, list[int]]]:
     return board
 
 
+def board_of(state: State) -> dict[str, dict[str, list[int]]]:
+    """node -> piece -> count per seat, to read (an empty dict, not stored, when no piece was
+    ever placed: unlike `pieces_of` it never adds the var). A rules module that asks many
+    questions of one position reads it once rather than calling `count` per question."""
+    return state.vars.get(MAP_VAR) or _NO_PIECES
+
+
+_NO_PIECES: dict[str, dict[str, list[int]]] = {}
+
+
 def count(state: State, node: str, piece: str, seat: int | None = None) -> int:
     """Pieces of a kind on a node: one seat's, or everybody's (seat None)."""
-    row = (state.vars.get(MAP_VAR) or {}).get(node, {}).get(piece)
+    board = state.vars.get(MAP_VAR)
+    if not board:
+        return 0
+    at = board.get(node)
+    if at is None:
+        return 0
+    row = at.get(piece)
     if row is None:
         return 0
     return sum(row) if seat is None else row[seat]
@@ -177,22 +210,29 @@ def count(state: State, node: str, piece: str, seat: int | None = None) -> int:
 
 def on_map(state: State, piece: str, seat: int) -> int:
     """How many of a piece `seat` has on the map."""
-    return sum(row[piece][seat] for row in (state.vars.get(MAP_VAR) or {}).values()
+    return sum(row[piece][seat] for row in (state.vars.get(MAP_VAR) or _NO_PIECES).values()
                if piece in row)
 
 
 def nodes_with(state: State, piece: str, seat: int | None = None) -> list[str]:
     """Nodes holding the piece (of `seat`, or anybody's), in the order they were first used."""
-    return [n for n, row in (state.vars.get(MAP_VAR) or {}).items()
-            if piece in row and (sum(row[piece]) if seat is None else row[piece][seat]) > 0]
+    board = state.vars.get(MAP_VAR) or _NO_PIECES
+    if seat is None:
+        return [n for n, at in board.items() if piece in at and sum(at[piece]) > 0]
+    return [n for n, at in board.items() if piece in at and at[piece][seat] > 0]
 
 
 def owner_at(state: State, node: str, piece: str) -> int | None:
     """The seat with the most of the piece on the node (the lowest on a tie), None if none."""
-    row = (state.vars.get(MAP_VAR) or {}).get(node, {}).get(piece)
-    if not row or max(row) == 0:
+    board = state.vars.get(MAP_VAR)
+    if not board:
         return None
-    return row.index(max(row))
+    at = board.get(node)
+    row = None if at is None else at.get(piece)
+    if not row:
+        return None
+    most = max(row)
+    return None if most == 0 else row.index(most)
 
 
 class MapOps:
@@ -202,6 +242,9 @@ class MapOps:
 
     state: State
     log: list | None
+    #: piece operations done through this context so far: a rules module may keep what it
+    #: read of the map for as long as this count stands (pieces change only through these)
+    map_changes: int = 0
 
     def cover(self, kind: str, key: str) -> None:  # pragma: no cover - Context's
         raise NotImplementedError
@@ -230,6 +273,7 @@ class MapOps:
             self._drop_empty(node, piece)
             raise MapError(f"{op} {n} {piece} of seat {seat} from {node}: it holds "
                            f"{row[seat]} ({why})")
+        self.map_changes += 1
         row[seat] -= n
         self._drop_empty(node, piece)
 
@@ -243,6 +287,7 @@ class MapOps:
         """Put `n` of seat's pieces on a node (from the player's reserve or the box)."""
         if n < 1:
             raise MapError(f"place {n} {piece}: the count must be positive ({why})")
+        self.map_changes += 1
         self._row(node, piece)[seat] += n
         self.cover(NODE_COVERAGE, node)
         self._logged("place", piece, seat, n, why, None, node)

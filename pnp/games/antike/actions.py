@@ -3,10 +3,12 @@ Temple, Arming and Know-how. Every price and yield comes from the Rules."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pnp.engine.api import Estimate, count, on_map
 
 from .rules import RESOURCES
-from .table import Table
+from .table import Sight, Table
 
 STOP = "stop"
 
@@ -17,10 +19,13 @@ class Actions(Table):
         """Move the seat's marker (paying for steps past the free ones); returns the wedge."""
         p = self.state.players[seat]
         here = p.vars["rondel"]
-        moves = self.r.rondel.moves(None if here < 0 else here, self.wealth(seat))
+        moves = self.r.rondel_moves(here, self.wealth(seat))
         labels = [m.id for m in moves]
-        worth = {m.id: self.wedge_worth(seat, m.id, m.cost) for m in moves}
-        pick = self.ctx.choose(seat, labels, "rondel", worth.get)
+        seen: list[Sight] = []
+        pick = self.ctx.choose(seat, labels, "rondel", self.wedge_worths(seat, moves, seen))
+        # the map the estimates read, if a bot asked for them: nothing moves before the
+        # wedge's action, so a maneuver starts from it (rondel_sight)
+        self._rondel_sight = seen[0] if seen else None
         move = moves[labels.index(pick)]
         if move.cost:
             self.pay(seat, None, move.cost)
@@ -30,16 +35,56 @@ class Actions(Table):
         self.ctx.event(f"wedge-{self.r.action[move.id]}", seat)
         return move.id
 
-    def wedge_worth(self, seat: int, wedge: str, cost: int) -> Estimate:
-        """What the greedy bot expects from a wedge (a bot's estimate, not a rule)."""
+    def rondel_sight(self, seat: int) -> Sight | None:
+        """The map as the seat's last rondel decision read it (None if no bot asked for
+        estimates), handed over once: only the wedge's action that follows may use it."""
+        sight, self._rondel_sight = self._rondel_sight, None
+        return sight if sight is not None and sight.seat == seat else None
+
+    def wedge_worths(self, seat: int, moves: list,
+                     seen: list[Sight] | None = None) -> Callable[[str], Estimate | None]:
+        """The greedy estimates of one rondel decision, worked out only when a bot asks (a
+        replayed or random decision never does), each wedge once, all from one read of the
+        map (a Sight, left in `seen`); both Maneuver wedges share one look at the targets."""
+        cost = {m.id: m.cost for m in moves}
+        done: dict[str, Estimate] = {}
+        seen = [] if seen is None else seen
+        aims: list[float] = []
+
+        def targets() -> float:
+            if not aims:
+                aims.append(self.targets(seat, seen[0]))
+            return aims[0]
+
+        def worth(wedge: str) -> Estimate | None:
+            est = done.get(wedge)
+            if est is None:
+                if wedge not in cost:
+                    return None
+                if not seen:
+                    seen.append(self.sight(seat))
+                est = done[wedge] = self.wedge_worth(seat, wedge, cost[wedge], targets, seen[0])
+            return est
+
+        return worth
+
+    def wedge_worth(self, seat: int, wedge: str, cost: int,
+                    targets: Callable[[], float] | None = None,
+                    sight: Sight | None = None) -> Estimate:
+        """What the greedy bot expects from a wedge (a bot's estimate, not a rule); `targets`
+        gives the seat's targets and `sight` the map when the caller keeps them."""
         action = self.r.action[wedge]
         out = Estimate()
         if action in RESOURCES:
-            out[action] = float(min(self.income_of(seat, action), self.state.supply[action]))
+            out[action] = float(min(self.income_of(seat, action, sight),
+                                    self.state.supply[action]))
             if self.knows(seat, "currency"):
                 out["coins"] = float(self.r.currency_coins)
         elif action == "temple":
-            n = len(self.temple_sites(seat))
+            if sight is None:
+                n = len(self.temple_sites(seat))
+            else:
+                n = sum(1 for c in sight.cities if c not in sight.temples)
             afford = (self.state.players[seat].counters["marble"]
                       + self.state.players[seat].counters["coins"]) // self.r.temple_price
             out["power"] = 4.0 * min(n, afford)
@@ -49,15 +94,22 @@ class Actions(Table):
             c = self.state.players[seat].counters
             out["power"] = 1.2 * min(4, c["iron"] + c["coins"])
         else:
-            out["power"] = 2.0 * self.targets(seat)
+            out["power"] = 2.0 * (self.targets(seat, sight) if targets is None else targets())
         out["power"] = out.get("power", 0.0) - 2.0 * cost
         return out
 
     # ------------------------------------------------------------------ income
-    def income_of(self, seat: int, resource: str) -> int:
-        """1 a city of the resource, 3 with a temple; Market adds its units."""
-        total = sum(self.r.income["temple"] if self.has_temple(n) else self.r.income["city"]
-                    for n in self.cities(seat) if self.r.map.nodes[n].site == resource)
+    def income_of(self, seat: int, resource: str, sight: Sight | None = None) -> int:
+        """1 a city of the resource, 3 with a temple; Market adds its units. `sight` is the
+        map when the caller has read it already."""
+        site, pay = self.r.site, self.r.income
+        if sight is None:
+            total = sum(pay["temple"] if self.has_temple(n) else pay["city"]
+                        for n in self.cities(seat) if site[n] == resource)
+        else:
+            temples = sight.temples
+            total = sum(pay["temple"] if n in temples else pay["city"]
+                        for n in sight.cities if site[n] == resource)
         if self.knows(seat, "market"):
             total += self.r.market_units
         return total
@@ -102,6 +154,7 @@ class Actions(Table):
         """New legions in the seat's cities and galleys in its coastal cities, one decision a
         unit, until it stops or cannot pay."""
         out_of: set[str] = set()  # kinds of unit the nation has none left of (reported once)
+        cities = self.cities(seat)  # arming places units, never cities
         while True:
             options: list[str] = []
             worth: dict[str, Estimate] = {}
@@ -115,12 +168,13 @@ class Actions(Table):
                 price = self.unit_price(seat, unit)
                 if not self.can_pay(seat, "iron", price):
                     continue
-                for node in self.cities(seat):
+                est = Estimate({"iron": -float(price), "power": 1.5})  # one for every city
+                for node in cities:
                     if unit == "galley" and node not in self.r.coastal:
                         continue
                     label = f"{unit}@{node}"
                     options.append(label)
-                    worth[label] = Estimate({"iron": -float(price), "power": 1.5})
+                    worth[label] = est
             if not options:
                 return
             options.append(STOP)

@@ -88,7 +88,7 @@ class Antike(Maneuver, Personages):
         elif action == "know-how":
             self.know_how(seat)
         else:
-            self.maneuver(seat)
+            self.maneuver(seat, self.rondel_sight(seat))
         self.end_of_turn(seat)
 
     def leaders(self) -> list[int]:

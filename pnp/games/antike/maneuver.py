@@ -3,10 +3,20 @@ units, then conquer the cities their numbers overcome and found cities on empty 
 
 from __future__ import annotations
 
-from pnp.engine.api import Estimate, count, nodes_with, on_map
+from collections.abc import Callable
+
+from pnp.engine.api import Estimate, board_of, count, on_map
 
 from .actions import STOP, Actions
 from .rules import UNITS
+from .table import Sight
+
+#: destinations remembered per definition before the memo is emptied (a few MB at most)
+DESTINATIONS_MEMO = 1 << 16
+#: estimates every decision shares (read-only: a bot keeps its digest in their memo slot)
+NOTHING = Estimate()
+NEAR = Estimate({"power": 0.2})
+IDLE = Estimate({"power": -0.05})
 
 
 class Maneuver(Actions):
@@ -18,100 +28,160 @@ class Maneuver(Actions):
                 n += int(bonus.get(unit, 0))
         return n
 
-    def enemy_nodes(self, seat: int) -> set[str]:
-        """Map nodes holding another nation's units: only nodes holding units at all are
-        looked at (the map has many more, and this is asked for every unit that moves)."""
-        nodes = self.r.map.nodes
-        held = {n for unit in UNITS for n in nodes_with(self.state, unit)}
-        return {n for n in held if n in nodes and self.enemy_units(n, seat) > 0}
+    def enemy_nodes(self, seat: int) -> frozenset[str]:
+        """Map nodes holding another nation's units."""
+        return Sight(board_of(self.state), seat).enemy
 
     def destinations(self, seat: int, unit: str, src: str,
-                     enemy: set[str] | None = None) -> list[str]:
+                     enemy: frozenset[str] | set[str] | None = None,
+                     steps: int | None = None) -> tuple[str, ...]:
         """Nodes the unit can reach: never through enemy units, but it may stop on them.
-        `enemy` is enemy_nodes(seat) when the caller has it already (one map, many units)."""
+        `enemy` and `steps` are enemy_nodes(seat) and steps(seat, unit) when the caller has
+        them already (one map, many units)."""
+        if steps is None:
+            steps = self.steps(seat, unit)
+        enemy = self.enemy_nodes(seat) if enemy is None else frozenset(enemy)
+        return self.routes(unit, src, steps, enemy)[0]
+
+    def routes(self, unit: str, src: str, steps: int,
+               enemy: frozenset[str]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """(destinations, their move labels `unit:src>dst`): a pure function of the unit, its
+        source, its steps and the enemy nodes, so it is remembered per definition (a playout
+        asks the same questions again and again; bounded, emptied when full)."""
+        key = (unit, src, steps, enemy)
+        memo = self.r.destinations
+        out = memo.get(key)
+        if out is None:
+            dests = self.find_destinations(unit, src, steps, enemy - {src})
+            labels = tuple(f"{unit}:{src}>{d}" for d in dests)
+            self.r.move_dst.update(zip(labels, dests, strict=True))
+            if len(memo) >= DESTINATIONS_MEMO:
+                memo.clear()
+            out = memo[key] = (dests, labels)
+        return out
+
+    def find_destinations(self, unit: str, src: str, steps: int,
+                          enemies: frozenset[str]) -> tuple[str, ...]:
+        """`destinations` worked out: the nodes within `steps` of `src` by paths that do not
+        cross an enemy, then the enemy nodes one step further that the unit may stand on."""
         r = self.r
         crossing = r.crossing.get(unit)
         through = r.through.get(unit)
-        steps = self.steps(seat, unit)
-        enemies = (self.enemy_nodes(seat) if enemy is None else enemy) - {src}
         reach = r.map.reach(src, steps, unit, crossing, through, blocked=enemies)
         out = [n for n in reach if n != src]
-        for n, d in list(reach.items()):
-            if d >= steps or (d > 0 and through is not None
-                              and r.map.nodes[n].kind not in through):
-                continue
-            for m in r.map.neighbours(n, crossing):
-                if m in enemies and m not in out and r.map.may_stand(unit, m):
-                    out.append(m)
-        return out
+        if enemies:
+            for n, d in reach.items():
+                if d >= steps or (d > 0 and through is not None
+                                  and r.map.nodes[n].kind not in through):
+                    continue
+                for m in r.map.neighbours(n, crossing):
+                    if m in enemies and m not in out and r.map.may_stand(unit, m):
+                        out.append(m)
+        return tuple(out)
 
     def earns(self, per: str) -> bool:
         """Whether a stack awarded for `per` (cities, temples-destroyed) still has cards."""
         stacks = self.state.vars["stacks"]
         return any(a["per"] == per and stacks.get(k, 0) > 0 for k, a in self.r.awards.items())
 
-    def gain(self, seat: int, node: str) -> float:
+    def gains(self, seat: int, sight: Sight | None = None) -> tuple[bool, bool]:
+        """What makes a site worth its full value to `gain` (the same for every site of one
+        decision): (one more city lifts the nation past the most it ever held while a stack
+        pays for cities, a destroyed temple still earns a personage)."""
+        best = self.state.players[seat].vars["best"]["cities"]
+        cities = len(self.cities(seat) if sight is None else sight.cities)
+        return (cities + 1 > best and self.earns("cities"), self.earns("temples-destroyed"))
+
+    def gain(self, seat: int, node: str, gains: tuple[bool, bool] | None = None,
+             sight: Sight | None = None) -> float:
         """What taking the site at `node` is worth to the greedy bot, from 1 (it brings the
         nation nearer a personage: more cities than it ever held while a stack pays for
         cities, or a temple destroyed while one pays for that) down to 0.25 (the city only
         changes hands). A bot's estimate, not a rule: without it two greedy nations trade
-        the same cities back and forth once the kings are gone, and the game never ends."""
-        best = self.state.players[seat].vars["best"]["cities"]
-        if len(self.cities(seat)) + 1 > best and self.earns("cities"):
+        the same cities back and forth once the kings are gone, and the game never ends.
+        `gains` and `sight` are gains(seat) and the map when the caller has them already."""
+        grows, razes = self.gains(seat) if gains is None else gains
+        if grows:
             return 1.0
-        owner = self.city_owner(node)
-        if owner is not None and self.has_temple(node) and self.earns("temples-destroyed"):
+        if razes and (self.city_owner(node) is not None and self.has_temple(node)
+                      if sight is None else node in sight.owner and node in sight.temples):
             return 1.0
         return 0.25
 
-    def targets(self, seat: int) -> float:
+    def seen_defence(self, node: str, sight: Sight) -> int:
+        """`defence` of a node, its owner and temple read from the sight."""
+        return self.defence_of(node, sight.owner.get(node), node in sight.temples)
+
+    def targets(self, seat: int, sight: Sight | None = None) -> float:
         """The sites the seat's units could take in one maneuver, each by its `gain`: an empty
         site it can pay to found, or a city whose defence its reaching units match (the
         greedy bot's guess of a maneuver's worth, not a rule)."""
-        limit = self.r.map.pieces["city"].per_player
-        if limit is not None and on_map(self.state, "city", seat) >= limit:
+        r = self.r
+        if sight is None:
+            sight = Sight(board_of(self.state), seat)
+        limit = r.map.pieces["city"].per_player
+        if limit is not None and sight.city_pieces >= limit:
             return 0.0
+        own, enemy, site, owner = sight.own, sight.enemy, r.site, sight.owner.get
         reaching: dict[str, int] = {}
-        enemy = self.enemy_nodes(seat)
-        for unit in UNITS:
-            for node in self.r.map.nodes:
-                n = count(self.state, node, unit, seat)
-                if n == 0:
+        for k, unit in enumerate(UNITS):
+            steps = self.steps(seat, unit)
+            for node in r.map.nodes:  # in the map's order
+                held = own.get(node)
+                if held is None or held[k] == 0:
                     continue
-                for d in [node, *self.destinations(seat, unit, node, enemy)]:
-                    if self.r.map.nodes[d].site and self.city_owner(d) != seat:
+                n = held[k]
+                for d in (node, *self.routes(unit, node, steps, enemy)[0]):
+                    if site[d] and owner(d) != seat:
                         reaching[d] = reaching.get(d, 0) + n
-        found = self.can_pay_all(seat, self.r.found)
-        return sum(self.gain(seat, d) for d, n in reaching.items()
-                   if (self.city_owner(d) is None and d not in self.neutral() and found)
-                   or (self.city_owner(d) is not None or d in self.neutral())
-                   and n >= self.defence(d))
+        if not reaching:
+            return 0
+        found = self.can_pay_all(seat, r.found)
+        neutral = self.neutral()
+        gains = self.gains(seat, sight)
+        return sum(self.gain(seat, d, gains, sight) for d, n in reaching.items()
+                   if (owner(d) is None and d not in neutral and found)
+                   or (owner(d) is not None or d in neutral) and n >= self.seen_defence(d, sight))
 
-    def maneuver(self, seat: int) -> None:
+    def maneuver(self, seat: int, sight: Sight | None = None) -> None:
+        """Moves, one decision each, until the nation stops or none is left; fights where
+        they meet enemy units; then the conquests. `sight` is the map as it stands when the
+        caller has read it (the rondel decision's estimates do)."""
         moved: dict[tuple[str, str], int] = {}  # (node, unit) -> units that arrived there
+        nodes = self.r.map.nodes
+        # the map as it stands before the first move, read once for every unit that may move
+        if sight is None or sight.seat != seat:
+            sight = self.sight(seat)
+        steps = [self.steps(seat, unit) for unit in UNITS]  # know-hows stay as they are
+        # what a move changes is the two nodes it joins (cities, temples, know-hows and the
+        # personage stacks stay as they are until the conquests): each node's move labels and
+        # each destination's greedy estimate are kept from move to move, and only those two
+        # nodes' dropped (every node's labels when the nodes holding enemy units change)
+        by_dst: dict[str, Estimate] = {}
+        gains: list[tuple[bool, bool]] = []
+        labels_at: dict[str, list[str]] = {}
+        labels_for = sight.enemy
+        dst_of = self.r.move_dst
         while True:
+            own, enemy = sight.own, sight.enemy
+            if enemy is not labels_for:
+                labels_at.clear()
+                labels_for = enemy
             options: list[str] = []
-            worth: dict[str, Estimate] = {}
-            # the map as it stands before this move, read once for every unit that may move
-            enemy = self.enemy_nodes(seat)
-            mine = {n for unit in UNITS for n in nodes_with(self.state, unit, seat)}
-            by_dst: dict[str, Estimate] = {}
-            for node in [n for n in self.r.map.nodes if n in mine]:  # in the map's order
-                for unit in UNITS:
-                    free = count(self.state, node, unit, seat) - moved.get((node, unit), 0)
-                    if free <= 0:
-                        continue
-                    for dst in self.destinations(seat, unit, node, enemy):
-                        label = f"{unit}:{node}>{dst}"
-                        options.append(label)
-                        if dst not in by_dst:
-                            by_dst[dst] = self.move_worth(seat, dst)
-                        worth[label] = by_dst[dst]
+            for node in [n for n in nodes if n in own]:  # in the map's order
+                labels = labels_at.get(node)
+                if labels is None:
+                    labels = labels_at[node] = []
+                    held = own[node]
+                    for k, unit in enumerate(UNITS):
+                        if held[k] - moved.get((node, unit), 0) > 0:
+                            labels.extend(self.routes(unit, node, steps[k], enemy)[1])
+                options.extend(labels)
             if not options:
                 break
             options.append(STOP)
-            worth[STOP] = Estimate()
-            pick = self.ctx.choose(seat, options, "move", worth.get)
+            pick = self.ctx.choose(seat, options, "move",
+                                   self.move_worths(seat, dst_of, sight, by_dst, gains))
             if pick == STOP:
                 break
             unit, route = pick.split(":")
@@ -120,20 +190,53 @@ class Maneuver(Actions):
             moved[(dst, unit)] = moved.get((dst, unit), 0) + 1
             self.ctx.event(f"moved-{unit}", seat)
             self.fights(seat, dst, unit, moved)
-        self.conquests(seat)
+            board = board_of(self.state)
+            sight.look(board, src)
+            sight.look(board, dst)
+            for node in (src, dst):
+                by_dst.pop(node, None)
+                labels_at.pop(node, None)
+        self.conquests(seat, sight.own)
 
-    def move_worth(self, seat: int, dst: str) -> Estimate:
-        site = self.r.map.nodes[dst].site
-        owner = self.city_owner(dst)
+    def move_worths(self, seat: int, dst_of: dict[str, str], sight: Sight,
+                    by_dst: dict[str, Estimate],
+                    gains: list[tuple[bool, bool]]) -> Callable[[str], Estimate | None]:
+        """The greedy estimates of one move decision, worked out only when a bot asks (a
+        replayed or random decision never does) and once per destination (`by_dst`, which
+        the maneuver keeps while they hold; `gains` holds gains(seat) once asked); `dst_of`
+        gives each move label's destination."""
+
+        def worth(label: str) -> Estimate | None:
+            dst = dst_of.get(label)
+            if dst is None:
+                return NOTHING if label == STOP else None
+            est = by_dst.get(dst)
+            if est is None:
+                if not gains:
+                    gains.append(self.gains(seat, sight))
+                est = by_dst[dst] = self.move_worth(seat, dst, gains[0], sight)
+            return est
+
+        return worth
+
+    def move_worth(self, seat: int, dst: str, gains: tuple[bool, bool] | None = None,
+                   sight: Sight | None = None) -> Estimate:
+        """What the greedy bot expects from moving a unit to `dst` (a bot's estimate)."""
+        if sight is None:
+            sight = Sight(board_of(self.state), seat)
+        site = self.r.site[dst]
+        owner = sight.owner.get(dst)
         if site and owner is None and dst not in self.neutral():
-            return Estimate({"power": 3.0 * self.gain(seat, dst)})
+            return Estimate({"power": 3.0 * self.gain(seat, dst, gains, sight)})
+        mine = sight.own.get(dst)
+        here = 0 if mine is None else mine[0] + mine[1]
         if site and owner != seat:
-            short = self.defence(dst) - self.units(dst, seat) - 1
-            return Estimate({"power": self.gain(seat, dst) * (
+            short = self.seen_defence(dst, sight) - here - 1
+            return Estimate({"power": self.gain(seat, dst, gains, sight) * (
                 3.5 if short <= 0 else 1.0 / (1 + short))})
-        near = any(self.r.map.nodes[m].site and self.city_owner(m) != seat
-                   for m in self.r.map.neighbours(dst))
-        return Estimate({"power": 0.2 if near and not self.units(dst, seat) else -0.05})
+        owners = sight.owner
+        near = any(owners.get(m) != seat for m in self.r.site_neighbours[dst])
+        return NEAR if near and not here else IDLE
 
     def fights(self, seat: int, node: str, unit: str, moved: dict) -> None:
         """On a node with enemy units the mover may fight, again and again: each fight takes
@@ -164,14 +267,18 @@ class Maneuver(Actions):
                 best, most = other, n
         return best
 
-    def conquests(self, seat: int) -> None:
+    def conquests(self, seat: int, own: dict[str, tuple[int, int]] | None = None) -> None:
         """Every city the seat's units overcome is conquered; every empty site with its units
-        is founded while it can pay and has city markers."""
+        is founded while it can pay and has city markers. `own` is the seat's units by node
+        (Sight.own) when the caller has them (a conquest routs only the loser's units)."""
         limit = self.r.map.pieces["city"].per_player
+        if own is None:
+            own = Sight(board_of(self.state), seat).own
         for node in self.r.city_sites:
-            mine = self.units(node, seat)
-            if mine == 0:
+            held = own.get(node)
+            if held is None:
                 continue
+            mine = held[0] + held[1]
             owner = self.city_owner(node)
             if owner == seat:
                 continue

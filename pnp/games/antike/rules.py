@@ -9,6 +9,7 @@ from typing import Any
 from pnp.engine.api import (
     GameDef,
     GameMeta,
+    RondelMove,
     counter_and_shared_bounds,
     map_rules,
     per_definition,
@@ -34,6 +35,9 @@ class Rules:
         self.rondel_track = str(ron["track"])
         self.rondel = rondel_from(game, ron["track"], int(ron["free_steps"]),
                                   int(ron["step_cost"]), int(ron["max_steps"]))
+        #: the price of the longest move, past which more wealth changes nothing
+        self._dearest = self.rondel.cost(min(self.rondel.max_steps, len(self.rondel.spaces) - 1))
+        self._rondel_moves: dict[tuple[int, int], list[RondelMove]] = {}
         #: wedge id -> action ('maneuver-1' and 'maneuver-2' are both 'maneuver')
         self.action = {w: ("maneuver" if w.startswith("maneuver") else w)
                        for w in self.rondel.spaces}
@@ -55,6 +59,11 @@ class Rules:
         self.awards: dict[str, dict[str, Any]] = {
             k: dict(v) for k, v in rule("personages").items() if isinstance(v, dict)}
         self.all_know_hows = str(rule("personages", "all_know_hows"))
+        #: (stack, what it is awarded for, how many of that a personage takes), STACKS order
+        self.award_plan = tuple(
+            (s, self.awards[s]["per"],
+             0 if self.awards[s]["per"] == "first-know-how" else int(self.awards[s]["each"]))
+            for s in STACKS)
         setup = rule("setup")
         self.start_cities = int(setup["start_cities"])
         self.start_coins = str(setup.get("start_coins", "none"))
@@ -71,8 +80,19 @@ class Rules:
         self.start = {s.side: s.nodes for s in game.map.setup if s.piece == "city"}
         self.city_sites = self.map.sites()
         self.seas = [n for n, node in self.map.nodes.items() if node.kind == "sea"]
+        self.sea_set = frozenset(self.seas)
         self.coastal = {n for n in self.city_sites
                         if any(self.map.nodes[m].kind == "sea" for m in self.map.neighbours(n))}
+        #: node -> the resource of its city site (None: a sea, or no site)
+        self.site = {n: node.site for n, node in self.map.nodes.items()}
+        #: node -> its neighbours across any edge that have a city site, in data order
+        self.site_neighbours = {n: tuple(m for m in self.map.neighbours(n) if self.site[m])
+                                for n in self.map.nodes}
+        #: (unit, src, steps, nodes holding enemy units) -> (destinations, move labels), pure
+        #: in the map and asked again at every decision of every playout (Maneuver.routes)
+        self.destinations: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        #: move label (`unit:src>dst`) -> its destination, for every label routes has made
+        self.move_dst: dict[str, str] = {}
         bounds, shared = counter_and_shared_bounds(game)
         self.meta = GameMeta(
             game=game.id, players_min=game.players_min, players_max=game.players_max,
@@ -80,6 +100,17 @@ class Rules:
             has_chance=False, phases=tuple(p.id for p in game.phases),
             score_counter="personages", supplies=supplies(game), bot_values=dict(BOT_VALUES),
             map=self.map)
+
+    def rondel_moves(self, here: int, wealth: int) -> list[RondelMove]:
+        """The rondel's moves from wedge index `here` (-1: before the first turn) for a nation
+        that can pay `wealth` units: kept per (here, wealth up to the dearest move), since
+        every turn asks. The list is shared: read it, never change it."""
+        key = (here, min(wealth, self._dearest))
+        moves = self._rondel_moves.get(key)
+        if moves is None:
+            moves = self._rondel_moves[key] = self.rondel.moves(None if here < 0 else here,
+                                                                key[1])
+        return moves
 
     def nations_for(self, players: int) -> list[str]:
         """The nations in play, in seat order: the first `players` by the cards' seat order."""
