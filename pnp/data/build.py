@@ -82,6 +82,37 @@ class FieldOrigins(Mapping):
         return len(self.defaults) + sum(1 for k in self.own if k not in self.defaults)
 
 
+class SharedBuilds(EffectCache):
+    """What the builds of one game's variants share: parsed effect texts, and each track as
+    built. A track is reused while its data, the game's names and its source positions are
+    the same (no override reaches it): most variants change rules or a chart, and the tracks'
+    spaces are the largest part of a build. Tracks and effects are immutable."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._tracks: dict[tuple, tuple] = {}
+
+    def track(self, doc: Document, path: tuple, raw: dict, names: Names
+              ) -> tuple[m.Track, list[Diagnostic]] | None:
+        """The track built from the same data at the same place, and its diagnostics."""
+        kept = self._tracks.get((doc.path, path))
+        if (kept is None or kept[0] is not doc.positions or _overridden(doc, path)
+                or kept[1] != raw or kept[2] != names):
+            return None
+        return kept[3], list(kept[4])
+
+    def keep_track(self, doc: Document, path: tuple, raw: dict, names: Names,
+                   track: m.Track, diags: list[Diagnostic]) -> None:
+        if not doc.mounts and not _overridden(doc, path):
+            self._tracks[(doc.path, path)] = (doc.positions, raw, names, track, list(diags))
+
+
+def _overridden(doc: Document, path: tuple) -> bool:
+    """Whether a variant override wrote `path`, a value below it or one of its ancestors."""
+    n = len(path)
+    return any(key[:n] == path or path[:len(key)] == key for key in doc.redirects)
+
+
 class Builder:
     """Builds one GameDef from a game folder's documents, collecting diagnostics."""
 
@@ -420,27 +451,41 @@ class Builder:
     def build_tracks(self, raw) -> dict[str, m.Track]:
         tracks: dict[str, m.Track] = {}
         seen: dict[str, Position] = {}
+        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
         for doc, path, t in raw:
             if not self.unique(seen, t["id"], doc.pos(path + ("id",)), "track"):
                 continue
-            spaces = []
-            space_ids: dict[str, Position] = {}
-            for i, s in enumerate(t["spaces"]):
-                spath = path + ("spaces", i)
-                sid = s.get("id") or slug(s["name"])
-                self.unique(space_ids, sid, doc.pos(spath), f"space (track {t['id']})")
-                spaces.append(m.Space(
-                    id=sid, name=s["name"], index=i, start=bool(s.get("start", False)),
-                    effect=self.effect(doc, spath + ("effect",), s.get("effect")),
-                    text=s.get("text", ""), footnote=s.get("footnote", ""), origin=doc.pos(spath)))
-            starts = [s for s in spaces if s.start]
-            if len(starts) != 1:
-                self.error(doc.pos(path + ("spaces",)), "PNP-L013",
-                           f"track '{t['id']}' has {len(starts)} start spaces",
-                           "mark exactly one space with start: true")
-            tracks[t["id"]] = m.Track(t["id"], t["name"], tuple(spaces), t.get("shape", "loop"),
-                                      tuple(t.get("aliases") or ()), t.get("note", ""), doc.pos(path))
+            if shared is not None:
+                reused = shared.track(doc, path, t, self.names)
+                if reused is not None:
+                    tracks[t["id"]], diags = reused
+                    self.diags.extend(diags)
+                    continue
+                first = len(self.diags)
+            tracks[t["id"]] = self.build_track(doc, path, t)
+            if shared is not None:
+                shared.keep_track(doc, path, t, self.names, tracks[t["id"]], self.diags[first:])
         return tracks
+
+    def build_track(self, doc: Document, path: tuple, t: dict) -> m.Track:
+        """One track and its spaces (their effects parsed against the game's names)."""
+        spaces = []
+        space_ids: dict[str, Position] = {}
+        for i, s in enumerate(t["spaces"]):
+            spath = path + ("spaces", i)
+            sid = s.get("id") or slug(s["name"])
+            self.unique(space_ids, sid, doc.pos(spath), f"space (track {t['id']})")
+            spaces.append(m.Space(
+                id=sid, name=s["name"], index=i, start=bool(s.get("start", False)),
+                effect=self.effect(doc, spath + ("effect",), s.get("effect")),
+                text=s.get("text", ""), footnote=s.get("footnote", ""), origin=doc.pos(spath)))
+        starts = [s for s in spaces if s.start]
+        if len(starts) != 1:
+            self.error(doc.pos(path + ("spaces",)), "PNP-L013",
+                       f"track '{t['id']}' has {len(starts)} start spaces",
+                       "mark exactly one space with start: true")
+        return m.Track(t["id"], t["name"], tuple(spaces), t.get("shape", "loop"),
+                       tuple(t.get("aliases") or ()), t.get("note", ""), doc.pos(path))
 
     def build_charts(self, raw) -> dict[str, m.Chart]:
         charts: dict[str, m.Chart] = {}

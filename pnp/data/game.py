@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data import lint, upgrades
-from pnp.data.build import Builder, slug
+from pnp.data.build import Builder, SharedBuilds, slug
 from pnp.data.effects import EffectCache
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
@@ -189,7 +189,7 @@ def variant_problems(folder: Path | str, base: LoadResult,
     folder = Path(folder)
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
-    effects = EffectCache()  # a variant changes few effect texts: the rest parse once
+    effects = SharedBuilds()  # a variant changes few effect texts and tracks: the rest once
     for variant in base.game.variants:
         result = LoadResult(None)
         build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True,
