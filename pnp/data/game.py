@@ -190,9 +190,11 @@ def variant_problems(folder: Path | str, base: LoadResult,
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
     effects = SharedBuilds()  # a variant changes few effect texts and tracks: the rest once
+    memos: list[dict] = [{} for _ in docs]  # each document's positions, looked up once
     for variant in base.game.variants:
         result = LoadResult(None)
-        build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True,
+        build_game(folder, [_fresh(doc, memo) for doc, memo in zip(docs, memos, strict=True)], variant,
+                   result, changed_only=True,
                    effects=effects, errors_only=True)  # warnings are the base game's to give
         for d in result.diagnostics:
             if d.severity == ERROR and _key(d) not in seen:
@@ -205,10 +207,11 @@ def _key(d: Diagnostic) -> tuple:
     return (d.file, d.line, d.column, d.code, d.message)
 
 
-def _fresh(doc: Document) -> Document:
+def _fresh(doc: Document, memo: dict | None = None) -> Document:
     """A copy of a document a variant may change: its data and redirects anew, its source
-    positions shared (a variant never moves them)."""
-    return dataclasses.replace(doc, data=copy_data(doc.data), redirects=dict(doc.redirects))
+    positions shared (a variant never moves them), with `memo` the positions looked up."""
+    return dataclasses.replace(doc, data=copy_data(doc.data), redirects=dict(doc.redirects),
+                               memo=memo)
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})
