@@ -135,12 +135,13 @@ def test_a_variant_that_breaks_only_when_applied_fails_validate(game_copy):
 
 
 
-def test_a_later_variant_that_breaks_a_track_has_that_track_built_afresh(game_copy):
-    """The variant builds reuse a track built for an earlier variant only while no override
-    reaches it: the sixth variant's override of a space's effect is built and its error
-    found, though five builds before it made the same track from the same data."""
-    line = edit(game_copy / "game.yaml", "tracks/pre-history/shape: loop",
-                'tracks/pre-history/spaces/the-arch/effect: "Bogus+1"')
+@pytest.mark.parametrize("override", ['tracks/pre-history/spaces/the-arch/effect: "Bogus+1"',
+                                      'charts/defeat/rows/3/effect: "Bogus+1"'])
+def test_a_later_variant_that_breaks_a_track_or_chart_has_it_built_afresh(game_copy, override):
+    """The variant builds reuse a track or chart built for an earlier variant only while no
+    override reaches it: the sixth variant's override of an effect is built and its error
+    found, though five builds before it made the same track or chart from the same data."""
+    line = edit(game_copy / "game.yaml", "tracks/pre-history/shape: loop", override)
     result = run("validate", str(game_copy))
     assert result.exit_code == 1
     assert re.search(rf"game.yaml:{line}:\d+: error PNP-E002: variant pre-history-wraps: "
@@ -162,9 +163,9 @@ def test_a_track_an_override_reaches_is_not_reused_even_with_the_same_data():
     builder = Builder(CARDS / "ancient-civilizations", again, None, shared)
     builder.build()
     path, raw = ("tracks", 0), tracks.data["tracks"][0]
-    assert shared.track(tracks, path, raw, builder.names) is not None
+    assert shared.part(tracks, path, raw, builder.names) is not None
     tracks.redirects[("tracks", 0, "spaces", 1, "effect")] = tracks.pos(("tracks",))
-    assert shared.track(tracks, path, raw, builder.names) is None
+    assert shared.part(tracks, path, raw, builder.names) is None
 
 
 def test_a_variant_that_renames_a_stat_breaks_the_base_effects_that_spell_it(game_copy):

@@ -83,28 +83,29 @@ class FieldOrigins(Mapping):
 
 
 class SharedBuilds(EffectCache):
-    """What the builds of one game's variants share: parsed effect texts, and each track as
-    built. A track is reused while its data, the game's names and its source positions are
-    the same (no override reaches it): most variants change rules or a chart, and the tracks'
-    spaces are the largest part of a build. Tracks and effects are immutable."""
+    """What the builds of one game's variants share: parsed effect texts, and each track and
+    chart as built. One is reused while its data, the game's names and its source positions
+    are the same (no override reaches it): most variants change rules or one chart, and the
+    tracks' spaces and the charts' rows are the largest part of a build. Tracks, charts and
+    effects are immutable."""
 
     def __init__(self) -> None:
         super().__init__()
-        self._tracks: dict[tuple, tuple] = {}
+        self._parts: dict[tuple, tuple] = {}
 
-    def track(self, doc: Document, path: tuple, raw: dict, names: Names
-              ) -> tuple[m.Track, list[Diagnostic]] | None:
-        """The track built from the same data at the same place, and its diagnostics."""
-        kept = self._tracks.get((doc.path, path))
+    def part(self, doc: Document, path: tuple, raw: dict, names: Names
+             ) -> tuple[Any, list[Diagnostic]] | None:
+        """What was built from the same data at the same place, and its diagnostics."""
+        kept = self._parts.get((doc.path, path))
         if (kept is None or kept[0] is not doc.positions or _overridden(doc, path)
                 or kept[1] != raw or kept[2] != names):
             return None
         return kept[3], list(kept[4])
 
-    def keep_track(self, doc: Document, path: tuple, raw: dict, names: Names,
-                   track: m.Track, diags: list[Diagnostic]) -> None:
+    def keep(self, doc: Document, path: tuple, raw: dict, names: Names, built: Any,
+             diags: list[Diagnostic]) -> None:
         if not doc.mounts and not _overridden(doc, path):
-            self._tracks[(doc.path, path)] = (doc.positions, raw, names, track, list(diags))
+            self._parts[(doc.path, path)] = (doc.positions, raw, names, built, list(diags))
 
 
 def _overridden(doc: Document, path: tuple) -> bool:
@@ -456,7 +457,7 @@ class Builder:
             if not self.unique(seen, t["id"], doc.pos(path + ("id",)), "track"):
                 continue
             if shared is not None:
-                reused = shared.track(doc, path, t, self.names)
+                reused = shared.part(doc, path, t, self.names)
                 if reused is not None:
                     tracks[t["id"]], diags = reused
                     self.diags.extend(diags)
@@ -464,7 +465,7 @@ class Builder:
                 first = len(self.diags)
             tracks[t["id"]] = self.build_track(doc, path, t)
             if shared is not None:
-                shared.keep_track(doc, path, t, self.names, tracks[t["id"]], self.diags[first:])
+                shared.keep(doc, path, t, self.names, tracks[t["id"]], self.diags[first:])
         return tracks
 
     def build_track(self, doc: Document, path: tuple, t: dict) -> m.Track:
@@ -490,36 +491,53 @@ class Builder:
     def build_charts(self, raw) -> dict[str, m.Chart]:
         charts: dict[str, m.Chart] = {}
         seen: dict[str, Position] = {}
+        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
         for doc, path, c in raw:
             if not self.unique(seen, c["id"], doc.pos(path + ("id",)), "chart"):
                 continue
-            dice = self.dice(doc, path + ("die",), c["die"])
-            if dice is None:
+            if shared is not None:
+                reused = shared.part(doc, path, c, self.names)
+                if reused is not None:
+                    charts[c["id"]], diags = reused
+                    self.diags.extend(diags)
+                    continue
+                first = len(self.diags)
+            chart = self.build_chart(doc, path, c)
+            if chart is None:
                 self.broken.add(("chart", c["id"]))
                 continue
-            rows = []
-            for i, r in enumerate(c["rows"]):
-                rpath = path + ("rows", i)
-                bounds = _roll_bounds(r["roll"])
-                if bounds is None:
-                    self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
-                               f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
-                               "or a [low, high] range of whole numbers", "write roll: 3 or [3, 4]")
-                    continue
-                low, high = bounds
-                rows.append(m.ChartRow(low, high, self.effect(doc, rpath + ("effect",), r["effect"]),
-                                       r.get("label", ""), r.get("text", ""), r.get("if_short"),
-                                       doc.pos(rpath)))
-            problems = chart_coverage([(r.low, r.high) for r in rows], dice.count,
-                                      dice.count * dice.sides)
-            if problems:
-                self.error(doc.pos(path + ("rows",)), "PNP-L014",
-                           f"chart '{c['id']}' rows do not cover {dice} once each; {problems}",
-                           f"give one row for every roll from {dice.count} to "
-                           f"{dice.count * dice.sides}")
-            charts[c["id"]] = m.Chart(c["id"], c["name"], dice, tuple(rows), c.get("note", ""),
-                                      bool(c.get("footnote", False)), doc.pos(path))
+            charts[c["id"]] = chart
+            if shared is not None:
+                shared.keep(doc, path, c, self.names, chart, self.diags[first:])
         return charts
+
+    def build_chart(self, doc: Document, path: tuple, c: dict) -> m.Chart | None:
+        """One chart and its rows (None when its dice are not dice)."""
+        dice = self.dice(doc, path + ("die",), c["die"])
+        if dice is None:
+            return None
+        rows = []
+        for i, r in enumerate(c["rows"]):
+            rpath = path + ("rows", i)
+            bounds = _roll_bounds(r["roll"])
+            if bounds is None:
+                self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
+                           f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
+                           "or a [low, high] range of whole numbers", "write roll: 3 or [3, 4]")
+                continue
+            low, high = bounds
+            rows.append(m.ChartRow(low, high, self.effect(doc, rpath + ("effect",), r["effect"]),
+                                   r.get("label", ""), r.get("text", ""), r.get("if_short"),
+                                   doc.pos(rpath)))
+        problems = chart_coverage([(r.low, r.high) for r in rows], dice.count,
+                                  dice.count * dice.sides)
+        if problems:
+            self.error(doc.pos(path + ("rows",)), "PNP-L014",
+                       f"chart '{c['id']}' rows do not cover {dice} once each; {problems}",
+                       f"give one row for every roll from {dice.count} to "
+                       f"{dice.count * dice.sides}")
+        return m.Chart(c["id"], c["name"], dice, tuple(rows), c.get("note", ""),
+                       bool(c.get("footnote", False)), doc.pos(path))
 
     def build_tables(self) -> dict[str, m.Table]:
         tables: dict[str, m.Table] = {}

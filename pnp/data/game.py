@@ -189,7 +189,7 @@ def variant_problems(folder: Path | str, base: LoadResult,
     folder = Path(folder)
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
-    effects = SharedBuilds()  # a variant changes few effect texts and tracks: the rest once
+    effects = SharedBuilds()  # a variant changes few effects, tracks, charts: the rest once
     memos: list[dict] = [{} for _ in docs]  # each document's positions, looked up once
     for variant in base.game.variants:
         result = LoadResult(None)
