@@ -191,15 +191,31 @@ def variant_problems(folder: Path | str, base: LoadResult,
     out: list[Diagnostic] = []
     effects = SharedBuilds()  # a variant changes few effects, tracks, charts: the rest once
     memos: list[dict] = [{} for _ in docs]  # each document's positions, looked up once
-    for variant in base.game.variants:
+    for variant, spec in base.game.variants.items():
         result = LoadResult(None)
-        build_game(folder, [_fresh(doc, memo) for doc, memo in zip(docs, memos, strict=True)], variant,
-                   result, changed_only=True,
+        changes = _changed_documents(docs, spec.overrides)
+        build_game(folder, [_fresh(doc, memo) if changes is None or id(doc) in changes
+                            else dataclasses.replace(doc, redirects={}, memo=memo)
+                            for doc, memo in zip(docs, memos, strict=True)],
+                   variant, result, changed_only=True,
                    effects=effects, errors_only=True)  # warnings are the base game's to give
         for d in result.diagnostics:
             if d.severity == ERROR and _key(d) not in seen:
                 seen.add(_key(d))
                 out.append(dataclasses.replace(d, message=f"variant {variant}: {d.message}"))
+    return out
+
+
+def _changed_documents(docs: list[Document], overrides: dict) -> set[int] | None:
+    """The ids of the documents a variant's overrides write into (the game manifest always:
+    it holds the variants), or None when one does not resolve (then every one is copied).
+    A variant build copies only these; the others are read, never written."""
+    out = {id(d) for d in docs if d.kind == "game"}
+    for path in overrides:
+        found = resolve_override(docs, str(path))
+        if isinstance(found, OverrideProblem):
+            return None
+        out.add(id(found.doc))
     return out
 
 
