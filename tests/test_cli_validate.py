@@ -152,8 +152,9 @@ def test_a_track_an_override_reaches_is_not_reused_even_with_the_same_data():
     """A track is reused between variant builds only at the same source positions: an
     override that writes a space's own value again moves that value to the override's line,
     where an error in it would be reported."""
-    from pnp.data.build import Builder, SharedBuilds
+    from pnp.data.build import Builder
     from pnp.data.game import _fresh, read_game
+    from pnp.data.shared_builds import SharedBuilds
 
     _, docs = read_game(CARDS / "ancient-civilizations")
     shared = SharedBuilds()

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data import model as m
+from pnp.data.chart_rows import chart_cards, chart_coverage, roll_bounds
 from pnp.data.effects import Effect, EffectCache, Names
-from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES, dice_in_limits
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_SIDES, dice_in_limits
 from pnp.data.loader import Document
 from pnp.data.maps import MapBuilder
+from pnp.data.shared_builds import SharedBuilds
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
 _FORMULA_RE = re.compile(
@@ -80,38 +82,6 @@ class FieldOrigins(Mapping):
 
     def __len__(self) -> int:
         return len(self.defaults) + sum(1 for k in self.own if k not in self.defaults)
-
-
-class SharedBuilds(EffectCache):
-    """What the builds of one game's variants share: parsed effect texts, and each track and
-    chart as built. One is reused while its data, the game's names and its source positions
-    are the same (no override reaches it): most variants change rules or one chart, and the
-    tracks' spaces and the charts' rows are the largest part of a build. Tracks, charts and
-    effects are immutable."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._parts: dict[tuple, tuple] = {}
-
-    def part(self, doc: Document, path: tuple, raw: dict, names: Names
-             ) -> tuple[Any, list[Diagnostic]] | None:
-        """What was built from the same data at the same place, and its diagnostics."""
-        kept = self._parts.get((doc.path, path))
-        if (kept is None or kept[0] is not doc.positions or _overridden(doc, path)
-                or kept[1] != raw or kept[2] != names):
-            return None
-        return kept[3], list(kept[4])
-
-    def keep(self, doc: Document, path: tuple, raw: dict, names: Names, built: Any,
-             diags: list[Diagnostic]) -> None:
-        if not doc.mounts and not _overridden(doc, path):
-            self._parts[(doc.path, path)] = (doc.positions, raw, names, built, list(diags))
-
-
-def _overridden(doc: Document, path: tuple) -> bool:
-    """Whether a variant override wrote `path`, a value below it or one of its ancestors."""
-    n = len(path)
-    return any(key[:n] == path or path[:len(key)] == key for key in doc.redirects)
 
 
 class Builder:
@@ -519,7 +489,7 @@ class Builder:
         rows = []
         for i, r in enumerate(c["rows"]):
             rpath = path + ("rows", i)
-            bounds = _roll_bounds(r["roll"])
+            bounds = roll_bounds(r["roll"])
             if bounds is None:
                 self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
                            f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
@@ -870,23 +840,6 @@ class Builder:
         return out
 
 
-def chart_cards(charts: dict[str, m.Chart], defaults: dict) -> list[m.Card]:
-    """One reference card per chart, its fields read from the chart: charts are written once.
-
-    Results keep the rules' own wording (as on the board), not the canonical effect text."""
-    cards = []
-    for chart in charts.values():
-        if chart.footnote:
-            continue
-        rows = [{"roll": r.roll_label, "label": r.label,
-                 "result": r.text or (r.effect.source if r.effect else "")}
-                for r in chart.rows]
-        fields = {**defaults, "name": chart.name, "title": chart.name, "die": str(chart.die),
-                  "rows": rows, "note": chart.note}
-        cards.append(m.Card(chart.id, chart.name, 1, fields, chart.origin, {}))
-    return cards
-
-
 def _shown(value: Any) -> str:
     """A value as a message shows it: 'pink', 3, a list."""
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
@@ -896,59 +849,6 @@ def _shown(value: Any) -> str:
 def _did_you_mean(value: Any, options: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(str(value), list(options), n=2)
     return (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
-
-
-def _roll_bounds(roll: Any) -> tuple[int, int] | None:
-    """A chart row's roll as (low, high): 3, 3.0 (YAML) or [3, 4]; None when it is neither or
-    lies outside 0..MAX_ROLL."""
-    values = roll if isinstance(roll, list) else [roll, roll]
-    if len(values) != 2:
-        return None
-    out = []
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            return None
-        if isinstance(v, float) and not v.is_integer():
-            return None
-        if not 0 <= v <= MAX_ROLL:
-            return None
-        out.append(int(v))
-    return out[0], out[1]
-
-
-def chart_coverage(ranges: list[tuple[int, int]], lowest: int, highest: int) -> str:
-    """What is wrong with rows covering lowest..highest once each ('' when nothing): linear in
-    the number of rows, whatever the width of their ranges."""
-    def show(spans: list[tuple[int, int]]) -> str:
-        text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans[:8])
-        return "[" + text + (", …" if len(spans) > 8 else "") + "]"
-
-    missing, doubled, extra = [], [], []
-    reversed_ = [(a, b) for a, b in ranges if a > b]
-    spans = sorted((a, b) for a, b in ranges if a <= b)
-    for a, b in spans:
-        if a < lowest:
-            extra.append((a, min(b, lowest - 1)))
-        if b > highest:
-            extra.append((max(a, highest + 1), b))
-    reach = lowest - 1  # every roll up to here is covered
-    for a, b in spans:
-        if a > reach + 1:
-            gap = (max(reach + 1, lowest), min(a - 1, highest))
-            if gap[0] <= gap[1]:
-                missing.append(gap)
-        elif a <= reach:
-            overlap = (max(a, lowest), min(b, reach, highest))
-            if overlap[0] <= overlap[1]:
-                doubled.append(overlap)
-        reach = max(reach, b)
-    if reach < highest:
-        missing.append((max(reach + 1, lowest), highest))
-    parts = ([f"missing {show(missing)}"] if missing else []) + (
-        [f"twice {show(doubled)}"] if doubled else []) + (
-        [f"impossible {show(sorted(extra))}"] if extra else []) + (
-        [f"reversed {show(reversed_)}"] if reversed_ else [])
-    return "; ".join(parts)
 
 
 def _close(word: str, table: dict, names: Names | None) -> str:

@@ -14,11 +14,12 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data import lint, upgrades
-from pnp.data.build import Builder, SharedBuilds, slug
+from pnp.data.build import Builder, slug
 from pnp.data.effects import EffectCache
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document, validate_rules
+from pnp.data.shared_builds import SharedBuilds
 from pnp.data.sheet_decks import attach_sheets, unread_sheets
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.paths import CARDS
