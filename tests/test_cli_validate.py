@@ -135,6 +135,40 @@ def test_a_variant_that_breaks_only_when_applied_fails_validate(game_copy):
 
 
 
+@pytest.mark.parametrize("override", ['tracks/pre-history/spaces/the-arch/effect: "Bogus+1"',
+                                      'charts/defeat/rows/3/effect: "Bogus+1"'])
+def test_a_later_variant_that_breaks_a_track_or_chart_has_it_built_afresh(game_copy, override):
+    """The variant builds reuse a track or chart built for an earlier variant only while no
+    override reaches it: the sixth variant's override of an effect is built and its error
+    found, though five builds before it made the same track or chart from the same data."""
+    line = edit(game_copy / "game.yaml", "tracks/pre-history/shape: loop", override)
+    result = run("validate", str(game_copy))
+    assert result.exit_code == 1
+    assert re.search(rf"game.yaml:{line}:\d+: error PNP-E002: variant pre-history-wraps: "
+                     r"unknown stat 'Bogus'", result.output), result.output
+
+
+def test_a_track_an_override_reaches_is_not_reused_even_with_the_same_data():
+    """A track is reused between variant builds only at the same source positions: an
+    override that writes a space's own value again moves that value to the override's line,
+    where an error in it would be reported."""
+    from pnp.data.build import Builder
+    from pnp.data.game import _fresh, read_game
+    from pnp.data.shared_builds import SharedBuilds
+
+    _, docs = read_game(CARDS / "ancient-civilizations")
+    shared = SharedBuilds()
+    Builder(CARDS / "ancient-civilizations", [_fresh(d) for d in docs], None, shared).build()
+    again = [_fresh(d) for d in docs]
+    tracks = next(d for d in again if d.kind == "tracks")
+    builder = Builder(CARDS / "ancient-civilizations", again, None, shared)
+    builder.build()
+    path, raw = ("tracks", 0), tracks.data["tracks"][0]
+    assert shared.part(tracks, path, raw, builder.names) is not None
+    tracks.redirects[("tracks", 0, "spaces", 1, "effect")] = tracks.pos(("tracks",))
+    assert shared.part(tracks, path, raw, builder.names) is None
+
+
 def test_a_variant_that_renames_a_stat_breaks_the_base_effects_that_spell_it(game_copy):
     """Validate parses each effect text once for all variants that share the same names; a
     variant that renames a stat changes the names, so the base game's effects that spell the

@@ -178,3 +178,17 @@ def test_a_variants_build_skips_only_the_checks_that_cannot_error(tmp_path):
     (found,) = variant_problems(folder, result, docs)
     assert (found.code, Path(found.file).name, found.line) == ("PNP-L017", "stats.yaml", 5)
     assert found.message.startswith("variant zealots: stat 'faith' starts at 9")
+
+
+def test_variant_builds_leave_the_documents_as_read():
+    """A variant build copies only the documents its overrides write into and reads the
+    others in place: after building every variant of every bundled game, the documents are
+    as they were read (nothing in a build or its lint writes into data)."""
+    from pnp.data.game import bundled_games, copy_data, load_game_and_documents, variant_problems
+
+    for folder in bundled_games():
+        result, docs = load_game_and_documents(folder)
+        before = [copy_data(d.data) for d in docs]
+        variant_problems(folder, result, docs)
+        assert [d.data for d in docs] == before, folder.name
+        assert all(not d.redirects for d in docs), folder.name

@@ -16,10 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data import model as m
+from pnp.data.chart_rows import chart_cards, chart_coverage, roll_bounds
 from pnp.data.effects import Effect, EffectCache, Names
-from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_ROLL, MAX_SIDES, dice_in_limits
+from pnp.data.limits import MAX_DICE, MAX_DIGITS, MAX_SIDES, dice_in_limits
 from pnp.data.loader import Document
 from pnp.data.maps import MapBuilder
+from pnp.data.shared_builds import SharedBuilds
 from pnp.diagnostics import ERROR, WARNING, Diagnostic, Position
 
 _FORMULA_RE = re.compile(
@@ -420,61 +422,92 @@ class Builder:
     def build_tracks(self, raw) -> dict[str, m.Track]:
         tracks: dict[str, m.Track] = {}
         seen: dict[str, Position] = {}
+        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
         for doc, path, t in raw:
             if not self.unique(seen, t["id"], doc.pos(path + ("id",)), "track"):
                 continue
-            spaces = []
-            space_ids: dict[str, Position] = {}
-            for i, s in enumerate(t["spaces"]):
-                spath = path + ("spaces", i)
-                sid = s.get("id") or slug(s["name"])
-                self.unique(space_ids, sid, doc.pos(spath), f"space (track {t['id']})")
-                spaces.append(m.Space(
-                    id=sid, name=s["name"], index=i, start=bool(s.get("start", False)),
-                    effect=self.effect(doc, spath + ("effect",), s.get("effect")),
-                    text=s.get("text", ""), footnote=s.get("footnote", ""), origin=doc.pos(spath)))
-            starts = [s for s in spaces if s.start]
-            if len(starts) != 1:
-                self.error(doc.pos(path + ("spaces",)), "PNP-L013",
-                           f"track '{t['id']}' has {len(starts)} start spaces",
-                           "mark exactly one space with start: true")
-            tracks[t["id"]] = m.Track(t["id"], t["name"], tuple(spaces), t.get("shape", "loop"),
-                                      tuple(t.get("aliases") or ()), t.get("note", ""), doc.pos(path))
+            if shared is not None:
+                reused = shared.part(doc, path, t, self.names)
+                if reused is not None:
+                    tracks[t["id"]], diags = reused
+                    self.diags.extend(diags)
+                    continue
+                first = len(self.diags)
+            tracks[t["id"]] = self.build_track(doc, path, t)
+            if shared is not None:
+                shared.keep(doc, path, t, self.names, tracks[t["id"]], self.diags[first:])
         return tracks
+
+    def build_track(self, doc: Document, path: tuple, t: dict) -> m.Track:
+        """One track and its spaces (their effects parsed against the game's names)."""
+        spaces = []
+        space_ids: dict[str, Position] = {}
+        for i, s in enumerate(t["spaces"]):
+            spath = path + ("spaces", i)
+            sid = s.get("id") or slug(s["name"])
+            self.unique(space_ids, sid, doc.pos(spath), f"space (track {t['id']})")
+            spaces.append(m.Space(
+                id=sid, name=s["name"], index=i, start=bool(s.get("start", False)),
+                effect=self.effect(doc, spath + ("effect",), s.get("effect")),
+                text=s.get("text", ""), footnote=s.get("footnote", ""), origin=doc.pos(spath)))
+        starts = [s for s in spaces if s.start]
+        if len(starts) != 1:
+            self.error(doc.pos(path + ("spaces",)), "PNP-L013",
+                       f"track '{t['id']}' has {len(starts)} start spaces",
+                       "mark exactly one space with start: true")
+        return m.Track(t["id"], t["name"], tuple(spaces), t.get("shape", "loop"),
+                       tuple(t.get("aliases") or ()), t.get("note", ""), doc.pos(path))
 
     def build_charts(self, raw) -> dict[str, m.Chart]:
         charts: dict[str, m.Chart] = {}
         seen: dict[str, Position] = {}
+        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
         for doc, path, c in raw:
             if not self.unique(seen, c["id"], doc.pos(path + ("id",)), "chart"):
                 continue
-            dice = self.dice(doc, path + ("die",), c["die"])
-            if dice is None:
+            if shared is not None:
+                reused = shared.part(doc, path, c, self.names)
+                if reused is not None:
+                    charts[c["id"]], diags = reused
+                    self.diags.extend(diags)
+                    continue
+                first = len(self.diags)
+            chart = self.build_chart(doc, path, c)
+            if chart is None:
                 self.broken.add(("chart", c["id"]))
                 continue
-            rows = []
-            for i, r in enumerate(c["rows"]):
-                rpath = path + ("rows", i)
-                bounds = _roll_bounds(r["roll"])
-                if bounds is None:
-                    self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
-                               f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
-                               "or a [low, high] range of whole numbers", "write roll: 3 or [3, 4]")
-                    continue
-                low, high = bounds
-                rows.append(m.ChartRow(low, high, self.effect(doc, rpath + ("effect",), r["effect"]),
-                                       r.get("label", ""), r.get("text", ""), r.get("if_short"),
-                                       doc.pos(rpath)))
-            problems = chart_coverage([(r.low, r.high) for r in rows], dice.count,
-                                      dice.count * dice.sides)
-            if problems:
-                self.error(doc.pos(path + ("rows",)), "PNP-L014",
-                           f"chart '{c['id']}' rows do not cover {dice} once each; {problems}",
-                           f"give one row for every roll from {dice.count} to "
-                           f"{dice.count * dice.sides}")
-            charts[c["id"]] = m.Chart(c["id"], c["name"], dice, tuple(rows), c.get("note", ""),
-                                      bool(c.get("footnote", False)), doc.pos(path))
+            charts[c["id"]] = chart
+            if shared is not None:
+                shared.keep(doc, path, c, self.names, chart, self.diags[first:])
         return charts
+
+    def build_chart(self, doc: Document, path: tuple, c: dict) -> m.Chart | None:
+        """One chart and its rows (None when its dice are not dice)."""
+        dice = self.dice(doc, path + ("die",), c["die"])
+        if dice is None:
+            return None
+        rows = []
+        for i, r in enumerate(c["rows"]):
+            rpath = path + ("rows", i)
+            bounds = roll_bounds(r["roll"])
+            if bounds is None:
+                self.error(doc.pos(rpath + ("roll",)), "PNP-L014",
+                           f"chart '{c['id']}': roll {r['roll']!r} is not a whole number "
+                           "or a [low, high] range of whole numbers", "write roll: 3 or [3, 4]")
+                continue
+            low, high = bounds
+            rows.append(m.ChartRow(low, high, self.effect(doc, rpath + ("effect",), r["effect"]),
+                                   r.get("label", ""), r.get("text", ""), r.get("if_short"),
+                                   doc.pos(rpath)))
+        problems = chart_coverage([(r.low, r.high) for r in rows], dice.count,
+                                  dice.count * dice.sides)
+        if problems:
+            self.error(doc.pos(path + ("rows",)), "PNP-L014",
+                       f"chart '{c['id']}' rows do not cover {dice} once each; {problems}",
+                       f"give one row for every roll from {dice.count} to "
+                       f"{dice.count * dice.sides}")
+        return m.Chart(c["id"], c["name"], dice, tuple(rows), c.get("note", ""),
+                       bool(c.get("footnote", False)), doc.pos(path))
 
     def build_tables(self) -> dict[str, m.Table]:
         tables: dict[str, m.Table] = {}
@@ -807,23 +840,6 @@ class Builder:
         return out
 
 
-def chart_cards(charts: dict[str, m.Chart], defaults: dict) -> list[m.Card]:
-    """One reference card per chart, its fields read from the chart: charts are written once.
-
-    Results keep the rules' own wording (as on the board), not the canonical effect text."""
-    cards = []
-    for chart in charts.values():
-        if chart.footnote:
-            continue
-        rows = [{"roll": r.roll_label, "label": r.label,
-                 "result": r.text or (r.effect.source if r.effect else "")}
-                for r in chart.rows]
-        fields = {**defaults, "name": chart.name, "title": chart.name, "die": str(chart.die),
-                  "rows": rows, "note": chart.note}
-        cards.append(m.Card(chart.id, chart.name, 1, fields, chart.origin, {}))
-    return cards
-
-
 def _shown(value: Any) -> str:
     """A value as a message shows it: 'pink', 3, a list."""
     text = repr(value) if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
@@ -833,59 +849,6 @@ def _shown(value: Any) -> str:
 def _did_you_mean(value: Any, options: tuple[str, ...]) -> str:
     close = difflib.get_close_matches(str(value), list(options), n=2)
     return (f"did you mean {' or '.join(close)}? " if close else "") + f"one of: {', '.join(options)}"
-
-
-def _roll_bounds(roll: Any) -> tuple[int, int] | None:
-    """A chart row's roll as (low, high): 3, 3.0 (YAML) or [3, 4]; None when it is neither or
-    lies outside 0..MAX_ROLL."""
-    values = roll if isinstance(roll, list) else [roll, roll]
-    if len(values) != 2:
-        return None
-    out = []
-    for v in values:
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            return None
-        if isinstance(v, float) and not v.is_integer():
-            return None
-        if not 0 <= v <= MAX_ROLL:
-            return None
-        out.append(int(v))
-    return out[0], out[1]
-
-
-def chart_coverage(ranges: list[tuple[int, int]], lowest: int, highest: int) -> str:
-    """What is wrong with rows covering lowest..highest once each ('' when nothing): linear in
-    the number of rows, whatever the width of their ranges."""
-    def show(spans: list[tuple[int, int]]) -> str:
-        text = ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in spans[:8])
-        return "[" + text + (", …" if len(spans) > 8 else "") + "]"
-
-    missing, doubled, extra = [], [], []
-    reversed_ = [(a, b) for a, b in ranges if a > b]
-    spans = sorted((a, b) for a, b in ranges if a <= b)
-    for a, b in spans:
-        if a < lowest:
-            extra.append((a, min(b, lowest - 1)))
-        if b > highest:
-            extra.append((max(a, highest + 1), b))
-    reach = lowest - 1  # every roll up to here is covered
-    for a, b in spans:
-        if a > reach + 1:
-            gap = (max(reach + 1, lowest), min(a - 1, highest))
-            if gap[0] <= gap[1]:
-                missing.append(gap)
-        elif a <= reach:
-            overlap = (max(a, lowest), min(b, reach, highest))
-            if overlap[0] <= overlap[1]:
-                doubled.append(overlap)
-        reach = max(reach, b)
-    if reach < highest:
-        missing.append((max(reach + 1, lowest), highest))
-    parts = ([f"missing {show(missing)}"] if missing else []) + (
-        [f"twice {show(doubled)}"] if doubled else []) + (
-        [f"impossible {show(sorted(extra))}"] if extra else []) + (
-        [f"reversed {show(reversed_)}"] if reversed_ else [])
-    return "; ".join(parts)
 
 
 def _close(word: str, table: dict, names: Names | None) -> str:

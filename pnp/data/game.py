@@ -19,6 +19,7 @@ from pnp.data.effects import EffectCache
 from pnp.data.loader import Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document, validate_rules
+from pnp.data.shared_builds import SharedBuilds
 from pnp.data.sheet_decks import attach_sheets, unread_sheets
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.paths import CARDS
@@ -189,10 +190,15 @@ def variant_problems(folder: Path | str, base: LoadResult,
     folder = Path(folder)
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
-    effects = EffectCache()  # a variant changes few effect texts: the rest parse once
-    for variant in base.game.variants:
+    effects = SharedBuilds()  # a variant changes few effects, tracks, charts: the rest once
+    memos: list[dict] = [{} for _ in docs]  # each document's positions, looked up once
+    for variant, spec in base.game.variants.items():
         result = LoadResult(None)
-        build_game(folder, [_fresh(doc) for doc in docs], variant, result, changed_only=True,
+        changes = _changed_documents(docs, spec.overrides)
+        build_game(folder, [_fresh(doc, memo) if changes is None or id(doc) in changes
+                            else dataclasses.replace(doc, redirects={}, memo=memo)
+                            for doc, memo in zip(docs, memos, strict=True)],
+                   variant, result, changed_only=True,
                    effects=effects, errors_only=True)  # warnings are the base game's to give
         for d in result.diagnostics:
             if d.severity == ERROR and _key(d) not in seen:
@@ -201,14 +207,28 @@ def variant_problems(folder: Path | str, base: LoadResult,
     return out
 
 
+def _changed_documents(docs: list[Document], overrides: dict) -> set[int] | None:
+    """The ids of the documents a variant's overrides write into (the game manifest always:
+    it holds the variants), or None when one does not resolve (then every one is copied).
+    A variant build copies only these; the others are read, never written."""
+    out = {id(d) for d in docs if d.kind == "game"}
+    for path in overrides:
+        found = resolve_override(docs, str(path))
+        if isinstance(found, OverrideProblem):
+            return None
+        out.add(id(found.doc))
+    return out
+
+
 def _key(d: Diagnostic) -> tuple:
     return (d.file, d.line, d.column, d.code, d.message)
 
 
-def _fresh(doc: Document) -> Document:
+def _fresh(doc: Document, memo: dict | None = None) -> Document:
     """A copy of a document a variant may change: its data and redirects anew, its source
-    positions shared (a variant never moves them)."""
-    return dataclasses.replace(doc, data=copy_data(doc.data), redirects=dict(doc.redirects))
+    positions shared (a variant never moves them), with `memo` the positions looked up."""
+    return dataclasses.replace(doc, data=copy_data(doc.data), redirects=dict(doc.redirects),
+                               memo=memo)
 
 
 _SCALARS = frozenset({str, int, float, bool, type(None)})

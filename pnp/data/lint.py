@@ -320,7 +320,7 @@ def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
 
     Variants whose overrides touch different data are applied together to one copy of the
     documents they change, so the schemas run about once however many variants there are."""
-    from pnp.data.game import OverrideProblem, resolve_override
+    from pnp.data.game import OverrideProblem, copy_data, resolve_override
 
     game_doc = next((d for d in docs if d.kind == "game"), None)
     listed = game_doc.data.get("variants") or [] if game_doc and isinstance(game_doc.data, dict) else []
@@ -353,7 +353,7 @@ def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
         for path, value, found, value_pos in targets:
             doc = found.doc
             if id(doc) not in group[0]:
-                group[0][id(doc)] = Document(doc.path, copy.deepcopy(doc.data), doc.schema_ref,
+                group[0][id(doc)] = Document(doc.path, copy_data(doc.data), doc.schema_ref,
                                              doc.positions, doc.key_positions, {},
                                              doc.mounts)
             target = resolve_override([group[0][id(doc)]], str(path))
@@ -363,8 +363,11 @@ def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                 moved[(value_pos.file, value_pos.line)] = variant.id
     for copies, _, _ in groups:
         for doc in copies.values():
-            problems = validate_document(doc)
-            if doc.kind == "game":
+            # the other top-level values are the base game's, which passed (lint runs on a
+            # game without errors): only those an override reaches are checked again
+            changed = {path[0] for path in doc.redirects if path}
+            problems = validate_document(doc, changed)
+            if doc.kind == "game" and changed & {"rules", "engine"}:
                 problems += validate_rules(doc, game.folder)
             out.extend(replace(d, message=f"variant '{moved[d.file, d.line]}': {d.message}")
                        for d in problems if (d.file, d.line) in moved)

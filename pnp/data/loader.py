@@ -94,6 +94,10 @@ _LINE_START = "(?:\\A|(?<=[\r\n\x85\u2028\u2029]))"
 _TAB_INDENT_RE = re.compile(_LINE_START + " *\t")
 _CONTENT_LINE_RE = re.compile(_LINE_START + "[ \t\ufeff]*[^ \t#\r\n\x85\u2028\u2029\ufeff]")
 
+#: the most positions a document's memo keeps (a huge deck's variant builds stay bounded)
+MEMO_SIZE = 50_000
+
+
 @dataclass
 class Document:
     """One loaded data file: plain data plus the source position of every key and value."""
@@ -124,6 +128,9 @@ class Document:
 
     #: (path, str(path)), made once: every Position of the document shares the text
     _file: tuple | None = field(default=None, init=False, repr=False, compare=False)
+    #: path -> Position, shared by the copies of one document that variant builds read (their
+    #: positions are the same; a redirected path is answered before it, never kept)
+    memo: dict | None = field(default=None, repr=False, compare=False)
 
     @property
     def file(self) -> str:
@@ -143,6 +150,17 @@ class Document:
         if moved is not None:
             return moved
         key = tuple(path)
+        memo = self.memo
+        if memo is None:
+            return self._pos(key)
+        found = memo.get(key)
+        if found is None:
+            if len(memo) >= MEMO_SIZE:
+                memo.clear()
+            found = memo[key] = self._pos(key)
+        return found
+
+    def _pos(self, key: tuple) -> Position:
         if self.mounts:
             found = self._mounted(key, False)
             if found is not None:

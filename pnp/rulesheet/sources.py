@@ -46,6 +46,7 @@ _START, _SEP, _END = "\u3000", "\u205f", "\u200a"
 _DIGIT0 = 0x2000
 _MARK = re.compile(f"{_START}([\u2000-\u2009]+){_SEP}([\u2000-\u2009]+){_END}")
 _CLOSERS = {"{{": "}}", "{%": "%}", "{#": "#}"}
+_OUTSIDE = re.compile(r"\{[{%#]|\n")
 
 
 def _digits(n: int) -> str:
@@ -63,26 +64,24 @@ def _marker(file_index: int, line: int) -> str:
 def mark_lines(source: str, file_index: int) -> str:
     """The source with a marker at the start of every line that begins outside a jinja2 tag."""
     out = [_marker(file_index, 1)]
-    closer: str | None = None
     line, i, n = 1, 0, len(source)
     while i < n:
-        if closer is None and source[i] == "{" and source[i:i + 2] in _CLOSERS:
-            closer = _CLOSERS[source[i:i + 2]]
-            out.append(source[i:i + 2])
-            i += 2
-            continue
-        if closer is not None and source.startswith(closer, i):
-            out.append(closer)
-            i += 2
-            closer = None
-            continue
-        ch = source[i]
-        out.append(ch)
-        i += 1
-        if ch == "\n":
+        m = _OUTSIDE.search(source, i)  # the next line break or tag, outside any tag
+        if m is None:
+            out.append(source[i:])
+            break
+        out.append(source[i:m.start()])
+        i = m.end()
+        if m.group() == "\n":
             line += 1
-            if closer is None:
-                out.append(_marker(file_index, line))
+            out.append("\n" + _marker(file_index, line))
+            continue
+        closer = _CLOSERS[m.group()]
+        end = source.find(closer, i)
+        inside = source[i:] if end < 0 else source[i:end + 2]
+        out.append(m.group() + inside)
+        line += inside.count("\n")
+        i = n if end < 0 else end + 2
     return "".join(out)
 
 

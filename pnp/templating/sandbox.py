@@ -230,4 +230,8 @@ def sandboxed_environment(*, data_only: bool = False, **options: Any) -> Sandbox
     cls = _DataOnlySandbox if data_only else LimitedEnvironment
     options.setdefault("undefined", jinja2.StrictUndefined)
     options.setdefault("autoescape", False)
+    # jinja2's optimizer only folds constant expressions at compile time, re-walking each
+    # node's subtree (a third of compiling a layout's arithmetic); a folded value is the one
+    # the template computes when rendered, so output and errors are the same without it
+    options.setdefault("optimized", False)
     return cls(**options)

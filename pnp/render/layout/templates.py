@@ -15,6 +15,8 @@ from typing import Any
 
 import jinja2
 import jinja2.nodes as jnodes
+from jinja2.environment import TemplateExpression
+from jinja2.parser import Parser
 from jinja2.sandbox import SecurityError
 
 from pnp.diagnostics import ERROR, Diagnostic, Position
@@ -29,6 +31,7 @@ from pnp.render.layout.codes import (
     R_UNDEFINED,
     ElementError,
 )
+from pnp.render.layout.shapes import lift_numbers, slot_globals, slot_value
 from pnp.render.layout.values import as_text, parse_color
 from pnp.templating.sandbox import TemplateLimit, budget, render_limited, sandboxed_environment
 
@@ -41,16 +44,25 @@ def is_template(value: Any) -> bool:
     return isinstance(value, str) and any(m in value for m in _TEMPLATE_MARKS)
 
 
-def fields_used(ast: jnodes.Template) -> tuple[str, ...]:
-    """Card fields a template reads (card.x, card['x']): named in overflow diagnostics."""
+def fields_used(ast: jnodes.Template, numbers: tuple[Any, ...] = ()) -> tuple[str, ...]:
+    """Card fields a template reads (card.x, card['x']): named in overflow diagnostics.
+    `numbers`: the values of a shape's lifted numbers (pnp.render.layout.shapes)."""
     found: list[str] = []
     for n in ast.find_all(jnodes.Getattr):
         if isinstance(n.node, jnodes.Name) and n.node.name == "card" and n.attr not in found:
             found.append(n.attr)
     for n in ast.find_all(jnodes.Getitem):
-        if (isinstance(n.node, jnodes.Name) and n.node.name == "card"
-                and isinstance(n.arg, jnodes.Const) and str(n.arg.value) not in found):
-            found.append(str(n.arg.value))
+        if not (isinstance(n.node, jnodes.Name) and n.node.name == "card"):
+            continue
+        lifted, number = slot_value(n.arg, numbers)
+        if lifted:
+            key = str(number)
+        elif isinstance(n.arg, jnodes.Const):
+            key = str(n.arg.value)
+        else:
+            continue
+        if key not in found:
+            found.append(key)
     return tuple(found)
 
 
@@ -168,8 +180,13 @@ class _Memo:
 @lru_cache(maxsize=4096)
 def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
     """A template (or a fast lookup with identical behaviour) and the card fields it reads."""
-    ast = ENV.parse(source)
-    fields = fields_used(ast)
+    shaped = _shaped(source)
+    if shaped is not None:
+        (ast, code, refs), numbers = shaped
+        fields = fields_used(ast, numbers)
+    else:
+        ast = ENV.parse(source)
+        fields = fields_used(ast)
     m = _LOOKUP.match(source.strip())
     if m:
         default = m.group(3) if m.group(3) is not None else m.group(4)
@@ -177,23 +194,86 @@ def _compile(source: str) -> tuple[Any, tuple[str, ...]]:
     m = _PATH.match(source.strip())
     if m:
         return _PathLookup(m.group(1), _path_steps(m.group(2)), source), fields
-    refs = _scope_refs(ast)
-    # ENV.from_string(source) would parse the source a second time: compile the tree parsed
-    # above instead (the same code; the optimizer may change the tree, read above already)
-    template = ENV.template_class.from_code(ENV, ENV.compile(ast), ENV.make_globals(None), None)
+    compiled = _shape_code(code) if shaped is not None else None
+    if compiled is not None:
+        template = ENV.template_class.from_code(
+            ENV, compiled, ENV.make_globals(slot_globals(numbers)), None)
+    else:
+        ast = ENV.parse(source) if shaped is not None else ast
+        refs = _scope_refs(ast)
+        # ENV.from_string(source) would parse the source a second time: compile the tree
+        # parsed above instead (the same code)
+        template = ENV.template_class.from_code(ENV, ENV.compile(ast), ENV.make_globals(None),
+                                                None)
     return (_Memo(template, refs) if refs is not None else template), fields
+
+
+def _shaped(source: str) -> tuple[tuple[jnodes.Template, Callable[[], Any], Any],
+                                  tuple[Any, ...]] | None:
+    """The source's shape (its tree, its code compiled when first asked for, its scope refs)
+    and its numbers; None when it is compiled as written (pnp.render.layout.shapes)."""
+    lifted = lift_numbers(ENV, source)
+    if lifted is None:
+        return None
+    try:
+        return _shape(lifted[0]), lifted[1]
+    except jinja2.TemplateSyntaxError:
+        return None  # parsed as written, for jinja2's own message
+
+
+def _shape_code(code: Callable[[], Any]) -> Any:
+    """A shape's code; None when compiling it fails (then the source is compiled as written:
+    jinja2 folds what its numbers make constant, `{{ 1 or x is nope }}`, and reports what
+    it reports)."""
+    try:
+        return code()
+    except jinja2.TemplateSyntaxError:
+        return None
+
+
+@lru_cache(maxsize=1024)
+def _shape(shape: str) -> tuple[jnodes.Template, Callable[[], Any], Any]:
+    ast = ENV.parse(shape)
+    return ast, lru_cache(maxsize=1)(lambda: ENV.compile(ast)), _scope_refs(ast)
 
 
 @lru_cache(maxsize=4096)
 def _expression(source: str) -> Any:
     """A `when:` expression compiled once per distinct source (elements repeat them, and
-    compiling is most of what loading a layout costs); the compiled expression keeps no state."""
+    compiling is most of what loading a layout costs), and once per shape of those that differ
+    only in their numbers; the compiled expression keeps no state."""
+    lifted = lift_numbers(ENV, source, expression=True)
+    if lifted is not None:
+        try:
+            code = _expression_shape(lifted[0])
+        except jinja2.TemplateSyntaxError:
+            pass  # compiled as written below, for jinja2's own message
+        else:
+            template = ENV.template_class.from_code(
+                ENV, code, ENV.make_globals(slot_globals(lifted[1])), None)
+            return TemplateExpression(template, True)
     return ENV.compile_expression(source)
+
+
+@lru_cache(maxsize=1024)
+def _expression_shape(shape: str) -> Any:
+    """What `compile_expression` compiles: the expression assigned to `result`."""
+    parser = Parser(ENV, shape, state="variable")
+    expr = parser.parse_expression()
+    if not parser.stream.eos:
+        raise jinja2.TemplateSyntaxError("chunk after expression", parser.stream.current.lineno)
+    expr.set_environment(ENV)
+    body = [jnodes.Assign(jnodes.Name("result", "store"), expr, lineno=1)]
+    return ENV.compile(jnodes.Template(body, lineno=1))
 
 
 @lru_cache(maxsize=4096)
 def condition_fields(source: str) -> tuple[str, ...]:
-    """The card fields a `when:` template reads, parsed once per distinct source."""
+    """The card fields a `when:` template reads, parsed once per distinct source (once per
+    shape of those that differ only in their numbers)."""
+    shaped = _shaped(source)
+    if shaped is not None:
+        return fields_used(shaped[0][0], shaped[1])
     return fields_used(ENV.parse(source))
 
 
