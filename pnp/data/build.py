@@ -422,21 +422,26 @@ class Builder:
     def build_tracks(self, raw) -> dict[str, m.Track]:
         tracks: dict[str, m.Track] = {}
         seen: dict[str, Position] = {}
-        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
         for doc, path, t in raw:
-            if not self.unique(seen, t["id"], doc.pos(path + ("id",)), "track"):
-                continue
-            if shared is not None:
-                reused = shared.part(doc, path, t, self.names)
-                if reused is not None:
-                    tracks[t["id"]], diags = reused
-                    self.diags.extend(diags)
-                    continue
-                first = len(self.diags)
-            tracks[t["id"]] = self.build_track(doc, path, t)
-            if shared is not None:
-                shared.keep(doc, path, t, self.names, tracks[t["id"]], self.diags[first:])
+            if self.unique(seen, t["id"], doc.pos(path + ("id",)), "track"):
+                tracks[t["id"]] = self.shared_part(doc, path, t, self.build_track)
         return tracks
+
+    def shared_part(self, doc: Document, path: tuple, raw: dict, build: Any) -> Any:
+        """`build(doc, path, raw)`, or what an earlier variant's build made of the same data
+        (SharedBuilds) with its diagnostics again; None when the part cannot be built."""
+        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
+        if shared is None:
+            return build(doc, path, raw)
+        reused = shared.part(doc, path, raw, self.names)
+        if reused is not None:
+            self.diags.extend(reused[1])
+            return reused[0]
+        first = len(self.diags)
+        part = build(doc, path, raw)
+        if part is not None:
+            shared.keep(doc, path, raw, self.names, part, self.diags[first:])
+        return part
 
     def build_track(self, doc: Document, path: tuple, t: dict) -> m.Track:
         """One track and its spaces (their effects parsed against the game's names)."""
@@ -461,24 +466,14 @@ class Builder:
     def build_charts(self, raw) -> dict[str, m.Chart]:
         charts: dict[str, m.Chart] = {}
         seen: dict[str, Position] = {}
-        shared = self.effects if isinstance(self.effects, SharedBuilds) else None
         for doc, path, c in raw:
             if not self.unique(seen, c["id"], doc.pos(path + ("id",)), "chart"):
                 continue
-            if shared is not None:
-                reused = shared.part(doc, path, c, self.names)
-                if reused is not None:
-                    charts[c["id"]], diags = reused
-                    self.diags.extend(diags)
-                    continue
-                first = len(self.diags)
-            chart = self.build_chart(doc, path, c)
+            chart = self.shared_part(doc, path, c, self.build_chart)
             if chart is None:
                 self.broken.add(("chart", c["id"]))
-                continue
-            charts[c["id"]] = chart
-            if shared is not None:
-                shared.keep(doc, path, c, self.names, chart, self.diags[first:])
+            else:
+                charts[c["id"]] = chart
         return charts
 
     def build_chart(self, doc: Document, path: tuple, c: dict) -> m.Chart | None:
