@@ -23,11 +23,13 @@ import cProfile
 import io
 import pstats
 import statistics
+import sys
 import time
 from pathlib import Path
 
 import pnp
 from pnp.data.game import load_game
+from pnp.engine.guards import limits_for
 from pnp.engine.play import play_game
 from pnp.engine.selfplay import game_seed
 from pnp.paths import CARDS
@@ -72,9 +74,16 @@ def mcts_rate(game, players: int, budget: int, games: int) -> float:
 
     bots_mod.BOTS["bench-mcts"] = factory
     seats = ("bench-mcts",) + ("greedy",) * (players - 1)
+    # the bot's name is not one play_game knows as a thinking bot, so it would get a plain
+    # game's CPU limit and a long game would be cut short: the limit is the thinking one
+    limits = limits_for(True)
     started = time.process_time()
     for i in range(games):
-        play_game(game, players, game_seed(2, i), seats, invariants="none")
+        result = play_game(game, players, game_seed(2, i), seats, invariants="none",
+                           limits=limits)
+        if result.violations:  # e.g. cut short by the CPU limit: the rate reads low
+            print(f"  (mcts game {i + 1} of {game.id}: {result.violations[0]})",
+                  file=sys.stderr)
     seconds = time.process_time() - started
     return sum(b.iterations_run for b in made) / seconds
 
@@ -131,7 +140,7 @@ def main() -> None:
         line = (f"{label:30s} {players:7d} {args.games / min(seconds):13.1f} "
                 f"{args.games / statistics.median(seconds):8.1f} {turns:10.1f}")
         if args.mcts:
-            line += f"  {mcts_rate(game, players, args.mcts, args.mcts_games):9.0f}"
+            line += f"  {mcts_rate(game, players, args.mcts, args.mcts_games):9.1f}"
         print(line, flush=True)
 
 
