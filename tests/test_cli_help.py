@@ -13,6 +13,13 @@ import pytest
 from pnp.cli import COMMANDS, main
 
 
+def _last_line(probe: str) -> str:
+    """The last line a fresh Python process running `probe` prints."""
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout
+    return out.strip().splitlines()[-1]
+
+
 @pytest.mark.parametrize("width", [60, 80, 120])
 def test_help_lists_every_command_as_click_would_from_the_imported_commands(width):
     """The listing read from source equals click's own, which imports every command."""
@@ -29,9 +36,7 @@ def test_help_imports_neither_the_schema_checker_nor_the_pdf_library():
              "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
              "print(sorted(m for m in ('jsonschema', 'reportlab', 'pnp.engine.selfplay',"
              " 'pnp.data.game') if m in sys.modules))")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip().splitlines()[-1] == "[]"
+    assert _last_line(probe) == "[]"
 
 
 def test_a_pnp_process_freezes_what_the_command_import_built_and_keeps_collecting():
@@ -42,9 +47,7 @@ def test_a_pnp_process_freezes_what_the_command_import_built_and_keeps_collectin
              "before = gc.get_freeze_count()\n"
              "try:\n    main()\nexcept SystemExit:\n    pass\n"
              "print(before, gc.get_freeze_count() > before, gc.isenabled())")
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
-                         check=True).stdout
-    assert out.strip().splitlines()[-1] == "0 True True"
+    assert _last_line(probe) == "0 True True"
 
 
 def test_a_command_run_with_arguments_leaves_the_collector_alone():
