@@ -11,15 +11,11 @@ from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
     echo_and_report,
-    executor_options,
-    format_option,
-    invariants_option,
     load_variant,
-    max_turns_option,
     open_executor,
     parse_bots,
     progress_bar,
-    report_options,
+    run_options,
 )
 from pnp.data.limits import MAX_GAMES
 
@@ -38,11 +34,7 @@ from pnp.data.limits import MAX_GAMES
 @click.option("--variant", default=None, help="Rule variant ('base' = none).")
 @click.option("--every-step", is_flag=True,
               help="Play every step, not only up to the first that does not climb.")
-@executor_options
-@invariants_option
-@max_turns_option
-@format_option
-@report_options("Also write a PDF with the ladder's win rates as a chart.")
+@run_options("Also write a PDF with the ladder's win rates as a chart.")
 def command(game: str, rungs: str | None, players: int | None, games: int, seed: int,
             variant: str | None, every_step: bool, workers: int, scheduler: str | None,
             invariants: str, max_turns: int | None, fmt: str, report_path: Path | None,

@@ -186,6 +186,18 @@ def report_options(help: str):
     return decorate
 
 
+def run_options(report_help: str):
+    """What sweep and ladder take after their own options, in this order: where the games
+    run, the invariant checks, the turn cap, the output format, and --report (`report_help`)
+    with its paper."""
+    def decorate(f):
+        f = report_options(report_help)(f)
+        for option in (format_option, max_turns_option, invariants_option, executor_options):
+            f = option(f)
+        return f
+    return decorate
+
+
 def echo_and_report(doc: dict[str, Any], fmt: str, render_text: Callable[[dict[str, Any]], str],
                     report_path: Path | None, writer: str, *args: Any) -> None:
     """Print the document (JSON, or `render_text`'s text), then with --report write its PDF

@@ -11,16 +11,12 @@ from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
     echo_and_report,
-    executor_options,
-    format_option,
     games_option,
-    invariants_option,
     load_variant,
-    max_turns_option,
     open_executor,
     parse_bots,
     progress_bar,
-    report_options,
+    run_options,
 )
 from pnp.engine import lineup
 
@@ -54,11 +50,7 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
 @games_option("Games per cell.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Base seed; every cell plays the seeds derived from it.")
-@executor_options
-@invariants_option
-@max_turns_option
-@format_option
-@report_options("Also write a PDF with one chart per measure across the cells.")
+@run_options("Also write a PDF with one chart per measure across the cells.")
 def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
             bot_mixes: tuple[str, ...], games: int, seed: int, workers: int,
             scheduler: str | None, invariants: str, max_turns: int | None, fmt: str,
