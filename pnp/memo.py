@@ -8,10 +8,16 @@ engine (and the bundled games, through pnp.engine.api) and the renderer.
 
 from __future__ import annotations
 
-from typing import TypeVar
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 K = TypeVar("K")
 V = TypeVar("V")
+T = TypeVar("T")
+
+#: objects `per_object` keeps a result for (definitions come and go in tests; keep it small)
+PER_OBJECT = 33
 
 
 class BoundedMemo(dict[K, V]):
@@ -73,3 +79,19 @@ class BoundedCache(BoundedMemo[K, V]):
         if len(self) >= self.maxsize:
             self._spill()
         super().__setitem__(key, value)
+
+
+def per_object(build: Callable[[Any], T]) -> Callable[[Any], T]:
+    """`build(x)` once per object, by identity: what is compiled from one game definition (a
+    variant's definition is another object, so it gets its own). The object is kept beside its
+    result, so a recycled id is never mistaken for it; at most PER_OBJECT, emptied when full."""
+    cache: BoundedMemo[int, tuple[Any, T]] = BoundedMemo(PER_OBJECT)
+
+    @functools.wraps(build)
+    def get(key: Any) -> T:
+        hit = cache.get(id(key))
+        if hit is not None and hit[0] is key:
+            return hit[1]
+        return cache.put(id(key), (key, build(key)))[1]
+
+    return get

@@ -4,7 +4,7 @@ renderer's two-half cache that keeps what is still used."""
 from __future__ import annotations
 
 from pnp.engine import api
-from pnp.memo import BoundedCache, BoundedMemo
+from pnp.memo import PER_OBJECT, BoundedCache, BoundedMemo, per_object
 
 
 def test_a_full_memo_starts_afresh_before_it_takes_another_entry():
@@ -46,3 +46,23 @@ def test_the_cache_keeps_both_halves_and_put_turns_them_over():
 
 def test_the_games_reach_the_memo_through_the_api():
     assert api.BoundedMemo is BoundedMemo and "BoundedMemo" in api.__all__
+
+
+def test_per_object_builds_once_per_object_by_identity_and_stays_bounded():
+    built = []
+
+    @per_object
+    def size(items: list) -> int:
+        built.append(id(items))
+        return len(items)
+
+    a, b = [1, 2], [1, 2]  # equal, but two objects: each gets its own
+    assert (size(a), size(a), size(b)) == (2, 2, 2) and built == [id(a), id(b)]
+    keep = [[k] for k in range(PER_OBJECT * 2)]
+    for items in keep:
+        size(items)
+    built.clear()
+    size(keep[-1])
+    assert built == []  # the newest are still kept
+    size(a)
+    assert built == [id(a)]  # the oldest went when the memo was emptied

@@ -328,21 +328,12 @@ class Effects(EffectRunner):
         return float(f.evaluate(stat.start if stat else 0))
 
 
-_NAMES: dict[int, tuple[GameDef, Names]] = {}
-
-
+@per_definition
 def _names(game: GameDef) -> Names:
     """Spellings of the game's stats, charts, tracks and formulas (built once per GameDef)."""
-    hit = _NAMES.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
     counters: Mapping[str, Any] = getattr(game, "counters", None) or game.stats
-    names = Names.create(
+    return Names.create(
         stats={c.id: [c.name, c.abbreviation, *c.aliases] for c in counters.values()},
         charts={c.id: [c.name] for c in game.charts.values()},
         tracks={t.id: [t.name, *t.aliases] for t in game.tracks.values()},
         formulas={f: [] for f in game.formulas})
-    if len(_NAMES) > 32:
-        _NAMES.clear()
-    _NAMES[id(game)] = (game, names)
-    return names
