@@ -14,6 +14,7 @@ from pnp.engine import stats as st
 from pnp.engine.choices import (
     ChoiceTally,
     branching_table,
+    holm_corrected,
     never_picked,
     opening_table,
     option_label,
@@ -116,6 +117,14 @@ def test_a_fair_deck_flags_no_card_and_holm_is_what_keeps_it_so():
     held = sum(any(r["flagged"] for r in option_table(fair_tally(40, 400, s), 2))
                for s in range(10))
     assert raw >= 5 and held <= 1
+
+
+def test_holm_corrects_over_the_tested_rows_only():
+    rows = [{"tested": True, "p": 0.01}, {"tested": False, "p": None},
+            {"tested": True, "p": 0.04}, {"tested": True, "p": 0.03}]
+    holm_corrected(rows)
+    # three tested: the smallest p times 3, the next times 2 (kept in rank order), the last
+    assert [r["p_holm"] for r in rows] == [0.03, None, 0.06, 0.06]
 
 
 def test_merging_batches_equals_adding_games_one_by_one():

@@ -144,6 +144,20 @@ def test_an_illegal_choice_lists_the_legal_options(tmp_path: Path) -> None:
     assert report.failures[0].line == 12
 
 
+def test_a_derived_stat_cannot_be_set(tmp_path: Path) -> None:
+    report = run_scenario(_write(tmp_path, TIED_WAR.replace("{M: 5, VP: 2}",
+                                                            "{M: 5, VP: 2, cities: 2}")))
+    assert [(f.message, f.line) for f in report.failures] == [
+        ("cities is derived; set the counter it comes from", 9)]
+
+
+def test_a_per_player_stat_is_not_a_shared_counter(tmp_path: Path) -> None:
+    shared = TIED_WAR.replace("state:\n", "state:\n  counters: {M: 3}\n")
+    report = run_scenario(_write(tmp_path, shared))
+    assert [(f.message, f.line) for f in report.failures] == [
+        ("military is not a shared counter", 7)]
+
+
 def test_schema_errors_are_positioned(tmp_path: Path) -> None:
     report = run_scenario(_write(tmp_path, TIED_WAR.replace("players: 2", "players: two")))
     assert report.failures[0].line == 4

@@ -46,7 +46,8 @@ def test_an_estimate_is_interned_by_its_items_in_order() -> None:
 
 def test_the_interned_estimates_start_afresh_when_full(monkeypatch) -> None:
     r = taw.rules_for(load_game(CARDS / "the-ancient-world").game)
-    monkeypatch.setattr(taw_rules, "ESTIMATE_MEMO", 4)
+    assert r._estimates.maxsize == taw_rules.ESTIMATE_MEMO
+    monkeypatch.setattr(r._estimates, "maxsize", 4)
     r._estimates.clear()
     for k in range(10):
         r.estimate({"coins": float(k)})

@@ -7,20 +7,17 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import EXIT_ERRORS, EXIT_OK, paper_option, refuse_game_files, write_or_exit
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
-    executor_options,
-    format_option,
-    invariants_option,
+    echo_and_report,
     load_variant,
-    max_turns_option,
     open_executor,
     parse_bots,
     progress_bar,
+    run_options,
 )
 from pnp.data.limits import MAX_GAMES
-from pnp.paper import REPORT_MIN_SIZE
 
 
 @click.command("ladder")
@@ -37,13 +34,7 @@ from pnp.paper import REPORT_MIN_SIZE
 @click.option("--variant", default=None, help="Rule variant ('base' = none).")
 @click.option("--every-step", is_flag=True,
               help="Play every step, not only up to the first that does not climb.")
-@executor_options
-@invariants_option
-@max_turns_option
-@format_option
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also write a PDF with the ladder's win rates as a chart.")
-@paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
+@run_options("Also write a PDF with the ladder's win rates as a chart.")
 def command(game: str, rungs: str | None, players: int | None, games: int, seed: int,
             variant: str | None, every_step: bool, workers: int, scheduler: str | None,
             invariants: str, max_turns: int | None, fmt: str, report_path: Path | None,
@@ -66,10 +57,6 @@ def command(game: str, rungs: str | None, players: int | None, games: int, seed:
                                 every_step=every_step, executor=executor, progress=update)
     from pnp.report import text
 
-    click.echo(text.render_json(doc) if fmt == "json" else text.render_ladder_text(doc))
-    if report_path:
-        from pnp.report.ladder_pdf import write_ladder_pdf
-
-        write_or_exit(report_path, lambda: write_ladder_pdf(report_path, doc, paper), "--report")
-        click.echo(f"wrote {report_path}", err=True)
+    echo_and_report(doc, fmt, text.render_ladder_text, report_path,
+                    "ladder_pdf.write_ladder_pdf", paper)
     sys.exit(EXIT_ERRORS if doc["violations"] else EXIT_OK)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
+from importlib import import_module
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -173,6 +175,44 @@ format_option = click.option("--format", "fmt", type=click.Choice(["text", "json
                              default="text", show_default=True)
 
 
+def report_options(help: str):
+    """--report FILE (what the PDF holds: `help`) and the paper it is laid out on, as
+    simulate, sweep and ladder take them."""
+    def decorate(f):
+        f = paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)(f)
+        return click.option("--report", "report_path",
+                            type=click.Path(dir_okay=False, path_type=Path), default=None,
+                            help=help)(f)
+    return decorate
+
+
+def run_options(report_help: str):
+    """What sweep and ladder take after their own options, in this order: where the games
+    run, the invariant checks, the turn cap, the output format, and --report (`report_help`)
+    with its paper."""
+    def decorate(f):
+        f = report_options(report_help)(f)
+        for option in (format_option, max_turns_option, invariants_option, executor_options):
+            f = option(f)
+        return f
+    return decorate
+
+
+def echo_and_report(doc: dict[str, Any], fmt: str, render_text: Callable[[dict[str, Any]], str],
+                    report_path: Path | None, writer: str, *args: Any) -> None:
+    """Print the document (JSON, or `render_text`'s text), then with --report write its PDF
+    with `writer(path, doc, *args)`: 'module.function' under pnp.report, imported only then,
+    so reportlab loads only for a report."""
+    from pnp.report.text import render_json
+
+    click.echo(render_json(doc) if fmt == "json" else render_text(doc))
+    if report_path:
+        module, _, name = writer.rpartition(".")
+        write = getattr(import_module(f"pnp.report.{module}"), name)
+        write_or_exit(report_path, lambda: write(report_path, doc, *args), "--report")
+        click.echo(f"wrote {report_path}", err=True)
+
+
 def game_options(f):
     """Options shared by simulate and compare."""
     for option in reversed([
@@ -199,9 +239,7 @@ def game_options(f):
 @click.option("--variant", "variant", multiple=True,
               help="A rule variant from the game's data ('base' = none); repeat it (or write "
                    "a+b) to combine variants.")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also write a PDF report with charts.")
-@paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
+@report_options("Also write a PDF report with charts.")
 @click.option("--log", "log_path", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write the event log of the first game(s) as JSON lines.")
 @click.option("--log-games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
@@ -253,13 +291,8 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
     doc = ladder.with_skill(selfplay.report_document(sim), skill_doc, skipped)
     from pnp.report import text
 
-    click.echo(text.render_json(doc) if fmt == "json" else text.render_text(doc))
-    if report_path:
-        from pnp.report.pdf import write_report_pdf
-
-        write_or_exit(report_path, lambda: write_report_pdf(report_path, doc, gamedef, paper),
-                      "--report")
-        click.echo(f"wrote {report_path}", err=True)
+    echo_and_report(doc, fmt, text.render_text, report_path, "pdf.write_report_pdf", gamedef,
+                    paper)
     if log_path:
         write_or_exit(log_path, lambda: write_logs(log_path, sim), "--log")
         click.echo(f"wrote {log_path} ({len(sim.logs)} game{'s' if len(sim.logs) > 1 else ''})",

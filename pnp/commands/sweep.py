@@ -7,27 +7,18 @@ from pathlib import Path
 
 import click
 
-from pnp.commands.common import (
-    EXIT_ERRORS,
-    EXIT_OK,
-    paper_option,
-    refuse_game_files,
-    write_or_exit,
-)
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
-    executor_options,
-    format_option,
+    echo_and_report,
     games_option,
-    invariants_option,
     load_variant,
-    max_turns_option,
     open_executor,
     parse_bots,
     progress_bar,
+    run_options,
 )
 from pnp.engine import lineup
-from pnp.paper import REPORT_MIN_SIZE
 
 
 def split_list(values: tuple[str, ...]) -> list[str]:
@@ -59,13 +50,7 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
 @games_option("Games per cell.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
               help="Base seed; every cell plays the seeds derived from it.")
-@executor_options
-@invariants_option
-@max_turns_option
-@format_option
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also write a PDF with one chart per measure across the cells.")
-@paper_option("--report: the paper of the PDF report.", smallest=REPORT_MIN_SIZE)
+@run_options("Also write a PDF with one chart per measure across the cells.")
 def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
             bot_mixes: tuple[str, ...], games: int, seed: int, workers: int,
             scheduler: str | None, invariants: str, max_turns: int | None, fmt: str,
@@ -91,10 +76,6 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
                               max_turns=max_turns, executor=executor, progress=update)
     from pnp.report import text
 
-    click.echo(text.render_json(doc) if fmt == "json" else text.render_sweep_text(doc))
-    if report_path:
-        from pnp.report.sweep_pdf import write_sweep_pdf
-
-        write_or_exit(report_path, lambda: write_sweep_pdf(report_path, doc, paper), "--report")
-        click.echo(f"wrote {report_path}", err=True)
+    echo_and_report(doc, fmt, text.render_sweep_text, report_path,
+                    "sweep_pdf.write_sweep_pdf", paper)
     sys.exit(EXIT_ERRORS if sweep.broken(doc) else EXIT_OK)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -44,6 +44,12 @@ def _lines(file: str) -> tuple[str, ...]:
         return tuple(Path(file).read_text(encoding="utf-8-sig").splitlines())
     except (OSError, UnicodeDecodeError):
         return ()
+
+
+def listed(doc: Document, key: str) -> Iterator[tuple[Document, tuple, dict]]:
+    """Every entry of the document's list `key`, with its JSON path (as Builder.items gives)."""
+    for i, item in enumerate(doc.data.get(key) or []):
+        yield doc, (key, i), item
 
 
 def text_pos(doc: Document, path: tuple) -> Position:
@@ -113,6 +119,14 @@ class Builder:
             for i, item in enumerate(data.get(key) or []):
                 if isinstance(item, dict):
                     yield doc, (key, i), item
+
+    def unique_items(self, entries: Iterable[tuple[Document, tuple, dict]], what: str,
+                     ) -> Iterator[tuple[Document, tuple, dict]]:
+        """The entries whose id is new; a repeated id is reported where it stands and skipped."""
+        seen: dict[str, Position] = {}
+        for doc, path, item in entries:
+            if self.unique(seen, item["id"], doc.pos(path + ("id",)), what):
+                yield doc, path, item
 
     def unique(self, seen: dict[str, Position], ident: str, pos: Position, what: str) -> bool:
         if ident in seen:
@@ -331,23 +345,18 @@ class Builder:
 
     def build_supplies(self) -> dict[str, m.Supply]:
         out: dict[str, m.Supply] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, s in self.items("components", "supplies"):
-            if self.unique(seen, s["id"], doc.pos(path + ("id",)), "supply"):
-                tok = s.get("token")
-                token = None if tok is None else m.SupplyToken(
-                    tok.get("shape", "circle"), tok.get("size", "12mm"), tok.get("colour"),
-                    tok.get("text"), doc.pos(path + ("token",)))
-                out[s["id"]] = m.Supply(s["id"], s["name"], s["stock"], bool(s.get("may_run_out", False)),
-                                        s.get("note", ""), doc.pos(path), token)
+        for doc, path, s in self.unique_items(self.items("components", "supplies"), "supply"):
+            tok = s.get("token")
+            token = None if tok is None else m.SupplyToken(
+                tok.get("shape", "circle"), tok.get("size", "12mm"), tok.get("colour"),
+                tok.get("text"), doc.pos(path + ("token",)))
+            out[s["id"]] = m.Supply(s["id"], s["name"], s["stock"], bool(s.get("may_run_out", False)),
+                                    s.get("note", ""), doc.pos(path), token)
         return out
 
     def build_dice(self) -> dict[str, m.Die]:
         out: dict[str, m.Die] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, d in self.items("components", "dice"):
-            if not self.unique(seen, d["id"], doc.pos(path + ("id",)), "die"):
-                continue
+        for doc, path, d in self.unique_items(self.items("components", "dice"), "die"):
             sides = len(d["faces"]) if "faces" in d else d["sides"]
             if not dice_in_limits(1, sides):  # the schema says so too; range() would take GBs
                 key = "faces" if "faces" in d else "sides"
@@ -360,10 +369,7 @@ class Builder:
 
     def build_zones(self, decks: dict[str, m.Deck]) -> dict[str, m.ZoneDef]:
         out: dict[str, m.ZoneDef] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, z in self.items("components", "zones"):
-            if not self.unique(seen, z["id"], doc.pos(path + ("id",)), "zone"):
-                continue
+        for doc, path, z in self.unique_items(self.items("components", "zones"), "zone"):
             deck = self.ref(decks, z.get("deck"), doc.pos(path + ("deck",)), "deck")
             kind, face = z["kind"], z.get("face", "down" if z["kind"] == "pile" else "up")
             visible = z.get("visible_to") or (
@@ -381,10 +387,8 @@ class Builder:
 
     def build_action_spaces(self) -> dict[str, m.ActionSpace]:
         out: dict[str, m.ActionSpace] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, a in self.items("components", "action_spaces"):
-            if not self.unique(seen, a["id"], doc.pos(path + ("id",)), "action space"):
-                continue
+        spaces = self.items("components", "action_spaces")
+        for doc, path, a in self.unique_items(spaces, "action space"):
             out[a["id"]] = m.ActionSpace(
                 a["id"], a["name"], a.get("slots", 1),
                 self.effect(doc, path + ("cost",), a.get("cost")),
@@ -394,10 +398,8 @@ class Builder:
 
     def build_formulas(self) -> dict[str, tuple[Document, tuple, dict]]:
         out: dict[str, tuple[Document, tuple, dict]] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, f in self.items("stats", "formulas"):
-            if self.unique(seen, f["id"], doc.pos(path + ("id",)), "formula"):
-                out[f["id"]] = (doc, path, f)
+        for doc, path, f in self.unique_items(self.items("stats", "formulas"), "formula"):
+            out[f["id"]] = (doc, path, f)
         return out
 
     def resolve_formulas(self, raw: dict) -> dict[str, m.Formula]:
@@ -421,10 +423,8 @@ class Builder:
 
     def build_tracks(self, raw) -> dict[str, m.Track]:
         tracks: dict[str, m.Track] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, t in raw:
-            if self.unique(seen, t["id"], doc.pos(path + ("id",)), "track"):
-                tracks[t["id"]] = self.shared_part(doc, path, t, self.build_track)
+        for doc, path, t in self.unique_items(raw, "track"):
+            tracks[t["id"]] = self.shared_part(doc, path, t, self.build_track)
         return tracks
 
     def shared_part(self, doc: Document, path: tuple, raw: dict, build: Any) -> Any:
@@ -465,10 +465,7 @@ class Builder:
 
     def build_charts(self, raw) -> dict[str, m.Chart]:
         charts: dict[str, m.Chart] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, c in raw:
-            if not self.unique(seen, c["id"], doc.pos(path + ("id",)), "chart"):
-                continue
+        for doc, path, c in self.unique_items(raw, "chart"):
             chart = self.shared_part(doc, path, c, self.build_chart)
             if chart is None:
                 self.broken.add(("chart", c["id"]))
@@ -506,10 +503,7 @@ class Builder:
 
     def build_tables(self) -> dict[str, m.Table]:
         tables: dict[str, m.Table] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, t in self.items("tables", "tables"):
-            if not self.unique(seen, t["id"], doc.pos(path + ("id",)), "table"):
-                continue
+        for doc, path, t in self.unique_items(self.items("tables", "tables"), "table"):
             pay = self.stat_id(t["pay"], text_pos(doc, path + ("pay",))) if t.get("pay") else None
             rows = tuple(
                 m.TableRow(r["cost"], self.effect(doc, path + ("rows", i, "buys"), r["buys"]),
@@ -520,11 +514,7 @@ class Builder:
 
     def build_checks(self, gdoc: Document) -> dict[str, m.Check]:
         out: dict[str, m.Check] = {}
-        seen: dict[str, Position] = {}
-        for i, c in enumerate(gdoc.data.get("checks") or []):
-            path = ("checks", i)
-            if not self.unique(seen, c["id"], gdoc.pos(path + ("id",)), "check"):
-                continue
+        for _, path, c in self.unique_items(listed(gdoc, "checks"), "check"):
             cond = self.condition(gdoc, path + ("when",), c["when"])
             eff = self.effect(gdoc, path + ("effect",), c["effect"])
             if cond and eff:
@@ -535,11 +525,7 @@ class Builder:
 
     def build_conversions(self, gdoc: Document) -> dict[str, m.Conversion]:
         out: dict[str, m.Conversion] = {}
-        seen: dict[str, Position] = {}
-        for i, c in enumerate(gdoc.data.get("conversions") or []):
-            path = ("conversions", i)
-            if not self.unique(seen, c["id"], gdoc.pos(path + ("id",)), "conversion"):
-                continue
+        for _, path, c in self.unique_items(listed(gdoc, "conversions"), "conversion"):
             pay = self.effect(gdoc, path + ("pay",), c["pay"])
             gain = self.effect(gdoc, path + ("gain",), c["gain"])
             if pay and gain:
@@ -663,10 +649,7 @@ class Builder:
 
     def build_decks(self, charts: dict[str, m.Chart]) -> dict[str, m.Deck]:
         out: dict[str, m.Deck] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, d in self.items("deck", "decks"):
-            if not self.unique(seen, d["id"], doc.pos(path + ("id",)), "deck"):
-                continue
+        for doc, path, d in self.unique_items(self.items("deck", "decks"), "deck"):
             declared = self.card_fields(doc, path, d)
             defaults = dict(d.get("defaults") or {})
             cards = []
@@ -794,10 +777,7 @@ class Builder:
 
     def build_boards(self, tracks, charts, tables) -> dict[str, m.Board]:
         out: dict[str, m.Board] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, b in self.items("board", "boards"):
-            if not self.unique(seen, b["id"], doc.pos(path + ("id",)), "board"):
-                continue
+        for doc, path, b in self.unique_items(self.items("board", "boards"), "board"):
             items = []
             for i, item in enumerate(b["items"]):
                 (kind, ident), = item.items()
@@ -811,10 +791,8 @@ class Builder:
 
     def build_record_sheets(self, stats, tracks) -> dict[str, m.RecordSheet]:
         out: dict[str, m.RecordSheet] = {}
-        seen: dict[str, Position] = {}
-        for doc, path, r in self.items("record-sheet", "record_sheets"):
-            if not self.unique(seen, r["id"], doc.pos(path + ("id",)), "record sheet"):
-                continue
+        sheets = self.items("record-sheet", "record_sheets")
+        for doc, path, r in self.unique_items(sheets, "record sheet"):
             fields = []
             for i, f in enumerate(r["fields"]):
                 fpos = doc.pos(path + ("fields", i))

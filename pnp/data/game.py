@@ -16,12 +16,13 @@ from typing import Any
 from pnp.data import lint, upgrades
 from pnp.data.build import Builder, slug
 from pnp.data.effects import EffectCache
-from pnp.data.loader import Document, load_file
+from pnp.data.loader import MEMO_SIZE, Document, load_file
 from pnp.data.model import GameDef
 from pnp.data.schema import check_schema_line, validate_document, validate_rules
 from pnp.data.shared_builds import SharedBuilds
 from pnp.data.sheet_decks import attach_sheets, unread_sheets
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
+from pnp.memo import BoundedMemo
 from pnp.paths import CARDS
 
 #: Document kinds a game folder holds; other kinds (scenarios) are skipped by the game loader.
@@ -191,7 +192,7 @@ def variant_problems(folder: Path | str, base: LoadResult,
     seen = {_key(d) for d in base.diagnostics}
     out: list[Diagnostic] = []
     effects = SharedBuilds()  # a variant changes few effects, tracks, charts: the rest once
-    memos: list[dict] = [{} for _ in docs]  # each document's positions, looked up once
+    memos = [BoundedMemo(MEMO_SIZE) for _ in docs]  # each document's positions, looked up once
     for variant, spec in base.game.variants.items():
         result = LoadResult(None)
         changes = _changed_documents(docs, spec.overrides)
@@ -224,7 +225,7 @@ def _key(d: Diagnostic) -> tuple:
     return (d.file, d.line, d.column, d.code, d.message)
 
 
-def _fresh(doc: Document, memo: dict | None = None) -> Document:
+def _fresh(doc: Document, memo: BoundedMemo | None = None) -> Document:
     """A copy of a document a variant may change: its data and redirects anew, its source
     positions shared (a variant never moves them), with `memo` the positions looked up."""
     return dataclasses.replace(doc, data=copy_data(doc.data), redirects=dict(doc.redirects),

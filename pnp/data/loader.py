@@ -32,6 +32,7 @@ from yaml.events import (
 from pnp.data.positions import MapPos, Positions, SeqPos, compact_subs, pack, unpack
 from pnp.data.yaml_hints import TAB_HINT, UTF8_HINT, syntax_hint
 from pnp.diagnostics import ERROR, Diagnostic, Position
+from pnp.memo import BoundedMemo
 
 __all__ = [
     "MAX_BYTES",
@@ -130,7 +131,7 @@ class Document:
     _file: tuple | None = field(default=None, init=False, repr=False, compare=False)
     #: path -> Position, shared by the copies of one document that variant builds read (their
     #: positions are the same; a redirected path is answered before it, never kept)
-    memo: dict | None = field(default=None, repr=False, compare=False)
+    memo: BoundedMemo[tuple, Position] | None = field(default=None, repr=False, compare=False)
 
     @property
     def file(self) -> str:
@@ -155,9 +156,7 @@ class Document:
             return self._pos(key)
         found = memo.get(key)
         if found is None:
-            if len(memo) >= MEMO_SIZE:
-                memo.clear()
-            found = memo[key] = self._pos(key)
+            found = memo.put(key, self._pos(key))
         return found
 
     def _pos(self, key: tuple) -> Position:

@@ -23,7 +23,8 @@ is here is stable:
 - a rondel (`Rondel`, `rondel_from`): the moves from a space and what each costs;
 - for modules that need them: effects compiled once (`compile_effect`, `StatBook`, ...), dice
   sums as distributions (`distribution`, `compare`), and the scenario value checks
-  (`ScenarioProblem`, `vars_problems`) a module's `check_scenario` returns.
+  (`ScenarioProblem`, `vars_problems`) a module's `check_scenario` returns, and `BoundedMemo`
+  (results a module works out again, remembered within a size).
 
 docs/engine.md explains the protocol and walks through the rules module `pnp new` writes.
 """
@@ -98,6 +99,7 @@ from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, Elimination, GameResu
 from pnp.engine.rondel import Rondel, RondelMove, rondel_from
 from pnp.engine.turns import Phase, play_turns
 from pnp.engine.zones import ZoneRef
+from pnp.memo import BoundedMemo
 
 __all__ = [
     # effects compiled once, for modules that apply them on a hot path (Ancient Civilizations)
@@ -123,6 +125,8 @@ __all__ = [
     "pieces_of",
     # a rondel: a loop track whose first steps are free and further steps cost
     "Rondel", "RondelMove", "rondel_from",
+    # a memo of results a game works out again, bounded (emptied when full)
+    "BoundedMemo",
 ]
 
 
@@ -324,21 +328,12 @@ class Effects(EffectRunner):
         return float(f.evaluate(stat.start if stat else 0))
 
 
-_NAMES: dict[int, tuple[GameDef, Names]] = {}
-
-
+@per_definition
 def _names(game: GameDef) -> Names:
     """Spellings of the game's stats, charts, tracks and formulas (built once per GameDef)."""
-    hit = _NAMES.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
     counters: Mapping[str, Any] = getattr(game, "counters", None) or game.stats
-    names = Names.create(
+    return Names.create(
         stats={c.id: [c.name, c.abbreviation, *c.aliases] for c in counters.values()},
         charts={c.id: [c.name] for c in game.charts.values()},
         tracks={t.id: [t.name, *t.aliases] for t in game.tracks.values()},
         formulas={f: [] for f in game.formulas})
-    if len(_NAMES) > 32:
-        _NAMES.clear()
-    _NAMES[id(game)] = (game, names)
-    return names

@@ -26,6 +26,7 @@ from typing import Any
 from pnp.engine.core import NO_HINTS, PREGAME, BotHints, Estimate, GameMeta, OptionTable, State
 from pnp.engine.mcts import MAX_ITERATIONS, MctsBot
 from pnp.engine.search import MAX_PLAYOUTS, SearchBot
+from pnp.memo import BoundedMemo
 
 Outcomes = Callable[[Any], dict[str, float]] | None
 
@@ -233,7 +234,8 @@ class GreedyBot:
         return pick
 
 
-_INFO: dict[tuple[int, int], tuple[GameMeta, BotHints, dict]] = {}
+#: emptied past 64 (meta, hints) pairs
+_INFO: BoundedMemo[tuple[int, int], tuple[GameMeta, BotHints, dict]] = BoundedMemo(65)
 
 
 def _info(meta: GameMeta, hints: BotHints) -> dict[str, tuple[float, int | None, int | None]]:
@@ -248,9 +250,7 @@ def _info(meta: GameMeta, hints: BotHints) -> dict[str, tuple[float, int | None,
         floor = floors.get(stat)
         info[stat] = (meta.bot_values.get(stat, 1.0), caps.get(stat),
                       None if floor is None else floor + DANGER_MARGIN)
-    if len(_INFO) > 64:
-        _INFO.clear()
-    _INFO[(id(meta), id(hints))] = (meta, hints, info)
+    _INFO.put((id(meta), id(hints)), (meta, hints, info))
     return info
 
 

@@ -162,6 +162,16 @@ def branching_table(sizes: Counter, games: int) -> dict[str, Any]:
             "histogram": {str(k): sizes[k] for k in ordered}}
 
 
+def holm_corrected(rows: list[dict[str, Any]]) -> None:
+    """Give every row its `p_holm`: its `p` Holm-corrected over the rows `tested` together
+    (None where it was not tested), so a table of many options flags few by chance."""
+    tested = [row for row in rows if row["tested"]]
+    for row, q in zip(tested, st.holm([row["p"] for row in tested]), strict=True):
+        row["p_holm"] = _r(q)
+    for row in rows:
+        row.setdefault("p_holm", None)
+
+
 def option_table(tally: ChoiceTally, credit_unit: int) -> list[dict[str, Any]]:
     """Every option, sorted by decision then option: offered, picked, pick rate, seat-games,
     win rate when picked and when not (every other seat-game; Wilson 95% intervals), their
@@ -192,11 +202,8 @@ def option_table(tally: ChoiceTally, credit_unit: int) -> list[dict[str, Any]]:
             "p": _r(st.two_rates_p_value(won_picked, r[PICKED_GAMES], won_passed,
                                          passed_games)) if tested else None,
         })
-    tested = [row for row in rows if row["tested"]]
-    for row, q in zip(tested, st.holm([row["p"] for row in tested]), strict=True):
-        row["p_holm"] = _r(q)
+    holm_corrected(rows)
     for row in rows:
-        row.setdefault("p_holm", None)
         row["flagged"] = bool(row["tested"] and row["p_holm"] < OPTION_ALPHA
                               and abs(row["gap"]) >= OPTION_GAP_MIN)
     return rows
@@ -235,11 +242,8 @@ def opening_table(tally: ChoiceTally, credit_unit: int,
             "tested": tested,
             "p": _r(st.two_rates_p_value(won / credit_unit, games, rest_won, rest_games))
             if tested else None})
-    tested = [r for r in rows if r["tested"]]
-    for r, q in zip(tested, st.holm([r["p"] for r in tested]), strict=True):
-        r["p_holm"] = _r(q)
+    holm_corrected(rows)
     for r in rows:
-        r.setdefault("p_holm", None)
         r["dominant"] = bool(r["tested"] and r["p_holm"] < OPTION_ALPHA
                              and r["gap"] >= OPTION_GAP_MIN
                              and r["win_share"] >= DOMINANT_WIN_SHARE)

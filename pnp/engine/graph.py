@@ -27,6 +27,7 @@ from typing import Any
 from pnp.data.maps import standing_problem
 from pnp.data.model import GameMap, MapNode, MapPiece
 from pnp.engine.state import State
+from pnp.memo import per_object
 
 #: the shared var that holds the pieces on the map
 MAP_VAR = "map"
@@ -156,21 +157,12 @@ class MapRules:
         return None if found is None else len(found) - 1
 
 
+@per_object
 def map_rules(game: Any) -> MapRules:
     """The compiled map of a GameDef (built once per definition)."""
-    hit = _RULES.get(id(game))
-    if hit is not None and hit[0] is game:
-        return hit[1]
     if game.map is None:
         raise MapError(f"game '{game.id}' has no map (components.yaml `map:`)")
-    rules = MapRules(game.map)
-    if len(_RULES) > 32:
-        _RULES.clear()
-    _RULES[id(game)] = (game, rules)
-    return rules
-
-
-_RULES: dict[int, tuple[Any, MapRules]] = {}
+    return MapRules(game.map)
 
 
 # --------------------------------------------------------------------------- the pieces

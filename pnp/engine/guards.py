@@ -22,6 +22,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from pnp.memo import PER_OBJECT, BoundedMemo
+
 #: how often the timer looks at the clock and the memory (seconds)
 TICK = 0.1
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -71,7 +73,7 @@ DEFAULT_LIMITS = limits_from_env()
 #: a line-up with a searching bot plays many games inside each one: it gets this much longer
 SEARCH_FACTOR = 30
 #: ids of the definitions (with the definition) one of whose games ran away in this process
-_RAN_AWAY: dict[int, Any] = {}
+_RAN_AWAY: BoundedMemo[int, Any] = BoundedMemo(PER_OBJECT)
 
 
 def limits_for(thinking: bool, limits: GameLimits = DEFAULT_LIMITS) -> GameLimits:
@@ -85,9 +87,7 @@ def limits_for(thinking: bool, limits: GameLimits = DEFAULT_LIMITS) -> GameLimit
 def ran_away(game: Any) -> None:
     """Remember that a game of this definition ran away here: a module that loops forever
     would otherwise cost a whole budget for every game of the run (see `has_run_away`)."""
-    if len(_RAN_AWAY) > 32:
-        _RAN_AWAY.clear()
-    _RAN_AWAY[id(game)] = game
+    _RAN_AWAY.put(id(game), game)
 
 
 def has_run_away(game: Any) -> bool:
@@ -186,7 +186,7 @@ def fingerprint(game: Any) -> bytes:
 
 
 #: id of each definition this process has fingerprinted -> (the definition, its digest)
-_PRINTS: dict[int, tuple[Any, bytes]] = {}
+_PRINTS: BoundedMemo[int, tuple[Any, bytes]] = BoundedMemo(PER_OBJECT)
 
 
 def first_fingerprint(game: Any) -> tuple[bytes, bool]:
@@ -195,8 +195,6 @@ def first_fingerprint(game: Any) -> tuple[bytes, bool]:
     hit = _PRINTS.get(id(game))
     if hit is not None and hit[0] is game:
         return hit[1], False
-    if len(_PRINTS) > 32:  # definitions come and go in tests; keep the table small
-        _PRINTS.clear()
     digest = fingerprint(game)
-    _PRINTS[id(game)] = (game, digest)
+    _PRINTS.put(id(game), (game, digest))
     return digest, True

@@ -14,6 +14,7 @@ from types import ModuleType
 from typing import Any, NamedTuple, TypeVar
 
 from pnp.engine.core import NO_HINTS, BotHints, GameMeta, PlayerState, State, observe
+from pnp.memo import per_object
 
 T = TypeVar("T")
 
@@ -153,23 +154,9 @@ def default_coverage_keys(game: Any) -> dict[str, list[str]]:
     return out
 
 
-def per_definition(build: Callable[[Any], T]) -> Callable[[Any], T]:
-    """`build(x)` once per object, by identity: the tables a rules module compiles from one
-    GameDef (a variant's definition is another object, so it gets its own)."""
-    cache: dict[int, tuple[Any, T]] = {}
-
-    @functools.wraps(build)
-    def get(key: Any) -> T:
-        hit = cache.get(id(key))
-        if hit is not None and hit[0] is key:
-            return hit[1]
-        value = build(key)
-        if len(cache) > 32:  # definitions come and go in tests; keep the cache small
-            cache.clear()
-        cache[id(key)] = (key, value)
-        return value
-
-    return get
+#: `build(x)` once per object, by identity: the tables a rules module compiles from one
+#: GameDef (a variant's definition is another object, so it gets its own)
+per_definition = per_object
 
 
 #: the Rules wrapper of a module (built once per module)

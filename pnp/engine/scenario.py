@@ -508,6 +508,18 @@ class _Run:
             if supply not in stated:
                 state.supply[supply] -= new - old
 
+        def set_counters(values: dict | None, counters: dict[str, int], path: tuple,
+                         not_here: str) -> None:
+            """Set each named counter of `counters` (through `take`); a name that is not one
+            of them fails with `not_here` ('{}': the counter)."""
+            for name, value in (values or {}).items():
+                where = self.key_pos(*path, name)
+                counter = names.stat(name, where)
+                if counter not in counters:
+                    raise _Fail(where, not_here.format(counter))
+                take(counter, counters[counter], int(value), where)
+                counters[counter] = int(value)
+
         for j, ps in enumerate(spec.get("players") or []):
             seat = ps.get("seat", j)
             if seat >= self.players:
@@ -515,13 +527,8 @@ class _Run:
                                                              f"{self.players}-player game")
             p = state.players[seat]
             for key in ("stats", "counters"):
-                for name, value in (ps.get(key) or {}).items():
-                    where = self.key_pos("state", "players", j, key, name)
-                    stat = names.stat(name, where)
-                    if stat not in p.counters:
-                        raise _Fail(where, f"{stat} is derived; set the counter it comes from")
-                    take(stat, p.counters[stat], int(value), where)
-                    p.counters[stat] = int(value)
+                set_counters(ps.get(key), p.counters, ("state", "players", j, key),
+                             "{} is derived; set the counter it comes from")
             for name, ref in (ps.get("positions") or {}).items():
                 where = self.key_pos("state", "players", j, "positions", name)
                 track = names.track(name, where)
@@ -542,13 +549,8 @@ class _Run:
             track = names.track(name, where)
             state.markers[track] = [names.space(track, r, self.pos("state", "markers", name, i))
                                     for i, r in enumerate(refs)]
-        for name, value in (spec.get("counters") or {}).items():
-            where = self.key_pos("state", "counters", name)
-            counter = names.stat(name, where)
-            if counter not in state.counters:
-                raise _Fail(where, f"{counter} is not a shared counter")
-            take(counter, state.counters[counter], int(value), where)
-            state.counters[counter] = int(value)
+        set_counters(spec.get("counters"), state.counters, ("state", "counters"),
+                     "{} is not a shared counter")
         for name, value in (spec.get("supply") or {}).items():
             if name not in state.supply:
                 raise _Fail(self.key_pos("state", "supply", name), f"no supply '{name}'")

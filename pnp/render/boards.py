@@ -20,6 +20,7 @@ from pnp.diagnostics import ERROR, WARNING, Diagnostic, has_errors
 from pnp.paper import LARGE_PAPERS, file_part
 from pnp.render import fonts, tiling
 from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
+from pnp.render.kinds import paper_and_items
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
 from pnp.render.scalebar import HEIGHT, LENGTH, draw_scale_bar_in
 from pnp.render.text import FittedText, Word, fit_together, fit_width, fit_words, measure
@@ -760,18 +761,11 @@ def render_board(game: GameDef, out_dir: str | os.PathLike = "output", paper: st
     Files: `board-<paper>-tiled.pdf` and `board-<large paper>.pdf`. When any error is found
     nothing is written, so earlier files stay as they were.
     """
+    home, boards, bad = paper_and_items(game, paper, game.boards, board_id, R_BOARD,
+                                        ("board", "boards"))
+    if bad:
+        return [], bad
     diags: list[Diagnostic] = []
-    try:
-        home = parse_paper(paper)
-    except GeometryError as exc:
-        return [], [Diagnostic(ERROR, R_BOARD, str(exc))]
-    boards = list(game.boards.values())
-    if board_id is not None:
-        boards = [b for b in boards if b.id == board_id]
-        if not boards:
-            known = ", ".join(sorted(game.boards)) or "none"
-            return [], [Diagnostic(ERROR, R_BOARD, f"game {game.id!r} has no board {board_id!r}",
-                                   hint=f"boards: {known}")]
     outputs: list[tuple[Path, bytes]] = []
     out = Path(out_dir)
     paper_name = file_part(paper)

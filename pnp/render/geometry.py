@@ -247,26 +247,20 @@ def _crop_marks(grid: Grid, gap: float, length: float, edge: float,
         cut_ys = sorted({round(v, 4) for r in rects for v in (r.y, r.y1)})
         blk = Rect(cut_xs[0], cut_ys[0], cut_xs[-1] - cut_xs[0], cut_ys[-1] - cut_ys[0])
     start = grid.bleed + gap
-    segs: list[Segment] = []
 
-    def clipped(a: float, b: float, limit_lo: float, limit_hi: float) -> tuple[float, float]:
-        return max(a, limit_lo), min(b, limit_hi)
+    def spans(lo: float, hi: float, size: float) -> list[tuple[float, float]]:
+        """Where the marks of a block from `lo` to `hi` run along a page `size` long: before
+        it and after it, each stopped `edge` short of the paper (left out if little is left)."""
+        out = []
+        for a, b in ((lo - start - length, lo - start), (hi + start, hi + start + length)):
+            a, b = max(a, edge), min(b, size - edge)
+            if b - a > 0.5:
+                out.append((a, b))
+        return out
 
-    for x in cut_xs:
-        lo0, lo1 = clipped(blk.y - start - length, blk.y - start, edge, ph - edge)
-        if lo1 - lo0 > 0.5:
-            segs.append((x, lo0, x, lo1))
-        hi0, hi1 = clipped(blk.y1 + start, blk.y1 + start + length, edge, ph - edge)
-        if hi1 - hi0 > 0.5:
-            segs.append((x, hi0, x, hi1))
-    for y in cut_ys:
-        lo0, lo1 = clipped(blk.x - start - length, blk.x - start, edge, pw - edge)
-        if lo1 - lo0 > 0.5:
-            segs.append((lo0, y, lo1, y))
-        hi0, hi1 = clipped(blk.x1 + start, blk.x1 + start + length, edge, pw - edge)
-        if hi1 - hi0 > 0.5:
-            segs.append((hi0, y, hi1, y))
-    return tuple(segs)
+    up, across = spans(blk.y, blk.y1, ph), spans(blk.x, blk.x1, pw)
+    return tuple([(x, a, x, b) for x in cut_xs for a, b in up]
+                 + [(a, y, b, y) for y in cut_ys for a, b in across])
 
 
 DUPLEX_MODES = ("long", "short")

@@ -10,10 +10,14 @@ import their drawing modules only when called, so validate and the CLI start fas
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
-from pnp.diagnostics import Diagnostic
+from pnp.diagnostics import ERROR, Diagnostic
+from pnp.render.geometry import GeometryError, parse_paper
+
+T = TypeVar("T")
 
 Rendered = tuple[list[Path], list[Diagnostic]]
 
@@ -60,6 +64,25 @@ def in_kit(kind: Renderer) -> bool:
     """Whether `pnp build` puts the kind in the kit (a check such as the fit overlay is only
     rendered when asked for, by `pnp render KIND`)."""
     return getattr(kind, "in_kit", True)
+
+
+def paper_and_items(game: Any, paper: str, items: Mapping[str, T], wanted: str | None,
+                    code: str, noun: tuple[str, str],
+                    ) -> tuple[tuple[float, float], list[T], list[Diagnostic]]:
+    """What a render of one kind starts from: its paper's size and the items it draws, all of
+    them or the one named `wanted` (`pnp render board --board ID`); else the error (`code`)
+    that stops it: a paper it cannot read, or a name the game has no item of (`noun`:
+    singular and plural) by, with the names it has."""
+    try:
+        size = parse_paper(paper)
+    except GeometryError as exc:
+        return (0.0, 0.0), [], [Diagnostic(ERROR, code, str(exc))]
+    found = [item for item in items.values() if wanted is None or item.id == wanted]
+    if not found and wanted is not None:
+        known = ", ".join(sorted(items)) or "none"
+        return size, [], [Diagnostic(ERROR, code, f"game {game.id!r} has no {noun[0]} {wanted!r}",
+                                     hint=f"{noun[1]}: {known}")]
+    return size, found, []
 
 
 # ---------------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from pnp.data.model import GameDef, RecordSheet
 from pnp.diagnostics import ERROR, Diagnostic, has_errors
 from pnp.render import fonts, pdfops
 from pnp.render.boards import BOLD, ITALIC, REGULAR, draw_block, fit_block, words
-from pnp.render.geometry import GeometryError, Rect, mm, parse_paper, to_mm
+from pnp.render.geometry import Rect, mm, to_mm
+from pnp.render.kinds import paper_and_items
 from pnp.render.pdfwrite import pdf_bytes, write_outputs
 from pnp.render.scalebar import HEIGHT as BAR_HEIGHT
 from pnp.render.scalebar import LENGTH as BAR_LENGTH
@@ -449,17 +450,10 @@ def render_record_sheets(game: GameDef, out_dir: str | os.PathLike = "output",
 
     When any error is found nothing is written, so earlier files stay as they were.
     """
-    try:
-        paper_size = parse_paper(paper)
-    except GeometryError as exc:
-        return [], [Diagnostic(ERROR, R_RECORD, str(exc))]
-    sheets = list(game.record_sheets.values())
-    if sheet_id is not None:
-        sheets = [s for s in sheets if s.id == sheet_id]
-        if not sheets:
-            known = ", ".join(sorted(game.record_sheets)) or "none"
-            return [], [Diagnostic(ERROR, R_RECORD, f"game {game.id!r} has no record sheet "
-                                   f"{sheet_id!r}", hint=f"record sheets: {known}")]
+    paper_size, sheets, bad = paper_and_items(game, paper, game.record_sheets, sheet_id,
+                                              R_RECORD, ("record sheet", "record sheets"))
+    if bad:
+        return [], bad
     diags: list[Diagnostic] = []
     outputs: list[tuple[Path, bytes]] = []
     out = Path(out_dir)

@@ -11,8 +11,6 @@ from .actions import STOP, Actions
 from .rules import UNITS
 from .table import Sight
 
-#: destinations remembered per definition before the memo is emptied (a few MB at most)
-DESTINATIONS_MEMO = 1 << 16
 #: estimates every decision shares (read-only: a bot keeps its digest in their memo slot)
 NOTHING = Estimate()
 NEAR = Estimate({"power": 0.2})
@@ -55,9 +53,7 @@ class Maneuver(Actions):
             dests = self.find_destinations(unit, src, steps, enemy - {src})
             labels = tuple(f"{unit}:{src}>{d}" for d in dests)
             self.r.move_dst.update(zip(labels, dests, strict=True))
-            if len(memo) >= DESTINATIONS_MEMO:
-                memo.clear()
-            out = memo[key] = (dests, labels)
+            out = memo.put(key, (dests, labels))
         return out
 
     def find_destinations(self, unit: str, src: str, steps: int,

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.engine.api import (
+    BoundedMemo,
     GameDef,
     GameMeta,
     RondelMove,
@@ -20,6 +21,8 @@ from pnp.engine.api import (
 RESOURCES = ("marble", "iron", "gold")
 UNITS = ("legion", "galley")
 STACKS = ("kings", "scholars", "generals", "citizens", "navigators")
+#: destinations remembered per definition before the memo is emptied (a few MB at most)
+DESTINATIONS_MEMO = 1 << 16
 
 #: greedy bot: worth of a unit of each counter; 'power' is a bot-only estimate of what an
 #: action builds towards (cities, temples, know-hows, units)
@@ -90,7 +93,8 @@ class Rules:
                                 for n in self.map.nodes}
         #: (unit, src, steps, nodes holding enemy units) -> (destinations, move labels), pure
         #: in the map and asked again at every decision of every playout (Maneuver.routes)
-        self.destinations: dict[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self.destinations: BoundedMemo[tuple, tuple[tuple[str, ...], tuple[str, ...]]] = \
+            BoundedMemo(DESTINATIONS_MEMO)
         #: move label (`unit:src>dst`) -> its destination, for every label routes has made
         self.move_dst: dict[str, str] = {}
         bounds, shared = counter_and_shared_bounds(game)

@@ -14,8 +14,6 @@ from .table import Table
 
 #: the boosts offered where none is affordable: none
 _NO_BOOST = (0,)
-#: placement estimates kept per definition before the table starts afresh
-PLACEMENT_MEMO = 1 << 14
 
 
 class Actions(Table):
@@ -173,8 +171,7 @@ class Actions(Table):
         estimate = self.r.estimate
         labels = self.r.labels
         placed = self.r.placements
-        if len(placed) >= PLACEMENT_MEMO:
-            placed.clear()
+        placed.make_room()
         for space in self.open_spaces(rnd, seat) if ready else ():  # no citizen: no placing
             gain = gains[space] if space in gains else self.space_estimate(seat, space)
             here = amb_on.get(space, 0)

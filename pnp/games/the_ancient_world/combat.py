@@ -13,8 +13,6 @@ from .table import Table
 
 #: the titan piles, by stars
 _PILES = ("titans-1", "titans-2", "titans-3")
-#: attack estimates kept per definition before the table starts afresh
-ATTACK_MEMO = 1 << 12
 
 
 class Combat(Table):
@@ -102,8 +100,7 @@ class Combat(Table):
         ambrosia = p["ambrosia"]
         estimate = self.r.estimate
         known = self.r.attacks
-        if len(known) >= ATTACK_MEMO:
-            known.clear()
+        known.make_room()
         facts = self.r.titan_facts
         for target, titan in self.targets(seat) if payments else ():
             fact = facts.get(titan.card)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from pnp.engine.api import (
+    BoundedMemo,
     Estimate,
     GameDef,
     GameMeta,
@@ -26,6 +27,10 @@ BOT_VALUES = {"victory-points": 3.0, "coins": 1.0, "knowledge": 1.6, "ambrosia":
 NONE = "none"
 #: interned estimates kept per definition before the table starts afresh
 ESTIMATE_MEMO = 1 << 14
+#: placement estimates kept per definition before the table starts afresh
+PLACEMENT_MEMO = 1 << 14
+#: attack estimates kept per definition before the table starts afresh
+ATTACK_MEMO = 1 << 12
 
 
 class Rules:
@@ -66,11 +71,11 @@ class Rules:
                          rule("placement", "fee_by_difference"), rule("placement", "fee"),
                          rule("placement", "match_rule_on"))
         #: one Estimate per distinct content (see `estimate`)
-        self._estimates: dict[tuple, Estimate] = {}
+        self._estimates: BoundedMemo[tuple, Estimate] = BoundedMemo(ESTIMATE_MEMO)
         #: a placement's Estimate by (the space's gains, fee, boost, ambrosia on the space)
-        self.placements: dict[tuple, Estimate] = {}
+        self.placements: BoundedMemo[tuple, Estimate] = BoundedMemo(PLACEMENT_MEMO)
         #: an attack's Estimate by (coins, ambrosia swords, victory points)
-        self.attacks: dict[tuple[int, int, float], Estimate] = {}
+        self.attacks: BoundedMemo[tuple[int, int, float], Estimate] = BoundedMemo(ATTACK_MEMO)
         #: a titan's (defence, whether arrows count, banners, capacity) by card id
         self.titan_facts: dict[str, tuple[int, bool, int, int]] = {}
         #: option strings by their parts (a turn offers the same ones again and again)
@@ -97,9 +102,7 @@ class Rules:
         key = tuple(e.items())
         found = self._estimates.get(key)
         if found is None:
-            if len(self._estimates) >= ESTIMATE_MEMO:
-                self._estimates.clear()
-            found = self._estimates[key] = Estimate(e)
+            found = self._estimates.put(key, Estimate(e))
         return found
 
     def ignored(self, city: str) -> frozenset[str]:
