@@ -38,7 +38,7 @@ from pnp.render.layout.images import RASTER_EXTENSIONS, image_size, print_image,
 from pnp.render.layout.templates import Prop, compile_condition, condition_fields
 from pnp.render.layout.values import as_length, as_text, parse_color
 from pnp.render.pdfops import place_form
-from pnp.render.text import ICON_EM, fit, measure
+from pnp.render.text import ICON_EM, fit, measure, one_line
 from pnp.templating.sandbox import TemplateLimit
 
 LOW_INK_TEXT = (0.11, 0.15, 0.2)
@@ -280,24 +280,29 @@ class TextElement(BoxElement):
     def _operators(self, c, dc, text, box, color):
         """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
         x, y, w, h = box
-        fitted = fit(text, self.font, w, h, size=self.size, min_size=self.min_size,
-                     leading=self.leading, wrap=self.wrap, icons=True)
-        if fitted.overflow:
-            field = self.text.fields[0] if self.text.fields else None
-            raise ElementError(
-                R_OVERFLOW,
-                f"{self.what}: text{f' of field {field!r}' if field else ''} does not fit its "
-                f"{w / 2.8346:.1f}×{h / 2.8346:.1f} mm box even at {self.min_size:g} pt "
-                f"(“{text[:40]}{'…' if len(text) > 40 else ''}”)",
-                "shorten the text, enlarge the box, or lower min_size", field)
-        lines = fitted.pieces()
-        for line in lines:
-            for kind, name in line:
-                if kind == "i" and name not in dc.icons:
-                    raise ElementError(R_UNKNOWN_ICON, f"{self.what}: unknown icon {{{name}}}",
-                                       f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
-                                       self.text.fields[0] if self.text.fields else None)
-        s = fitted.size
+        one = one_line(text, self.font, w, h, self.size, self.leading)
+        if one is not None:  # fits on one line at full size: what fit would give, sooner
+            s, lines, widths = self.size, ((("t", one[0]),),), (one[1],)
+        else:
+            fitted = fit(text, self.font, w, h, size=self.size, min_size=self.min_size,
+                         leading=self.leading, wrap=self.wrap, icons=True)
+            if fitted.overflow:
+                field = self.text.fields[0] if self.text.fields else None
+                raise ElementError(
+                    R_OVERFLOW,
+                    f"{self.what}: text{f' of field {field!r}' if field else ''} does not fit "
+                    f"its {w / 2.8346:.1f}×{h / 2.8346:.1f} mm box even at {self.min_size:g} pt "
+                    f"(“{text[:40]}{'…' if len(text) > 40 else ''}”)",
+                    "shorten the text, enlarge the box, or lower min_size", field)
+            lines = fitted.pieces()
+            for line in lines:
+                for kind, name in line:
+                    if kind == "i" and name not in dc.icons:
+                        raise ElementError(R_UNKNOWN_ICON,
+                                           f"{self.what}: unknown icon {{{name}}}",
+                                           f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
+                                           self.text.fields[0] if self.text.fields else None)
+            s, widths = fitted.size, fitted.widths
         step = s * self.leading
         n = len(lines)
         block = (n - 1) * step + s * (self.ascent - self.descent)
@@ -313,7 +318,7 @@ class TextElement(BoxElement):
         current = None
         icons_to_draw = []
         runs = pdfops.text_encoder(c, self.font).runs
-        for line, lw in zip(lines, fitted.widths, strict=True):
+        for line, lw in zip(lines, widths, strict=True):
             if self.align == "center":
                 lx = x + (w - lw) / 2
             elif self.align == "right":
