@@ -70,7 +70,7 @@ def register_ttf(name: str, path: str | os.PathLike) -> str:
         raise FontError(f"cannot embed font {path}: {exc}") from exc
     _registered[name] = path
     _widths.cache_clear()
-    missing_glyphs.cache_clear()
+    _missing_glyphs.cache_clear()
     _has_ascii.cache_clear()
     return name
 
@@ -104,12 +104,16 @@ def text_width_1000(text: str, font: str) -> float:
     return sum(map(widths.get, map(ord, text), repeat(default)))  # in order, as a loop would
 
 
-@lru_cache(maxsize=16384)
 def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` the font has no glyph for (each once, in order; spaces and
     line breaks never count): they would print as nothing or as an empty box."""
-    if not text or (text.isascii() and _has_ascii(font)):
-        return ""
+    if not text or (text.isascii() and _has_ascii(font)):  # the common case, not cached:
+        return ""  # a deck of unique texts would only churn the cache
+    return _missing_glyphs(text, font)
+
+
+@lru_cache(maxsize=16384)
+def _missing_glyphs(text: str, font: str) -> str:
     ensure_fonts()
     widths, _ = _widths(font)
     out = ""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -197,6 +198,7 @@ class FaceDrawer:
                 if face is not None:
                     counts[face.key] = counts.get(face.key, 0) + 1
         self._repeated = {k for k, n in counts.items() if n > 1}
+        self._openings: dict[tuple, str] = {}
 
     @property
     def diags(self) -> list[Diagnostic]:
@@ -205,12 +207,16 @@ class FaceDrawer:
     def place(self, face: Face, x: float, y: float, clip: Rect, bleed: float) -> None:
         """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
         c = self.c
-        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout/elements.py)
-        append_operators(c, f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
-                            f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
-        face_key = face.key
-        if face_key in self._repeated:
-            key = face_key + (round(bleed, 3),)
+        # raw operators: q, clip to `clip`, move the origin to the trim corner (see
+        # layout/elements.py); a sheet has a few cells, so each cell's are written once
+        opening = self._openings.get((clip, x, y))
+        if opening is None:
+            opening = self._openings[(clip, x, y)] = (
+                f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
+                f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
+        append_operators(c, opening)
+        if self._repeated and face.key in self._repeated:
+            key = face.key + (round(bleed, 3),)
             name = self._forms.get(key)
             if name is None:
                 name = f"pnpface{len(self._forms)}"
@@ -317,10 +323,20 @@ def page_bleed(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> float:
 def _draw_fronts(grid: Grid, chunk: Sequence[CardCopy], drawer: FaceDrawer,
                  bleed: float) -> None:
     """A sheet's card fronts, one a cell in order."""
-    for i, cp in enumerate(chunk):
+    for cp, (x, y, clip) in zip(chunk, _front_cells(grid, len(chunk)), strict=True):
+        drawer.place(cp.front, x, y, clip, bleed)
+
+
+@lru_cache(maxsize=64)
+def _front_cells(grid: Grid, filled: int) -> tuple[tuple[float, float, Rect], ...]:
+    """Each cell's trim corner and artwork (its clip) on a sheet of `filled` cards: the same
+    on every full sheet of a deck, so worked out once."""
+    out = []
+    for i in range(filled):
         col, row = grid.cell(i)
         r = grid.trim_rect(col, row)
-        drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
+        out.append((r.x, r.y, grid.art_rect(col, row, filled)))
+    return tuple(out)
 
 
 def draw_margin(c, plan: MarginPlan) -> None:

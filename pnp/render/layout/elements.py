@@ -264,8 +264,8 @@ class TextElement(BoxElement):
         done = cache.get(key) or cache.recall(key)
         if done is None:
             ops, icons = self._operators(c, dc, text, box, color)
-            # the text and its icons' placements, one a line as separate calls would write them
-            ops = "\n".join([ops] + [pdfops.form_operators(c, *icon) for icon in icons])
+            if icons:  # the text and its icons' placements, one a line as separate calls write
+                ops = "\n".join([ops] + [pdfops.form_operators(c, *icon) for icon in icons])
             done = cache[key] = (ops, tuple(icon[0] for icon in icons),
                                  fonts.missing_glyphs(text, self.font))
         ops, forms, missing = done
@@ -313,6 +313,15 @@ class TextElement(BoxElement):
         else:
             top = y + h
         base = top - s * self.ascent
+        if one is not None:
+            runs = pdfops.text_encoder(c, self.font).runs(one[0])
+            if len(runs) == 1:  # one line in one font subset: the operators below, in one go
+                lw = one[1]
+                lx = (x + (w - lw) / 2 if self.align == "center"
+                      else x + w - lw if self.align == "right" else x)
+                return (f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT 1 0 0 1 "
+                        f"{lx:.2f} {base:.2f} Tm {runs[0][0]} {s:.2f} Tf ({runs[0][1]}) Tj "
+                        "ET Q"), []
         ops = [f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT"]
         size_txt = f"{s:.2f}"
         current = None
