@@ -244,6 +244,7 @@ class TextElement(BoxElement):
         self.leading = float(data.get("leading", 1.2))
         self.wrap = bool(data.get("wrap", True))
         self.ascent, self.descent = fonts.ascent_descent(self.font)
+        self._heads: dict[tuple, tuple[str, str, str]] = {}  # a one-line text's fixed operators
 
     def draw(self, c, dc):
         text = self.text.get(dc.ctx, self.what)
@@ -277,11 +278,36 @@ class TextElement(BoxElement):
                 "use a font that has it (font: path/to/font.ttf), a {icon}, or other characters",
                 self.text.fields[0] if self.text.fields else None, severity=WARNING)
 
+    def _first_base(self, y: float, h: float, s: float, n: int) -> float:
+        """The first line's baseline for `n` lines at size `s` in a box from y to y + h."""
+        block = (n - 1) * (s * self.leading) + s * (self.ascent - self.descent)  # n - 1 line steps and a line
+        if self.valign == "middle":
+            top = y + h / 2 + block / 2
+        elif self.valign == "bottom":
+            top = y + block
+        else:
+            top = y + h
+        return top - s * self.ascent
+
     def _operators(self, c, dc, text, box, color):
         """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
         x, y, w, h = box
         one = one_line(text, self.font, w, h, self.size, self.leading)
         if one is not None:  # fits on one line at full size: what fit would give, sooner
+            runs = pdfops.text_encoder(c, self.font).runs(one[0])
+            if len(runs) == 1:  # in one font subset: the operators below, in one go
+                lw = one[1]
+                lx = (x + (w - lw) / 2 if self.align == "center"
+                      else x + w - lw if self.align == "right" else x)
+                head = self._heads.get((box, color))
+                if head is None:  # all but the line's x, formatted once per box and colour
+                    if len(self._heads) >= 64:
+                        self._heads.clear()
+                    s = self.size
+                    head = self._heads[(box, color)] = (
+                        f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT 1 0 0 1 ",
+                        f" {self._first_base(y, h, s, 1):.2f} Tm ", f" {s:.2f} Tf (")
+                return f"{head[0]}{lx:.2f}{head[1]}{runs[0][0]}{head[2]}{runs[0][1]}) Tj ET Q", []
             s, lines, widths = self.size, ((("t", one[0]),),), (one[1],)
         else:
             fitted = fit(text, self.font, w, h, size=self.size, min_size=self.min_size,
@@ -304,24 +330,7 @@ class TextElement(BoxElement):
                                            self.text.fields[0] if self.text.fields else None)
             s, widths = fitted.size, fitted.widths
         step = s * self.leading
-        n = len(lines)
-        block = (n - 1) * step + s * (self.ascent - self.descent)
-        if self.valign == "middle":
-            top = y + h / 2 + block / 2
-        elif self.valign == "bottom":
-            top = y + block
-        else:
-            top = y + h
-        base = top - s * self.ascent
-        if one is not None:
-            runs = pdfops.text_encoder(c, self.font).runs(one[0])
-            if len(runs) == 1:  # one line in one font subset: the operators below, in one go
-                lw = one[1]
-                lx = (x + (w - lw) / 2 if self.align == "center"
-                      else x + w - lw if self.align == "right" else x)
-                return (f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT 1 0 0 1 "
-                        f"{lx:.2f} {base:.2f} Tm {runs[0][0]} {s:.2f} Tf ({runs[0][1]}) Tj "
-                        "ET Q"), []
+        base = self._first_base(y, h, s, len(lines))
         ops = [f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT"]
         size_txt = f"{s:.2f}"
         current = None
