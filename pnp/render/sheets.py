@@ -642,12 +642,14 @@ def render_deck_sheets(
         else:
             draw_home_sheets(c, copies, paper_size, build.drawer(c, copies), duplex, off, label)
 
-    outputs.append((out / f"{stem}.pdf", pdf_bytes(home, paper_size, title)[0]))
+    # card faces reach their fonts through pnp.render.fonts: no need to parse every Vera face
+    outputs.append((out / f"{stem}.pdf", pdf_bytes(home, paper_size, title, all_fonts=False)[0]))
     if print_shop:
         def shop(c):
             draw_print_shop(c, copies, build.drawer(c, copies))
 
-        outputs.append((out / f"{stem}-printshop.pdf", pdf_bytes(shop, paper_size, title)[0]))
+        outputs.append((out / f"{stem}-printshop.pdf",
+                        pdf_bytes(shop, paper_size, title, all_fonts=False)[0]))
     if png or tts:
         from pnp.render import exports
 
