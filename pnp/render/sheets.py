@@ -262,10 +262,17 @@ def draw_crop_marks(c, grid: Grid, cells: Sequence[tuple[int, int]] | None = Non
 
 
 def _stroke_marks(c, segments) -> None:
+    append_operators(c, _marks_operators(tuple(segments)))
+
+
+@lru_cache(maxsize=64)
+def _marks_operators(segments: tuple) -> str:
+    """The crop marks as PDF operators: every full sheet of a deck has the same, so formatted
+    once (a sheet's two dozen segments are about a hundred numbers)."""
     ops = [f"q 0 0 0 RG {MARK_WIDTH} w []0 d"]
     ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l" for x1, y1, x2, y2 in segments)
     ops.append("S Q")
-    append_operators(c, " ".join(ops))
+    return " ".join(ops)
 
 
 def cut_marks(grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> list:
