@@ -133,8 +133,11 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
             f = Face(front, game, deck, card, "front")
             b = Face(back, game, deck, card, "back") if back is not None else None
             cut = cuts.get(card.id)
-            copies.extend(CardCopy(size, f, b, cut)
-                          for _ in range(min(MAX_CARD_COUNT, max(0, int(card.count)))))
+            n = min(MAX_CARD_COUNT, max(0, int(card.count)))
+            if n == 1:  # most cards: no generator to run
+                copies.append(CardCopy(size, f, b, cut))
+            else:
+                copies.extend(CardCopy(size, f, b, cut) for _ in range(n))
     return copies, diags
 
 
@@ -194,9 +197,11 @@ class FaceDrawer:
         self._forms: dict[tuple, str] = {}
         counts: dict[tuple, int] = {}
         for cp in copies:
-            for face in (cp.front, cp.back):
-                if face is not None:
-                    counts[face.key] = counts.get(face.key, 0) + 1
+            key = cp.front.key
+            counts[key] = counts.get(key, 0) + 1
+            if cp.back is not None:
+                key = cp.back.key
+                counts[key] = counts.get(key, 0) + 1
         self._repeated = {k for k, n in counts.items() if n > 1}
         self._openings: dict[tuple, str] = {}
 
