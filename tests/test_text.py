@@ -16,6 +16,7 @@ from pnp.render.text import (
     fit_width,
     fit_words,
     measure,
+    one_line,
     words,
     wrap,
 )
@@ -225,3 +226,35 @@ def test_the_height_of_a_block_is_its_lines_at_their_leading():
     fitted = fit(SENTENCE, "Vera", 30 * MM, size=9, leading=1.25)
     assert fitted.height == pytest.approx(len(fitted.lines) * 9 * 1.25)
     assert not fitted.too_tall  # no height given: any number of lines fits
+
+
+ONE_LINE_CASES = [
+    ("A", 180.0, 34.2, 28.0), ("of Spades", 180.0, 15.0, 12.0), ("Joker", 180.0, 34.2, 28.0),
+    ("Gain two  coins\tand draw", 400.0, 20.0, 10.0),  # runs of whitespace become one space
+    ("Gain two coins and draw a card", 60.0, 200.0, 10.0),  # too wide: wraps instead
+    ("Gain two coins", 400.0, 11.0, 10.0),  # one line at 1.2 × 10 pt needs 12 pt of height
+    ("Gain {coin} now", 400.0, 20.0, 10.0),  # an icon: fit draws it
+    ("first\nsecond", 400.0, 40.0, 10.0),  # a second paragraph
+    ("   ", 400.0, 40.0, 10.0),
+]
+
+
+@pytest.mark.parametrize("text,width,height,size", ONE_LINE_CASES)
+def test_one_line_is_fit_for_a_line_that_fits_and_nothing_otherwise(text, width, height, size):
+    fitted = fit(text, "Vera", width, height, size=size, min_size=size / 2, icons=True)
+    one = one_line(text, "Vera", width, height, size)
+    plain = "{" not in text and len(fitted.lines) == 1 and fitted.size == size and fitted.fits
+    if not plain:
+        assert one is None
+        return
+    assert one == (fitted.pieces()[0][0][1], fitted.widths[0])  # the same string, the same float
+
+
+def test_one_line_takes_the_same_words_as_fit_at_the_edge_of_the_box():
+    """A line exactly as wide as its box fits (within fit's slack), a hair narrower box not."""
+    text = "Seven words make a line that ends here"
+    w = measure(text, "Vera-Bold", 9.0)
+    assert one_line(text, "Vera-Bold", w, 20.0, 9.0) == (text, w)
+    narrower = fit(text, "Vera-Bold", w - 0.01, 20.0, size=9.0, min_size=6.0, icons=True)
+    assert narrower.size < 9.0 or len(narrower.lines) > 1
+    assert one_line(text, "Vera-Bold", w - 0.01, 20.0, 9.0) is None

@@ -46,19 +46,28 @@ _registered: dict[str, str] = {}
 
 
 def ensure_fonts() -> None:
-    """Register the Vera family once per process (registration parses the TTF: slow)."""
-    if "Vera" in _registered:
+    """Register the whole Vera family once per process, for code that names its faces
+    directly (reportlab's canvas and platypus calls)."""
+    for name in VERA:
+        ensure_font(name)
+
+
+def ensure_font(name: str) -> None:
+    """Register one Vera face the first time it is needed (registering parses the TTF, about
+    5 ms a face: a card deck in regular and bold need not parse the italics); other names
+    are left alone. The family's bold and italic mapping (names only, which platypus reads
+    for <b> and <i>) is set again after each: registering a face resets its own family's."""
+    if name in _registered or name not in VERA:
         return
-    for name, file in VERA.items():
-        pdfmetrics.registerFont(TTFont(name, str(VERA_DIR / file)))
-        _registered[name] = str(VERA_DIR / file)
+    pdfmetrics.registerFont(TTFont(name, str(VERA_DIR / VERA[name])))
+    _registered[name] = str(VERA_DIR / VERA[name])
     pdfmetrics.registerFontFamily("Vera", normal="Vera", bold="Vera-Bold",
                                   italic="Vera-Italic", boldItalic="Vera-BoldItalic")
 
 
 def register_ttf(name: str, path: str | os.PathLike) -> str:
     """Register a designer's TTF under `name` (idempotent); returns the name to draw with."""
-    ensure_fonts()
+    ensure_font(name)  # a Vera face's name is taken, whether drawn yet or not
     path = str(Path(path).resolve())
     if _registered.get(name) == path:
         return name
@@ -70,26 +79,27 @@ def register_ttf(name: str, path: str | os.PathLike) -> str:
         raise FontError(f"cannot embed font {path}: {exc}") from exc
     _registered[name] = path
     _widths.cache_clear()
-    missing_glyphs.cache_clear()
+    _missing_glyphs.cache_clear()
     _has_ascii.cache_clear()
     return name
 
 
 def resolve_font(name: str | None) -> str:
     """A style word or registered font name -> the registered name; FontError when unknown."""
-    ensure_fonts()
     if not name:
+        ensure_font(DEFAULT_FONT)
         return DEFAULT_FONT
     key = STYLES.get(name.strip().lower(), name)
+    ensure_font(key)
     if key not in _registered:
-        known = ", ".join(sorted(set(STYLES) | set(_registered)))
+        known = ", ".join(sorted(set(STYLES) | set(VERA) | set(_registered)))
         raise FontError(f"unknown font {name!r} (known: {known})")
     return key
 
 
 @lru_cache(maxsize=64)
 def _widths(font: str) -> tuple[dict[int, float], float]:
-    ensure_fonts()  # so Vera can be measured before anything is drawn
+    ensure_font(font)  # so Vera can be measured before anything is drawn
     face = pdfmetrics.getFont(font).face
     return face.charWidths, face.defaultWidth
 
@@ -104,13 +114,16 @@ def text_width_1000(text: str, font: str) -> float:
     return sum(map(widths.get, map(ord, text), repeat(default)))  # in order, as a loop would
 
 
-@lru_cache(maxsize=16384)
 def missing_glyphs(text: str, font: str) -> str:
     """The characters of `text` the font has no glyph for (each once, in order; spaces and
     line breaks never count): they would print as nothing or as an empty box."""
-    if not text or (text.isascii() and _has_ascii(font)):
-        return ""
-    ensure_fonts()
+    if not text or (text.isascii() and _has_ascii(font)):  # the common case, not cached:
+        return ""  # a deck of unique texts would only churn the cache
+    return _missing_glyphs(text, font)
+
+
+@lru_cache(maxsize=16384)
+def _missing_glyphs(text: str, font: str) -> str:
     widths, _ = _widths(font)
     out = ""
     for ch in text:
@@ -123,12 +136,12 @@ def missing_glyphs(text: str, font: str) -> str:
 def _has_ascii(font: str) -> bool:
     """Whether the font draws every printable ASCII character (then ASCII text needs no
     glyph check)."""
-    ensure_fonts()
     widths, _ = _widths(font)
     return all(code in widths for code in range(0x21, 0x7F))
 
 
 def ascent_descent(font: str) -> tuple[float, float]:
     """Ascent and (negative) descent per 1 pt of size, for vertical placement."""
+    ensure_font(font)
     face = pdfmetrics.getFont(font).face
     return face.ascent / 1000.0, face.descent / 1000.0

@@ -19,18 +19,24 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp import __version__
 from pnp.atomic import atomic_write_bytes
 from pnp.diagnostics import ERROR, Diagnostic
-from pnp.render.fonts import DEFAULT_FONT, ensure_fonts
+from pnp.render.fonts import DEFAULT_FONT, ensure_font, ensure_fonts
 from pnp.render.pdfops import seal_page
 
 T = TypeVar("T")
 
 
-def new_canvas(target, pagesize: tuple[float, float], title: str = "") -> Canvas:
+def new_canvas(target, pagesize: tuple[float, float], title: str = "",
+               all_fonts: bool = True) -> Canvas:
     """A canvas with a fixed date and ID (invariant), an embedded initial font, PrintScaling None.
 
     Each finished page is compressed at once (seal_page), so long documents stay small in memory.
+    `all_fonts=False` registers only the initial font, for a drawer that reaches every face it
+    uses through pnp.render.fonts (card sheets: their layouts resolve and measure each font).
     """
-    ensure_fonts()
+    if all_fonts:
+        ensure_fonts()
+    else:
+        ensure_font(DEFAULT_FONT)
     c = Canvas(target, pagesize=pagesize, invariant=1, initialFontName=DEFAULT_FONT,
                initialFontSize=10)
     c.setPageCallBack(lambda _number: seal_page(c))
@@ -59,12 +65,13 @@ def write_outputs(outputs: Sequence[tuple[Path, bytes]], diags: list[Diagnostic]
 
 
 def pdf_bytes(draw: Callable[[Canvas], T], pagesize: tuple[float, float],
-              title: str = "") -> tuple[bytes, T]:
-    """Run `draw` on a fresh deterministic canvas in memory; returns the PDF and draw's result."""
+              title: str = "", all_fonts: bool = True) -> tuple[bytes, T]:
+    """Run `draw` on a fresh deterministic canvas in memory; returns the PDF and draw's result
+    (`all_fonts` as new_canvas)."""
     saved = rl_config.useA85
     rl_config.useA85 = 0  # binary streams: smaller files, and ASCII85 is slow pure Python
     try:
-        c = new_canvas(io.BytesIO(), pagesize, title)
+        c = new_canvas(io.BytesIO(), pagesize, title, all_fonts)
         result = draw(c)
         data = c.getpdfdata()  # what save() would write, without a second copy in a buffer
     finally:

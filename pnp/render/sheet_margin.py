@@ -40,19 +40,16 @@ class Band:
     side: str  # bottom, top, left, right
     rect: Rect
     taken: list[tuple[float, float]] = field(default_factory=list)
+    # worked out from side and rect once (a page asks each band dozens of times)
+    along_x: bool = field(init=False, repr=False, compare=False)
+    depth: float = field(init=False, repr=False, compare=False)
+    span: tuple[float, float] = field(init=False, repr=False, compare=False)
 
-    @property
-    def along_x(self) -> bool:
-        return self.side in ("bottom", "top")
-
-    @property
-    def depth(self) -> float:
-        return self.rect.height if self.along_x else self.rect.width
-
-    @property
-    def span(self) -> tuple[float, float]:
+    def __post_init__(self) -> None:
         r = self.rect
-        return (r.x, r.x1) if self.along_x else (r.y, r.y1)
+        self.along_x = self.side in ("bottom", "top")
+        self.depth = r.height if self.along_x else r.width
+        self.span = (r.x, r.x1) if self.along_x else (r.y, r.y1)
 
     def free(self, lo: float | None = None, hi: float | None = None) -> list[tuple[float, float]]:
         """The free stretches of the band within [lo, hi]."""
@@ -243,19 +240,19 @@ def row_ids(cards: Sequence[tuple[str, str]], name_decks: bool) -> list[str]:
             runs.append([deck, card, 1])
     last = None
     i = 0
+    numbered = [_numbered(card) for _, card, _ in runs]
     while i < len(runs):
         deck, card, count = runs[i]
         name = f"{deck}/{card}" if name_decks and deck != last else card
         last = deck
         j = i  # citizen-red-1, -2, ... -5 (one of each) read 'citizen-red-1…5' (or 5…1)
-        stem, num = _numbered(card)
+        stem, num = numbered[i]
         step = 1
-        if stem is not None and i + 1 < len(runs) and _numbered(runs[i + 1][1]) == (stem,
-                                                                                    num - 1):
+        if stem is not None and i + 1 < len(runs) and numbered[i + 1] == (stem, num - 1):
             step = -1  # a back page: the row mirrored
         while (count == 1 and stem is not None and j + 1 < len(runs)
                and runs[j + 1][0] == deck and runs[j + 1][2] == 1
-               and _numbered(runs[j + 1][1]) == (stem, num + step * (j + 1 - i))):
+               and numbered[j + 1] == (stem, num + step * (j + 1 - i))):
             j += 1
         if j > i + 1:
             items.append(f"{name}…{num + step * (j - i)}")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -132,8 +133,11 @@ def prepare_cards(game: Any, deck_ids: Sequence[str] | None = None,
             f = Face(front, game, deck, card, "front")
             b = Face(back, game, deck, card, "back") if back is not None else None
             cut = cuts.get(card.id)
-            copies.extend(CardCopy(size, f, b, cut)
-                          for _ in range(min(MAX_CARD_COUNT, max(0, int(card.count)))))
+            n = min(MAX_CARD_COUNT, max(0, int(card.count)))
+            if n == 1:  # most cards: no generator to run
+                copies.append(CardCopy(size, f, b, cut))
+            else:
+                copies.extend(CardCopy(size, f, b, cut) for _ in range(n))
     return copies, diags
 
 
@@ -193,10 +197,13 @@ class FaceDrawer:
         self._forms: dict[tuple, str] = {}
         counts: dict[tuple, int] = {}
         for cp in copies:
-            for face in (cp.front, cp.back):
-                if face is not None:
-                    counts[face.key] = counts.get(face.key, 0) + 1
+            key = cp.front.key
+            counts[key] = counts.get(key, 0) + 1
+            if cp.back is not None:
+                key = cp.back.key
+                counts[key] = counts.get(key, 0) + 1
         self._repeated = {k for k, n in counts.items() if n > 1}
+        self._openings: dict[tuple, str] = {}
 
     @property
     def diags(self) -> list[Diagnostic]:
@@ -205,12 +212,16 @@ class FaceDrawer:
     def place(self, face: Face, x: float, y: float, clip: Rect, bleed: float) -> None:
         """Draw `face` with its lower-left trim corner at (x, y), clipped to `clip`."""
         c = self.c
-        # raw operators: q, clip to `clip`, move the origin to the trim corner (see layout/elements.py)
-        append_operators(c, f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
-                            f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
-        face_key = face.key
-        if face_key in self._repeated:
-            key = face_key + (round(bleed, 3),)
+        # raw operators: q, clip to `clip`, move the origin to the trim corner (see
+        # layout/elements.py); a sheet has a few cells, so each cell's are written once
+        opening = self._openings.get((clip, x, y))
+        if opening is None:
+            opening = self._openings[(clip, x, y)] = (
+                f"q {clip.x:.2f} {clip.y:.2f} {clip.width:.2f} {clip.height:.2f} "
+                f"re W n 1 0 0 1 {x:.2f} {y:.2f} cm")
+        append_operators(c, opening)
+        if self._repeated and face.key in self._repeated:
+            key = face.key + (round(bleed, 3),)
             name = self._forms.get(key)
             if name is None:
                 name = f"pnpface{len(self._forms)}"
@@ -256,10 +267,17 @@ def draw_crop_marks(c, grid: Grid, cells: Sequence[tuple[int, int]] | None = Non
 
 
 def _stroke_marks(c, segments) -> None:
+    append_operators(c, _marks_operators(tuple(segments)))
+
+
+@lru_cache(maxsize=64)
+def _marks_operators(segments: tuple) -> str:
+    """The crop marks as PDF operators: every full sheet of a deck has the same, so formatted
+    once (a sheet's two dozen segments are about a hundred numbers)."""
     ops = [f"q 0 0 0 RG {MARK_WIDTH} w []0 d"]
     ops.extend(f"{x1:.3f} {y1:.3f} m {x2:.3f} {y2:.3f} l" for x1, y1, x2, y2 in segments)
     ops.append("S Q")
-    append_operators(c, " ".join(ops))
+    return " ".join(ops)
 
 
 def cut_marks(grid: Grid, cells: Sequence[tuple[tuple[int, int], Cut | None]]) -> list:
@@ -317,10 +335,20 @@ def page_bleed(cells: Sequence[tuple[tuple[int, int], CardCopy]]) -> float:
 def _draw_fronts(grid: Grid, chunk: Sequence[CardCopy], drawer: FaceDrawer,
                  bleed: float) -> None:
     """A sheet's card fronts, one a cell in order."""
-    for i, cp in enumerate(chunk):
+    for cp, (x, y, clip) in zip(chunk, _front_cells(grid, len(chunk)), strict=True):
+        drawer.place(cp.front, x, y, clip, bleed)
+
+
+@lru_cache(maxsize=64)
+def _front_cells(grid: Grid, filled: int) -> tuple[tuple[float, float, Rect], ...]:
+    """Each cell's trim corner and artwork (its clip) on a sheet of `filled` cards: the same
+    on every full sheet of a deck, so worked out once."""
+    out = []
+    for i in range(filled):
         col, row = grid.cell(i)
         r = grid.trim_rect(col, row)
-        drawer.place(cp.front, r.x, r.y, grid.art_rect(col, row, len(chunk)), bleed)
+        out.append((r.x, r.y, grid.art_rect(col, row, filled)))
+    return tuple(out)
 
 
 def draw_margin(c, plan: MarginPlan) -> None:
@@ -626,12 +654,14 @@ def render_deck_sheets(
         else:
             draw_home_sheets(c, copies, paper_size, build.drawer(c, copies), duplex, off, label)
 
-    outputs.append((out / f"{stem}.pdf", pdf_bytes(home, paper_size, title)[0]))
+    # card faces reach their fonts through pnp.render.fonts: no need to parse every Vera face
+    outputs.append((out / f"{stem}.pdf", pdf_bytes(home, paper_size, title, all_fonts=False)[0]))
     if print_shop:
         def shop(c):
             draw_print_shop(c, copies, build.drawer(c, copies))
 
-        outputs.append((out / f"{stem}-printshop.pdf", pdf_bytes(shop, paper_size, title)[0]))
+        outputs.append((out / f"{stem}-printshop.pdf",
+                        pdf_bytes(shop, paper_size, title, all_fonts=False)[0]))
     if png or tts:
         from pnp.render import exports
 

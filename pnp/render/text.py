@@ -187,6 +187,29 @@ def fit(text: str, font: str, width: float, height: float = math.inf, *, size: f
                 leading, wrap, max_lines, split_long_words)
 
 
+def one_line(text: str, font: str, width: float, height: float, size: float,
+             leading: float = 1.2) -> tuple[str, float] | None:
+    """(the line drawn, its width in points) when `text` (icon marks counted as text: none
+    may be present) sets on one line at `size` inside width × height, else None: what
+    `fit(text, font, width, height, size=size, leading=leading, icons=True)` gives such a
+    text, with the same arithmetic, without wrapping and shrinking machinery (a card's
+    title or short label is the commonest text and mostly fits)."""
+    if "\n" in text or "{" in text:
+        return None
+    ws = text.split()
+    if not ws or 1 * size * leading > height + HEIGHT_SLACK:
+        return None
+    measure_1000 = fonts.text_width_1000
+    total = measure_1000(ws[0], font)
+    if len(ws) > 1:
+        space = measure_1000(" ", font)
+        for w in ws[1:]:
+            total = total + space + measure_1000(w, font)  # as _break adds them
+    if total > width * 1000.0 / size + SLACK_1000:
+        return None
+    return " ".join(ws), total * size / 1000.0
+
+
 def fit_words(ws: Sequence[Word], width: float, height: float = math.inf, *, size: float,
               min_size: float | None = None, space_font: str, step: float = 0.25,
               leading: float = 1.2) -> FittedText:

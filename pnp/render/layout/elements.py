@@ -38,7 +38,7 @@ from pnp.render.layout.images import RASTER_EXTENSIONS, image_size, print_image,
 from pnp.render.layout.templates import Prop, compile_condition, condition_fields
 from pnp.render.layout.values import as_length, as_text, parse_color
 from pnp.render.pdfops import place_form
-from pnp.render.text import ICON_EM, fit, measure
+from pnp.render.text import ICON_EM, fit, measure, one_line
 from pnp.templating.sandbox import TemplateLimit
 
 LOW_INK_TEXT = (0.11, 0.15, 0.2)
@@ -244,6 +244,7 @@ class TextElement(BoxElement):
         self.leading = float(data.get("leading", 1.2))
         self.wrap = bool(data.get("wrap", True))
         self.ascent, self.descent = fonts.ascent_descent(self.font)
+        self._heads: dict[tuple, tuple[str, str, str]] = {}  # a one-line text's fixed operators
 
     def draw(self, c, dc):
         text = self.text.get(dc.ctx, self.what)
@@ -264,8 +265,8 @@ class TextElement(BoxElement):
         done = cache.get(key) or cache.recall(key)
         if done is None:
             ops, icons = self._operators(c, dc, text, box, color)
-            # the text and its icons' placements, one a line as separate calls would write them
-            ops = "\n".join([ops] + [pdfops.form_operators(c, *icon) for icon in icons])
+            if icons:  # the text and its icons' placements, one a line as separate calls write
+                ops = "\n".join([ops] + [pdfops.form_operators(c, *icon) for icon in icons])
             done = cache[key] = (ops, tuple(icon[0] for icon in icons),
                                  fonts.missing_glyphs(text, self.font))
         ops, forms, missing = done
@@ -277,43 +278,65 @@ class TextElement(BoxElement):
                 "use a font that has it (font: path/to/font.ttf), a {icon}, or other characters",
                 self.text.fields[0] if self.text.fields else None, severity=WARNING)
 
-    def _operators(self, c, dc, text, box, color):
-        """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
-        x, y, w, h = box
-        fitted = fit(text, self.font, w, h, size=self.size, min_size=self.min_size,
-                     leading=self.leading, wrap=self.wrap, icons=True)
-        if fitted.overflow:
-            field = self.text.fields[0] if self.text.fields else None
-            raise ElementError(
-                R_OVERFLOW,
-                f"{self.what}: text{f' of field {field!r}' if field else ''} does not fit its "
-                f"{w / 2.8346:.1f}×{h / 2.8346:.1f} mm box even at {self.min_size:g} pt "
-                f"(“{text[:40]}{'…' if len(text) > 40 else ''}”)",
-                "shorten the text, enlarge the box, or lower min_size", field)
-        lines = fitted.pieces()
-        for line in lines:
-            for kind, name in line:
-                if kind == "i" and name not in dc.icons:
-                    raise ElementError(R_UNKNOWN_ICON, f"{self.what}: unknown icon {{{name}}}",
-                                       f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
-                                       self.text.fields[0] if self.text.fields else None)
-        s = fitted.size
-        step = s * self.leading
-        n = len(lines)
-        block = (n - 1) * step + s * (self.ascent - self.descent)
+    def _first_base(self, y: float, h: float, s: float, n: int) -> float:
+        """The first line's baseline for `n` lines at size `s` in a box from y to y + h."""
+        block = (n - 1) * (s * self.leading) + s * (self.ascent - self.descent)  # n - 1 line steps and a line
         if self.valign == "middle":
             top = y + h / 2 + block / 2
         elif self.valign == "bottom":
             top = y + block
         else:
             top = y + h
-        base = top - s * self.ascent
+        return top - s * self.ascent
+
+    def _operators(self, c, dc, text, box, color):
+        """The text as PDF operators plus the icon forms to place: (ops, [(form, x, y, scale)])."""
+        x, y, w, h = box
+        one = one_line(text, self.font, w, h, self.size, self.leading)
+        if one is not None:  # fits on one line at full size: what fit would give, sooner
+            runs = pdfops.text_encoder(c, self.font).runs(one[0])
+            if len(runs) == 1:  # in one font subset: the operators below, in one go
+                lw = one[1]
+                lx = (x + (w - lw) / 2 if self.align == "center"
+                      else x + w - lw if self.align == "right" else x)
+                head = self._heads.get((box, color))
+                if head is None:  # all but the line's x, formatted once per box and colour
+                    if len(self._heads) >= 64:
+                        self._heads.clear()
+                    s = self.size
+                    head = self._heads[(box, color)] = (
+                        f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT 1 0 0 1 ",
+                        f" {self._first_base(y, h, s, 1):.2f} Tm ", f" {s:.2f} Tf (")
+                return f"{head[0]}{lx:.2f}{head[1]}{runs[0][0]}{head[2]}{runs[0][1]}) Tj ET Q", []
+            s, lines, widths = self.size, ((("t", one[0]),),), (one[1],)
+        else:
+            fitted = fit(text, self.font, w, h, size=self.size, min_size=self.min_size,
+                         leading=self.leading, wrap=self.wrap, icons=True)
+            if fitted.overflow:
+                field = self.text.fields[0] if self.text.fields else None
+                raise ElementError(
+                    R_OVERFLOW,
+                    f"{self.what}: text{f' of field {field!r}' if field else ''} does not fit "
+                    f"its {w / 2.8346:.1f}×{h / 2.8346:.1f} mm box even at {self.min_size:g} pt "
+                    f"(“{text[:40]}{'…' if len(text) > 40 else ''}”)",
+                    "shorten the text, enlarge the box, or lower min_size", field)
+            lines = fitted.pieces()
+            for line in lines:
+                for kind, name in line:
+                    if kind == "i" and name not in dc.icons:
+                        raise ElementError(R_UNKNOWN_ICON,
+                                           f"{self.what}: unknown icon {{{name}}}",
+                                           f"known icons: {', '.join(sorted(dc.icons)) or 'none'}",
+                                           self.text.fields[0] if self.text.fields else None)
+            s, widths = fitted.size, fitted.widths
+        step = s * self.leading
+        base = self._first_base(y, h, s, len(lines))
         ops = [f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT"]
         size_txt = f"{s:.2f}"
         current = None
         icons_to_draw = []
         runs = pdfops.text_encoder(c, self.font).runs
-        for line, lw in zip(lines, fitted.widths, strict=True):
+        for line, lw in zip(lines, widths, strict=True):
             if self.align == "center":
                 lx = x + (w - lw) / 2
             elif self.align == "right":
