@@ -198,8 +198,12 @@ def main() -> None:
         print(f"  {phase:12s}" + "".join(f"{100 * by_kind.get(k, 0) / whole:11.1f}%"
                                          for k in KINDS))
     for phase in PHASES if args.top else ():
+        try:
+            stats = pstats.Stats(profs[phase])
+        except TypeError:  # nothing recorded (a game without hidden cards: no determinising)
+            continue
         print(f"{phase}:")
-        pstats.Stats(profs[phase]).sort_stats("tottime").print_stats(args.top)
+        stats.sort_stats("tottime").print_stats(args.top)
 
 
 if __name__ == "__main__":
