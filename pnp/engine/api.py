@@ -213,7 +213,10 @@ class Effects(EffectRunner):
         #: effect text -> its Effect, shared by every Effects of the game (an Effect is
         #: immutable): a search bot's replays each make an Effects, and parsing anew in every
         #: one cost a starter game with an mcts seat a fifth of its time
-        self._parsed = _parsed_effects(game)
+        self._parsed, expected = _effect_tables(game)
+        #: id of an Effect -> (the Effect, its expected changes): the same for every Effects
+        #: of the game (none for a subclass that values formulas its own way)
+        self._expected = expected if type(self)._nominal is Effects._nominal else None
         #: counter -> (its supply, whether the supply may run out), for linked counters
         self._links = {c: (s, supplies(game)[s][1]) for c, s in supply_links(game).items()
                        if c in bounds and s in supplies(game)}
@@ -243,12 +246,23 @@ class Effects(EffectRunner):
 
     def expect(self, effect: Effect | str | None) -> Estimate:
         """Expected counter changes (dice at their mean; alternatives averaged): what the greedy
-        bot weighs an option by."""
-        alts = compile_effect(self.effect(effect))
+        bot weighs an option by. A new Estimate every time (a module may add to it), worked
+        out once per Effect of the game."""
+        parsed = self.effect(effect)
+        memo = self._expected if effect is not None else None
+        if memo is not None:
+            hit = memo.get(id(parsed))
+            if hit is not None and hit[0] is parsed:
+                return Estimate(hit[1])
+        alts = compile_effect(parsed)
         out = Estimate()
         for ops in alts:
             for stat, d in mean_delta(ops, formula=self._nominal).items():
                 out[stat] = out.get(stat, 0.0) + d / len(alts)
+        if memo is not None:
+            if len(memo) >= PARSED_EFFECTS:
+                memo.clear()
+            memo[id(parsed)] = (parsed, dict(out))
         return out
 
     def apply(self, seat: int, effect: Effect | str | None, why: str) -> None:
@@ -330,21 +344,24 @@ class Effects(EffectRunner):
 
 
 _NAMES: dict[int, tuple[GameDef, Names]] = {}
-_PARSED: dict[int, tuple[GameDef, dict[str, Effect]]] = {}
-#: effect texts remembered per game (data texts are few; a bound in case a module makes them)
+_TABLES: dict[int, tuple[GameDef, dict[str, Effect], dict[int, tuple[Effect, dict]]]] = {}
+#: effect texts (and expected changes) remembered per game: data texts are few; a bound in
+#: case a module makes them
 PARSED_EFFECTS = 4096
 
 
-def _parsed_effects(game: GameDef) -> dict[str, Effect]:
-    """The game's parsed effect texts, one table per GameDef (kept with the definition)."""
-    hit = _PARSED.get(id(game))
+def _effect_tables(game: GameDef) -> tuple[dict[str, Effect], dict[int, tuple[Effect, dict]]]:
+    """The game's parsed effect texts and expected changes by Effect, one pair of tables per
+    GameDef (kept with the definition; an Effect is immutable)."""
+    hit = _TABLES.get(id(game))
     if hit is not None and hit[0] is game:
-        return hit[1]
-    if len(_PARSED) > 32:
-        _PARSED.clear()
-    table: dict[str, Effect] = {}
-    _PARSED[id(game)] = (game, table)
-    return table
+        return hit[1], hit[2]
+    if len(_TABLES) > 32:
+        _TABLES.clear()
+    parsed: dict[str, Effect] = {}
+    expected: dict[int, tuple[Effect, dict]] = {}
+    _TABLES[id(game)] = (game, parsed, expected)
+    return parsed, expected
 
 
 def _names(game: GameDef) -> Names:
