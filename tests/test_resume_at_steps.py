@@ -11,7 +11,7 @@ from test_search_bot import toy
 
 from pnp.data.game import load_game
 from pnp.engine import bots as bots_mod
-from pnp.engine import mcts
+from pnp.engine import mcts, search
 from pnp.engine.core import Context, Replay, trace_from_log
 from pnp.engine.play import play_game, rules
 from pnp.engine.result import GameResult
@@ -88,6 +88,10 @@ def test_the_starter_game_plays_on_from_every_step_as_it_played(tmp_path):
         assert plays_on_alike(game, players, seed, ["greedy", "random"] * (players // 2)) > 3
 
 
+def plain_recaller(self, source):
+    return lambda compute, *args: compute(*args)
+
+
 @pytest.fixture
 def made(monkeypatch) -> list[mcts.MctsBot]:
     out: list[mcts.MctsBot] = []
@@ -111,6 +115,8 @@ def test_resuming_changes_no_pick(engine, players, turns, game_defs, made, monke
     logs = []
     for flag in (True, False):
         monkeypatch.setattr(module, "RESUMES_AT_STEPS", flag)
+        if not flag:  # and every `ctx.recall` computed afresh, as in the real game
+            monkeypatch.setattr(search.Replaying, "_recaller", plain_recaller)
         log: list = []
         result = play_game(game, players, 5, ["mcts:2"] + ["greedy"] * (players - 1),
                            invariants="none", log=log, max_turns=turns)
@@ -153,3 +159,53 @@ def test_a_module_that_says_it_resumes_but_forgets_is_caught_by_mcts(made):
     result = play_game(toy("forgetful.py"), 2, 7, ["random", "mcts:2"], invariants="none")
     assert made[0].mismatches >= 1
     assert any("not deterministic" in v for v in result.violations), result.violations
+
+
+def test_what_replays_recall_is_what_they_would_compute(game_defs, made, monkeypatch):
+    """The Ancient World's turn options in search replays (taken from the first replay of a
+    stretch) against the options worked out afresh on the replay's own state."""
+    taken = []
+    recaller = search.Replaying._recaller
+
+    def checking(self, source):
+        inner = recaller(self, source)
+
+        def recall(compute, *args):
+            before = len(self.recalled)
+            got = inner(compute, *args)
+            fresh = compute(*args)
+            assert got[0] == fresh[0] and got[1] == fresh[1]
+            assert list(got[1]) == list(fresh[1])  # the same estimates in the same order
+            if not source.branched and len(self.recalled) == before:
+                taken.append(got)  # not computed here: taken from an earlier replay
+            return got
+
+        return recall
+
+    monkeypatch.setattr(search.Replaying, "_recaller", checking)
+    result = play_game(game_defs("the-ancient-world"), 3, 8, ["mcts:3", "greedy", "greedy"],
+                       invariants="none", max_turns=2)
+    assert not result.violations and len(taken) > 50
+
+
+def test_a_recall_that_draws_or_decides_is_not_kept():
+    class Source:
+        branched = off_script = False
+        pos = 3
+
+    bot = search.Replaying()
+    bot.recalled, source = [], Source()
+    recall = bot._recaller(source)
+
+    def rolls():
+        source.pos += 1  # as a die from the trace would
+        return "rolled"
+
+    assert recall(rolls) == "rolled" and bot.recalled == []
+    assert recall(lambda: "pure") == "pure" and bot.recalled == []  # its turn was the roll's
+    bot.calls = 0
+    assert recall(lambda: "pure") == "pure" and bot.recalled == ["pure"]
+    bot.calls = 0
+    assert recall(lambda: "other") == "pure"  # the same call of a later replay: taken
+    source.branched = True
+    assert recall(lambda: "other") == "other"  # past the decision searched: computed

@@ -230,6 +230,10 @@ class Replaying:
     resume: _Resume | None = None
     #: whether the module resumes at steps (RESUMES_AT_STEPS), so replays keep resume points
     resumes = False
+    #: what `ctx.recall` computed in the replays since the resume point, in call order, and
+    #: how many calls the replay being played has made since it
+    recalled: list = []
+    calls = 0
 
     def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
         """Called by play_game before the game starts: what the bot needs to replay it."""
@@ -242,6 +246,7 @@ class Replaying:
         self.backs = card_backs(self.module.new_state(game, players))
         self.resume = None
         self.resumes = bool(getattr(self.module.module, "RESUMES_AT_STEPS", False))
+        self.recalled = []
 
     def play_out(self, source: Any) -> tuple[State, GameResult]:
         """Play the game again with `source` giving every die and decision (a playout), from
@@ -263,6 +268,8 @@ class Replaying:
                 at.budget_turn, at.turn_steps, at.turn_decisions)
         source.ctx = ctx
         ctx.roll, ctx.roll_high = source.dice(ctx)  # type: ignore[method-assign]
+        self.calls = 0
+        ctx.recall = self._recaller(source)  # type: ignore[method-assign]
         try:
             module.play(self.game, ctx, self.cap)
         except RunawayGame:
@@ -283,6 +290,31 @@ class Replaying:
             return
         self.resume = _Resume(ctx.state.copy(), source.pos, ctx.steps, ctx.decisions,
                               ctx._budget_turn, ctx._turn_steps, ctx._turn_decisions)
+        self.recalled = []  # calls are counted from the new resume point
+        self.calls = 0
+
+    def _recaller(self, source: _Playout) -> Callable[..., Any]:
+        """`ctx.recall` for one replay: the n-th call since the resume point, while the
+        replay is still the real game's (before the decision searched), is the n-th call of
+        every replay from there, on the same state, so its result is taken from the first
+        replay that made it; after the branch everything is computed."""
+
+        def recall(compute: Callable[..., Any], *args: Any) -> Any:
+            if source.branched or source.off_script:
+                return compute(*args)
+            n = self.calls
+            self.calls = n + 1
+            done = self.recalled
+            if n < len(done):
+                return done[n]
+            pos = source.pos
+            value = compute(*args)
+            # kept only if it drew nothing and decided nothing (a pure computation)
+            if n == len(done) and source.pos == pos and not source.branched:
+                done.append(value)
+            return value
+
+        return recall
 
 
 class SearchBot(Replaying):
