@@ -16,10 +16,7 @@ MARKET = "market"  # game.yaml: the phase in which each player draws a card
 PAY = "gold"  # stats.yaml: what card costs are paid in
 SCORE = "victory-points"  # stats.yaml: the score (most wins)
 PASS, BUY = "pass", "buy"
-#: everything play() carries from one phase to the next is in the state, so a search bot
-#: (mcts) may replay a game from its last step instead of its start; set it to False if you
-#: make play() remember anything across phases in its own variables
-RESUMES_AT_STEPS = True
+RESUMES_AT_STEPS = True  # play() keeps all it carries across phases in the state (engine.md)
 
 
 def metadata(game) -> GameMeta:
