@@ -1,7 +1,7 @@
 """Where one game with an mcts seat spends its CPU: the replayed prefix, the determinisation,
 the tree walk, the rollout, and within each the rules, the bots, observations and plumbing.
 
-Plays one game (`pnp simulate`'s first seed, `game_seed(SEED, 0)`) with `mcts:BUDGET` in seat 1
+Plays one game (`pnp simulate`'s first seed, `game_seed(SEED, 0)`, or game INDEX's) with `mcts:BUDGET` in seat 1
 and greedy in the others, twice in this process: once plain, timing the phases of every
 iteration with `time.process_time` at their boundaries (the play of the real game around the
 search, each replay up to the decision searched, the determinisation, and the rest of the
@@ -11,7 +11,8 @@ given to its callers' kinds in proportion). cProfile inflates Python calls, so r
 table as shares, the first as CPU seconds. GAME is a bundled game's id or a game folder (a
 fresh `pnp new` folder for the starter game). Usage:
 
-    python -m benchmarks.mcts_split GAME [--players 3] [--budget 4] [--seed 1]
+    python -m benchmarks.mcts_split GAME [--players 3] [--budget 4] [--seed 1] [--index 0]
+        [--no-profile] [--top N]
 """
 
 from __future__ import annotations
@@ -101,6 +102,7 @@ def main() -> None:
     ap.add_argument("--players", type=int, default=3)
     ap.add_argument("--budget", type=int, default=4)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--index", type=int, default=0, help="play game I of the run's seeds")
     ap.add_argument("--no-profile", action="store_true", help="the timed run only")
     ap.add_argument("--top", type=int, default=0, help="also print each phase's N costliest "
                     "functions by own time")
@@ -115,7 +117,7 @@ def main() -> None:
 
     bots_mod.BOTS["bench-mcts"] = factory
     seats = ("bench-mcts",) + ("greedy",) * (args.players - 1)
-    seed = game_seed(args.seed, 0)
+    seed = game_seed(args.seed, args.index)
 
     clock = time.process_time
     spent: dict[str, float] = defaultdict(float)
