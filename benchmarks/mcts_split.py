@@ -1,8 +1,9 @@
 """Where one game with an mcts seat spends its CPU: the replayed prefix, the determinisation,
 the tree walk, the rollout, and within each the rules, the bots, observations and plumbing.
 
-Plays one game (`pnp simulate`'s first seed, `game_seed(SEED, 0)`, or game INDEX's) with `mcts:BUDGET` in seat 1
-and greedy in the others, twice in this process: once plain, timing the phases of every
+Plays one game (`pnp simulate`'s first seed, `game_seed(SEED, 0)`, or game INDEX's) with
+`mcts:BUDGET` in seat 1 and greedy in the others, twice in this process (`--no-profile`: once):
+once plain, timing the phases of every
 iteration with `time.process_time` at their boundaries (the play of the real game around the
 search, each replay up to the decision searched, the determinisation, and the rest of the
 playout: tree walk and rollout), and once under cProfile, with one profiler per phase, to split
