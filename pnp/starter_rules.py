@@ -16,6 +16,7 @@ MARKET = "market"  # game.yaml: the phase in which each player draws a card
 PAY = "gold"  # stats.yaml: what card costs are paid in
 SCORE = "victory-points"  # stats.yaml: the score (most wins)
 PASS, BUY = "pass", "buy"
+RESUMES_AT_STEPS = True  # play() keeps all it carries across phases in the state (engine.md)
 
 
 def metadata(game) -> GameMeta:

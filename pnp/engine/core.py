@@ -615,6 +615,14 @@ class Context(ZoneOps, MapOps):
             if len(opening) < OPENING_PICKS:
                 opening.append(label)
 
+    def recall(self, compute: Callable[..., Any], *args: Any) -> Any:
+        """`compute(*args)`: a module's pure computation (no dice, no decisions, no change a
+        later step reads; its result never changed by the caller), such as a turn's options
+        with their estimates. Here it is simply computed; a search bot's replays, which play
+        the same stretch of the game again and again, take it from their first replay of
+        that stretch instead (pnp/engine/search.py)."""
+        return compute(*args)
+
     # bookkeeping -------------------------------------------------------------------------
     def event(self, name: str, seat: int = -1) -> None:
         """A named event (counted in GameResult.events, written to the log)."""

@@ -186,4 +186,61 @@ def check_replay(game: GameDef, players: int, trace: list[int], cap: int,
         again, _ = replay(game, players, trace, cap)
     except (ReplayMismatch, Exception, OutOfBudget) as exc:  # a finding, never a crash
         return [f"replaying the log failed: {type(exc).__name__}"]
-    return [] if again == final else ["replaying the log gives a different final state"]
+    if again != final:
+        return ["replaying the log gives a different final state"]
+    return check_resume(game, players, trace, cap, final)
+
+
+def check_resume(game: GameDef, players: int, trace: list[int], cap: int,
+                 final: State) -> list[str]:
+    """A module that says it resumes at steps (RESUMES_AT_STEPS, which lets search bots
+    replay from the last step instead of the start) must end the game the same when its
+    `play` starts again from a state saved at a step: checked from the last of the steps
+    1, 2, 4, 8, ... of a replay (at least halfway through the game)."""
+    module = rules(game)
+    if not getattr(module.module, "RESUMES_AT_STEPS", False):
+        return []
+    meta = module.metadata(game)
+    saved: list[tuple[State, int, int]] = []
+
+    def keep(ctx: Context, label: str) -> None:
+        if not ctx.steps & (ctx.steps - 1):  # a power of two
+            saved[:] = [(ctx.state.copy(), len(ctx.trace), ctx.steps)]
+
+    try:
+        source = Replay(trace)
+        state = module.new_state(game, players)
+        ctx = Context(state, source, [source] * players, _replay_result(game, players), None,
+                      keep, meta.zone_visibility)
+        module.play(game, ctx, cap)
+        if not saved:
+            return []
+        at, pos, step = saved[0]
+        _, again = _resumed(game, module, meta, players, trace[pos:], cap, at)
+    except (ReplayMismatch, Exception, OutOfBudget) as exc:  # a finding, never a crash
+        return [f"the rules module says it resumes at steps (RESUMES_AT_STEPS) but playing on "
+                f"from a saved step failed: {type(exc).__name__}"]
+    if again != final:
+        return [f"the rules module says it resumes at steps (RESUMES_AT_STEPS) but playing on "
+                f"from the state saved at step {step} ended otherwise than the game: keep "
+                f"what play carries from phase to phase in the state, or drop the flag"]
+    return []
+
+
+def _replay_result(game: GameDef, players: int) -> GameResult:
+    return GameResult(game=game.id, seed=0, players=players, bots=("replay",) * players,
+                      variant=game.variant)
+
+
+def _resumed(game: GameDef, module: Rules, meta: GameMeta, players: int, rest: list[int],
+             cap: int, at: State) -> tuple[GameResult, State]:
+    """Play on from a copy of `at` with the rest of the trace; every entry must be used."""
+    source = Replay(rest)
+    state = at.copy()
+    ctx = Context(state, source, [source] * players, _replay_result(game, players),
+                  visibility=meta.zone_visibility)
+    module.play(game, ctx, cap)
+    module.finish(game, ctx)
+    if source.left():
+        raise ReplayMismatch("unused trace")
+    return ctx.result, state

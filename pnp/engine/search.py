@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from math import floor as _floor
-from typing import Any
+from typing import Any, NamedTuple
 
 from pnp.engine.core import (
     NO_HINTS,
@@ -118,6 +118,43 @@ class _Playout:
 
         self.draw = draw
 
+    def dice(self, ctx: Context) -> tuple[Callable[..., int], Callable[..., int]]:
+        """`roll` and `roll_high` for the playout's context: the same dice as its plain ones
+        (each from `draw`, a round's dice all drawn before any is recorded), without a method
+        call and a runaway check per die (the check is due as in the context's own fast
+        dice: at the first die and at most every DICE_BUDGET after)."""
+        draw = self.draw
+        trace = ctx.trace
+        add = trace.append
+        extend = trace.extend
+        budget = ctx._dice_budget
+        left = 0
+
+        def roll(sides: int, why: str, seat: int = -1) -> int:
+            nonlocal left
+            value = draw(sides, why)
+            add(value)
+            left -= 1
+            if left < 0:
+                left = budget()
+            return value
+
+        def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
+            nonlocal left
+            contenders = seats
+            while True:
+                values = [draw(sides, why) for _ in contenders]
+                extend(values)
+                left -= len(values)
+                if left < 0:
+                    left = budget()
+                top = max(values)
+                if values.count(top) == 1:
+                    return contenders[values.index(top)]
+                contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
+
+        return roll, roll_high
+
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any = None) -> int:
         i = self.pos
@@ -156,9 +193,32 @@ def pick_option(values: Sequence[Sequence[float]], default: int = 0,
     return best if mean > margin * (var / n) ** 0.5 else default
 
 
+class _Resume(NamedTuple):
+    """Where a replay may start instead of the game's beginning: a copy of the state at a
+    step boundary of the game so far, how much of the trace led there, and the context's
+    counts at that point (so every per-game and per-turn budget counts as in a replay from
+    the start)."""
+
+    state: State
+    pos: int
+    steps: int
+    decisions: int
+    budget_turn: int
+    turn_steps: int
+    turn_decisions: int
+
+
 class Replaying:
     """What a bot that plays on by replaying the game's trace needs from the real game, given
-    by play_game through `attach` (the search and mcts bots share it)."""
+    by play_game through `attach` (the search and mcts bots share it).
+
+    A rules module that declares `RESUMES_AT_STEPS = True` promises that its `play` goes on
+    from a state saved at any step boundary exactly as it went on from there before (all it
+    carries from phase to phase is in the state). Then a replay need not start at the game's
+    beginning: the bot keeps a copy of the state at the last step boundary its replays passed
+    before the decision searched (`_Resume`), and every later replay starts there, with the
+    trace that led there already read. The picks are the same as from the beginning; the
+    first replay of every decision still checks that it reached the real state."""
 
     game: Any = None
     players = 0
@@ -166,6 +226,14 @@ class Replaying:
     cap = 0
     module: Any = None
     backs: dict = {}
+    #: the latest point a replay may start from (None: the game's beginning)
+    resume: _Resume | None = None
+    #: whether the module resumes at steps (RESUMES_AT_STEPS), so replays keep resume points
+    resumes = False
+    #: what `ctx.recall` computed in the replays since the resume point, in call order, and
+    #: how many calls the replay being played has made since it
+    recalled: list = []
+    calls = 0
 
     def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
         """Called by play_game before the game starts: what the bot needs to replay it."""
@@ -176,16 +244,32 @@ class Replaying:
         self.module = rules_of(module_for(game))
         #: each card's back (the pile it starts in): determinisation swaps like with like
         self.backs = card_backs(self.module.new_state(game, players))
+        self.resume = None
+        self.resumes = bool(getattr(self.module.module, "RESUMES_AT_STEPS", False))
+        self.recalled = []
 
     def play_out(self, source: Any) -> tuple[State, GameResult]:
-        """Play the game again from its start with `source` giving every die and decision (a
-        playout); a playout that runs away or hits an illegal choice just ends there."""
+        """Play the game again with `source` giving every die and decision (a playout), from
+        its start or from the latest resume point; a playout that runs away or hits an
+        illegal choice just ends there."""
         module = self.module
-        state = module.new_state(self.game, self.players)
+        at = self.resume
+        state = (module.new_state(self.game, self.players) if at is None
+                 else at.state.copy())
         result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
                             bots=("playout",) * self.players)
-        ctx = Context(state, source, [source] * self.players, result)
+        ctx = Context(state, source, [source] * self.players, result,
+                      on_step=self._keep if self.resumes else None)
+        if at is not None:  # the trace so far read, the budgets counted as from the start
+            source.pos = at.pos
+            ctx.trace.extend(source.prefix[:at.pos])
+            ctx.steps, ctx.decisions = at.steps, at.decisions
+            ctx._budget_turn, ctx._turn_steps, ctx._turn_decisions = (
+                at.budget_turn, at.turn_steps, at.turn_decisions)
         source.ctx = ctx
+        ctx.roll, ctx.roll_high = source.dice(ctx)  # type: ignore[method-assign]
+        self.calls = 0
+        ctx.recall = self._recaller(source)  # type: ignore[method-assign]
         try:
             module.play(self.game, ctx, self.cap)
         except RunawayGame:
@@ -194,6 +278,43 @@ class Replaying:
             state.ended = _ABORTED
         module.finish(self.game, ctx)
         return state, result
+
+    def _keep(self, ctx: Context, label: str) -> None:
+        """A step hook of the replays: a step boundary passed while still replaying the real
+        game (before the decision searched) is where later replays may start."""
+        source = ctx._dice
+        if source.branched or source.off_script:
+            return
+        at = self.resume
+        if at is not None and (source.pos, ctx.steps) <= (at.pos, at.steps):
+            return
+        self.resume = _Resume(ctx.state.copy(), source.pos, ctx.steps, ctx.decisions,
+                              ctx._budget_turn, ctx._turn_steps, ctx._turn_decisions)
+        self.recalled = []  # calls are counted from the new resume point
+        self.calls = 0
+
+    def _recaller(self, source: _Playout) -> Callable[..., Any]:
+        """`ctx.recall` for one replay: the n-th call since the resume point, while the
+        replay is still the real game's (before the decision searched), is the n-th call of
+        every replay from there, on the same state, so its result is taken from the first
+        replay that made it; after the branch everything is computed."""
+
+        def recall(compute: Callable[..., Any], *args: Any) -> Any:
+            if source.branched or source.off_script:
+                return compute(*args)
+            n = self.calls
+            self.calls = n + 1
+            done = self.recalled
+            if n < len(done):
+                return done[n]
+            pos = source.pos
+            value = compute(*args)
+            # kept only if it drew nothing and decided nothing (a pure computation)
+            if n == len(done) and source.pos == pos and not source.branched:
+                done.append(value)
+            return value
+
+        return recall
 
 
 class SearchBot(Replaying):

@@ -37,6 +37,10 @@ from .solo import achieved
 
 #: the engine this module plays (game.yaml `engine: age-of-civilization`)
 ENGINE = "age-of-civilization"
+#: `play` goes on from a state saved at any step boundary exactly as it went on from there
+#: (all it carries from phase to phase is in the state), so search bots replay from the last
+#: step instead of the game's start (pnp/engine/search.py; tests/test_resume_at_steps.py)
+RESUMES_AT_STEPS = True
 
 __all__ = [
     "ENGINE", "ROUND_END", "TURNS", "AoC", "Rules", "abilities", "achieved", "check_scenario",

@@ -43,6 +43,11 @@ __all__ = [
     "rules_for", "scenario_fields",
 ]
 
+#: `play` goes on from a state saved at any step boundary exactly as it went on from there
+#: (all it carries from phase to phase is in the state), so search bots replay from the last
+#: step instead of the game's start (pnp/engine/search.py; tests/test_resume_at_steps.py)
+RESUMES_AT_STEPS = True
+
 
 def metadata(game: GameDef) -> GameMeta:
     """What the game declares (one object per definition, so bots can share their tables)."""

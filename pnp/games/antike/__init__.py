@@ -36,6 +36,10 @@ from .rules import Rules, rules_for
 
 #: the engine this module plays (game.yaml `engine: antike`)
 ENGINE = "antike"
+#: `play` goes on from a state saved at any step boundary exactly as it went on from there
+#: (all it carries from phase to phase is in the state), so search bots replay from the last
+#: step instead of the game's start (pnp/engine/search.py; tests/test_resume_at_steps.py)
+RESUMES_AT_STEPS = True
 
 __all__ = ["ENGINE", "ROUND", "Antike", "Rules", "check_scenario", "coverage_keys", "finish",
            "invariants", "main_state", "metadata", "new_state", "play", "rules_for"]

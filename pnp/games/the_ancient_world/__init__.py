@@ -24,6 +24,10 @@ __all__ = ["ENGINE", "TAW", "Rules", "check_scenario", "coverage_keys", "finish"
            "scenario_fields"]
 
 ENGINE = "the-ancient-world"
+#: `play` goes on from a state saved at any step boundary exactly as it went on from there
+#: (all it carries from phase to phase is in the state), so search bots replay from the last
+#: step instead of the game's start (pnp/engine/search.py; tests/test_resume_at_steps.py)
+RESUMES_AT_STEPS = True
 
 
 def metadata(game: GameDef) -> GameMeta:

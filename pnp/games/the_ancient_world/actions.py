@@ -36,7 +36,8 @@ class Actions(Table):
         """One turn: free ambrosia actions, one action (or pass), then free ambrosia actions
         again (the rulebook: before or after the normal action)."""
         while True:
-            opts, est = self.turn_options(seat)
+            # a search bot's replays take a stretch's options from the first replay of it
+            opts, est = self.ctx.recall(self.turn_options, seat)
             pick = self.choose(seat, opts, "action", est)
             if self.spend_ambrosia(seat, pick):
                 continue
