@@ -398,9 +398,16 @@ class Context(ZoneOps, MapOps):
     def _make_replay_dice(self, source: Replay) -> tuple[Callable[..., int],
                                                          Callable[..., int]]:
         """`roll` and `roll_high` for an unlogged replay: the logged dice read as
-        `Replay.draw` and `roll_each` read them (a round's dice all read before any is
-        recorded), the same checks and messages, one call less per die."""
+        `Replay.draw` and `roll_each` read them, the same checks and messages."""
         it = source._it
+        return self.dice_drawn_by(lambda sides, why: _logged_die(it, sides, why))
+
+    def dice_drawn_by(self, draw: Callable[[int, str], int]) -> tuple[Callable[..., int],
+                                                                   Callable[..., int]]:
+        """`roll` and `roll_high` whose every die is `draw(sides, why)` (a replay's logged
+        dice, a playout's scripted ones): each die recorded in the trace, a round's dice all
+        drawn before any is recorded, without a method call and a runaway check per die
+        (the check is due at the first die and at most every DICE_BUDGET after)."""
         trace = self.trace
         add = trace.append
         extend = trace.extend
@@ -409,7 +416,7 @@ class Context(ZoneOps, MapOps):
 
         def roll(sides: int, why: str, seat: int = -1) -> int:
             nonlocal left
-            value = _logged_die(it, sides, why)
+            value = draw(sides, why)
             add(value)
             left -= 1
             if left < 0:
@@ -420,7 +427,7 @@ class Context(ZoneOps, MapOps):
             nonlocal left
             contenders = seats
             while True:
-                values = [_logged_die(it, sides, why) for _ in contenders]
+                values = [draw(sides, why) for _ in contenders]
                 extend(values)
                 left -= len(values)
                 if left < 0:

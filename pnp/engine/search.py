@@ -118,43 +118,6 @@ class _Playout:
 
         self.draw = draw
 
-    def dice(self, ctx: Context) -> tuple[Callable[..., int], Callable[..., int]]:
-        """`roll` and `roll_high` for the playout's context: the same dice as its plain ones
-        (each from `draw`, a round's dice all drawn before any is recorded), without a method
-        call and a runaway check per die (the check is due as in the context's own fast
-        dice: at the first die and at most every DICE_BUDGET after)."""
-        draw = self.draw
-        trace = ctx.trace
-        add = trace.append
-        extend = trace.extend
-        budget = ctx._dice_budget
-        left = 0
-
-        def roll(sides: int, why: str, seat: int = -1) -> int:
-            nonlocal left
-            value = draw(sides, why)
-            add(value)
-            left -= 1
-            if left < 0:
-                left = budget()
-            return value
-
-        def roll_high(sides: int, why: str, seats: Sequence[int]) -> int:
-            nonlocal left
-            contenders = seats
-            while True:
-                values = [draw(sides, why) for _ in contenders]
-                extend(values)
-                left -= len(values)
-                if left < 0:
-                    left = budget()
-                top = max(values)
-                if values.count(top) == 1:
-                    return contenders[values.index(top)]
-                contenders = [s for s, v in zip(contenders, values, strict=True) if v == top]
-
-        return roll, roll_high
-
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any = None) -> int:
         i = self.pos
@@ -267,7 +230,7 @@ class Replaying:
             ctx._budget_turn, ctx._turn_steps, ctx._turn_decisions = (
                 at.budget_turn, at.turn_steps, at.turn_decisions)
         source.ctx = ctx
-        ctx.roll, ctx.roll_high = source.dice(ctx)  # type: ignore[method-assign]
+        ctx.roll, ctx.roll_high = ctx.dice_drawn_by(source.draw)  # type: ignore[method-assign]
         self.calls = 0
         ctx.recall = self._recaller(source)  # type: ignore[method-assign]
         try:
