@@ -106,3 +106,20 @@ def ac_folder() -> Path:
 @pytest.fixture(scope="session")
 def ac(game_defs):
     return game_defs("ancient-civilizations")
+
+
+@pytest.fixture
+def made(monkeypatch) -> list:
+    """Every mcts bot play_game makes in the test, kept so the test can read its counters."""
+    from pnp.engine import bots as bots_mod
+    from pnp.engine import mcts
+
+    out: list[mcts.MctsBot] = []
+
+    def make(seed, seat, meta, hints, iterations=None):
+        bot = mcts.MctsBot(seed, seat, meta, iterations, hints=hints)
+        out.append(bot)
+        return bot
+
+    monkeypatch.setitem(bots_mod.BOTS, "mcts", make)
+    return out

@@ -10,7 +10,6 @@ from __future__ import annotations
 import pytest
 from test_search_bot import toy, wins
 
-from pnp.engine import bots as bots_mod
 from pnp.engine import mcts
 from pnp.engine.bots import bot_factory
 from pnp.engine.core import MAIN, GameMeta
@@ -18,20 +17,6 @@ from pnp.engine.play import play_game, replay_log
 from pnp.engine.state import State
 
 META = GameMeta(game="race", players_min=2, players_max=2, max_turns=40, counter_bounds={})
-
-
-@pytest.fixture
-def made(monkeypatch) -> list[mcts.MctsBot]:
-    """Every mcts bot play_game makes, kept so a test can read its counters."""
-    out: list[mcts.MctsBot] = []
-
-    def make(seed, seat, meta, hints, iterations=None):
-        bot = mcts.MctsBot(seed, seat, meta, iterations, hints=hints)
-        out.append(bot)
-        return bot
-
-    monkeypatch.setitem(bots_mod.BOTS, "mcts", make)
-    return out
 
 
 def test_mcts_beats_random_in_a_race_where_one_option_is_best():

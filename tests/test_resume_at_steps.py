@@ -10,8 +10,7 @@ from conftest import BUNDLED, variant_params
 from test_search_bot import toy
 
 from pnp.data.game import load_game
-from pnp.engine import bots as bots_mod
-from pnp.engine import mcts, search
+from pnp.engine import search
 from pnp.engine.core import Context, Replay, trace_from_log
 from pnp.engine.play import play_game, rules
 from pnp.engine.result import GameResult
@@ -90,19 +89,6 @@ def test_the_starter_game_plays_on_from_every_step_as_it_played(tmp_path):
 
 def plain_recaller(self, source):
     return lambda compute, *args: compute(*args)
-
-
-@pytest.fixture
-def made(monkeypatch) -> list[mcts.MctsBot]:
-    out: list[mcts.MctsBot] = []
-
-    def make(seed, seat, meta, hints, iterations=None):
-        bot = mcts.MctsBot(seed, seat, meta, iterations, hints=hints)
-        out.append(bot)
-        return bot
-
-    monkeypatch.setitem(bots_mod.BOTS, "mcts", make)
-    return out
 
 
 @pytest.mark.parametrize(("engine", "players", "turns"), [
