@@ -13,7 +13,9 @@ which mcts picks as greedy would is the same game, so the pairs cancel most of t
 is the sharper test of whether search helps). `departed` counts searched decisions whose pick
 was not greedy's.
 `--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS,
-SURE, ROLLOUT_NOISE) for a tuning run. Usage:
+SURE, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED) for a tuning run. Two runs on the same seeds
+pair up game by game: each `game i` line gives the mcts seats' running win total, so the
+difference of two runs' steps is one setting's gain over the other in that game. Usage:
 
     python benchmarks/mcts_bot.py GAME [--players 2] [--games 40] [--budget 32]
         [--opponent greedy] [--mixed] [--set BIAS=0.5]
