@@ -20,7 +20,7 @@ from jinja2.parser import Parser
 from jinja2.sandbox import SecurityError
 
 from pnp.diagnostics import ERROR, Diagnostic, Position
-from pnp.render.layout.canvas import BoundedCache
+from pnp.memo import BoundedCache, BoundedMemo
 from pnp.render.layout.codes import (
     R_COLOR,
     R_LENGTH,
@@ -155,13 +155,18 @@ def _scope_refs(ast: jnodes.Template) -> tuple[tuple[str, str], ...] | None:
     return tuple(refs) if names == covered else None
 
 
+#: a template's outputs remembered per value of what it reads (then the memo starts afresh)
+TEMPLATE_OUTPUTS = 1025
+
+
 class _Memo:
     """A jinja2 template whose output is remembered per value of the keys it reads."""
 
     __slots__ = ("template", "refs", "cache")
 
     def __init__(self, template: jinja2.Template, refs: tuple[tuple[str, str], ...]):
-        self.template, self.refs, self.cache = template, refs, {}
+        self.template, self.refs = template, refs
+        self.cache: BoundedMemo[tuple, str] = BoundedMemo(TEMPLATE_OUTPUTS)
 
     def render(self, ctx: Mapping[str, Any]) -> str:
         key = tuple(ctx[scope].get(k, _MISSING) for scope, k in self.refs)
@@ -170,10 +175,7 @@ class _Memo:
         except TypeError:  # a list or dict value: not hashable, render every time
             return render_limited(self.template, ctx)
         if out is None:
-            out = render_limited(self.template, ctx)
-            if len(self.cache) > 1024:
-                self.cache.clear()
-            self.cache[key] = out
+            out = self.cache.put(key, render_limited(self.template, ctx))
         return out
 
 
