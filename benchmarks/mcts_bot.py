@@ -36,6 +36,20 @@ from pnp.engine.play import play_game
 from pnp.engine.selfplay import game_seed
 
 
+def keep_mcts_bots(budget: int) -> list[mcts.MctsBot]:
+    """Register `bench-mcts`, an mcts:BUDGET bot, and return the list every such bot a game
+    makes is kept in (its counters: searched decisions, departures, iterations)."""
+    made: list[mcts.MctsBot] = []
+
+    def factory(seed, seat, meta, hints=NO_HINTS):
+        bot = mcts.MctsBot(seed, seat, meta, budget, hints=hints)
+        made.append(bot)
+        return bot
+
+    bots_mod.BOTS["bench-mcts"] = factory
+    return made
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
@@ -55,14 +69,7 @@ def main() -> None:
             raise SystemExit(f"mcts has no constant {name}")
         setattr(mcts, name, float(value))
     game = load_or_exit(args.game).game
-    made: list[mcts.MctsBot] = []
-
-    def factory(seed, seat, meta, hints=NO_HINTS):
-        bot = mcts.MctsBot(seed, seat, meta, args.budget, hints=hints)
-        made.append(bot)
-        return bot
-
-    bots_mod.BOTS["bench-mcts"] = factory
+    made = keep_mcts_bots(args.budget)
     names = (("bench-mcts", args.opponent) if args.mixed
              else ("bench-mcts",) + (args.opponent,) * (args.players - 1))
     games = lineup.balanced_games(args.games, names, args.players)

@@ -21,16 +21,19 @@ from __future__ import annotations
 import argparse
 import cProfile
 import pstats
+import sys
 import time
 from collections import defaultdict
+from pathlib import Path
 
 from pnp.commands.common import load_or_exit
-from pnp.engine import bots as bots_mod
 from pnp.engine import mcts, search
-from pnp.engine.core import NO_HINTS
 from pnp.engine.guards import limits_for
 from pnp.engine.play import play_game
 from pnp.engine.selfplay import game_seed
+
+sys.path.insert(0, str(Path(__file__).parent))
+from mcts_bot import keep_mcts_bots  # noqa: E402
 
 PHASES = ("game", "prefix", "determinise", "playout")
 KINDS = ("rules", "greedy bot", "observation", "determinisation", "tree walk",
@@ -109,14 +112,7 @@ def main() -> None:
                     "functions by own time")
     args = ap.parse_args()
     game = load_or_exit(args.game).game
-    made: list[mcts.MctsBot] = []
-
-    def factory(seed, seat, meta, hints=NO_HINTS):
-        bot = mcts.MctsBot(seed, seat, meta, args.budget, hints=hints)
-        made.append(bot)
-        return bot
-
-    bots_mod.BOTS["bench-mcts"] = factory
+    made = keep_mcts_bots(args.budget)
     seats = ("bench-mcts",) + ("greedy",) * (args.players - 1)
     seed = game_seed(args.seed, args.index)
 
