@@ -16,9 +16,10 @@ import jinja2
 from jinja2.sandbox import SecurityError
 
 from pnp.diagnostics import WARNING, Position
+from pnp.memo import BoundedCache, BoundedMemo
 from pnp.render import fonts, pdfops
 from pnp.render.geometry import parse_length
-from pnp.render.layout.canvas import BoundedCache, canvas_cache
+from pnp.render.layout.canvas import canvas_cache
 from pnp.render.layout.codes import (
     R_GLYPH,
     R_IMAGE_ESCAPES,
@@ -42,6 +43,8 @@ from pnp.render.text import ICON_EM, fit, measure, one_line
 from pnp.templating.sandbox import TemplateLimit
 
 LOW_INK_TEXT = (0.11, 0.15, 0.2)
+#: one-line texts' fixed operators kept per text element (boxes and colours it is drawn in)
+ONE_LINE_HEADS = 64
 
 
 @dataclass
@@ -244,7 +247,8 @@ class TextElement(BoxElement):
         self.leading = float(data.get("leading", 1.2))
         self.wrap = bool(data.get("wrap", True))
         self.ascent, self.descent = fonts.ascent_descent(self.font)
-        self._heads: dict[tuple, tuple[str, str, str]] = {}  # a one-line text's fixed operators
+        #: a one-line text's fixed operators, by box and colour
+        self._heads: BoundedMemo[tuple, tuple[str, str, str]] = BoundedMemo(ONE_LINE_HEADS)
 
     def draw(self, c, dc):
         text = self.text.get(dc.ctx, self.what)
@@ -301,12 +305,10 @@ class TextElement(BoxElement):
                       else x + w - lw if self.align == "right" else x)
                 head = self._heads.get((box, color))
                 if head is None:  # all but the line's x, formatted once per box and colour
-                    if len(self._heads) >= 64:
-                        self._heads.clear()
                     s = self.size
-                    head = self._heads[(box, color)] = (
+                    head = self._heads.put((box, color), (
                         f"q {color[0]:.3f} {color[1]:.3f} {color[2]:.3f} rg BT 1 0 0 1 ",
-                        f" {self._first_base(y, h, s, 1):.2f} Tm ", f" {s:.2f} Tf (")
+                        f" {self._first_base(y, h, s, 1):.2f} Tm ", f" {s:.2f} Tf ("))
                 return f"{head[0]}{lx:.2f}{head[1]}{runs[0][0]}{head[2]}{runs[0][1]}) Tj ET Q", []
             s, lines, widths = self.size, ((("t", one[0]),),), (one[1],)
         else:
