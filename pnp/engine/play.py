@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from pnp.data.model import GameDef
@@ -146,11 +146,14 @@ def _budget_words(exc: BaseException, limits: GameLimits) -> str:
 
 def replay(game: GameDef, players: int, trace: Iterable[int],
            max_turns: int | None = None, state: State | None = None,
-           log: list | None = None) -> tuple[State, GameResult]:
-    """Play again from the recorded dice and decisions; returns the final state and result.
+           log: list | None = None,
+           on_step: Callable[[Context, str], None] | None = None) -> tuple[State, GameResult]:
+    """Play again from the recorded dice and decisions (from `state` if given: a copy of it is
+    played on); returns the final state and result.
 
     With `log`, the replay writes its events there too, so a test can hold them against the
-    original game's (every roll, decision and zone move in the same order)."""
+    original game's (every roll, decision and zone move in the same order); `on_step` is
+    called at every step, as a context's step hook is."""
     module = rules(game)
     meta = module.metadata(game)
     cap = meta.max_turns if max_turns is None else max_turns
@@ -158,7 +161,7 @@ def replay(game: GameDef, players: int, trace: Iterable[int],
     state = state.copy() if state is not None else module.new_state(game, players)
     result = GameResult(game=game.id, seed=0, players=players, bots=("replay",) * players,
                         variant=game.variant)
-    ctx = Context(state, source, [source] * players, result, log,
+    ctx = Context(state, source, [source] * players, result, log, on_step,
                   visibility=meta.zone_visibility)
     module.play(game, ctx, cap)
     module.finish(game, ctx)
@@ -197,10 +200,8 @@ def check_resume(game: GameDef, players: int, trace: list[int], cap: int,
     replay from the last step instead of the start) must end the game the same when its
     `play` starts again from a state saved at a step: checked from the last of the steps
     1, 2, 4, 8, ... of a replay (at least halfway through the game)."""
-    module = rules(game)
-    if not getattr(module.module, "RESUMES_AT_STEPS", False):
+    if not getattr(rules(game).module, "RESUMES_AT_STEPS", False):
         return []
-    meta = module.metadata(game)
     saved: list[tuple[State, int, int]] = []
 
     def keep(ctx: Context, label: str) -> None:
@@ -208,15 +209,11 @@ def check_resume(game: GameDef, players: int, trace: list[int], cap: int,
             saved[:] = [(ctx.state.copy(), len(ctx.trace), ctx.steps)]
 
     try:
-        source = Replay(trace)
-        state = module.new_state(game, players)
-        ctx = Context(state, source, [source] * players, _replay_result(game, players), None,
-                      keep, meta.zone_visibility)
-        module.play(game, ctx, cap)
+        replay(game, players, trace, cap, on_step=keep)
         if not saved:
             return []
         at, pos, step = saved[0]
-        _, again = _resumed(game, module, meta, players, trace[pos:], cap, at)
+        again, _ = replay(game, players, trace[pos:], cap, state=at)
     except (ReplayMismatch, Exception, OutOfBudget) as exc:  # a finding, never a crash
         return [f"the rules module says it resumes at steps (RESUMES_AT_STEPS) but playing on "
                 f"from a saved step failed: {type(exc).__name__}"]
@@ -226,21 +223,3 @@ def check_resume(game: GameDef, players: int, trace: list[int], cap: int,
                 f"what play carries from phase to phase in the state, or drop the flag"]
     return []
 
-
-def _replay_result(game: GameDef, players: int) -> GameResult:
-    return GameResult(game=game.id, seed=0, players=players, bots=("replay",) * players,
-                      variant=game.variant)
-
-
-def _resumed(game: GameDef, module: Rules, meta: GameMeta, players: int, rest: list[int],
-             cap: int, at: State) -> tuple[GameResult, State]:
-    """Play on from a copy of `at` with the rest of the trace; every entry must be used."""
-    source = Replay(rest)
-    state = at.copy()
-    ctx = Context(state, source, [source] * players, _replay_result(game, players),
-                  visibility=meta.zone_visibility)
-    module.play(game, ctx, cap)
-    module.finish(game, ctx)
-    if source.left():
-        raise ReplayMismatch("unused trace")
-    return ctx.result, state
