@@ -26,10 +26,11 @@ def _supplied():
 
 def needy_play(game, players, seed, bots, *, invariants="sample", log=None, max_turns=None):
     """Coins: need uniform on 20..39 (so the box's 30 falls short in about half the games);
-    cubes: need 4..8 of 12. Seat 0 plays the 'strong' faction, which always wins."""
+    cubes: need 4..8 of 12. Seat 0 plays the 'strong' faction, which always wins; games last
+    9 to 11 turns (so they are not one game repeated, PNP-B027)."""
     rng = random.Random(seed)
     need = 20 + rng.randrange(20)
-    return _result(game, players, seed, bots, 10, (0,), [30] + [10] * (players - 1),
+    return _result(game, players, seed, bots, 9 + seed % 3, (0,), [30] + [10] * (players - 1),
                    supply_low={"coins": COINS.stock - need, "cubes": 12 - rng.randint(4, 8)},
                    factions=("strong",) + ("weak",) * (players - 1))
 

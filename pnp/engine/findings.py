@@ -82,6 +82,13 @@ def num(x: float) -> str:
     return "0" if text == "-0" else text
 
 
+#: findings that generalise from many games (rates, shares, tendencies, one bot against
+#: another): when every game played out alike (PNP-B027) there is one game behind them, so they
+#: stand down; what stays describes that one game (never used, pinned, supplies, violations)
+ALIKE_STAND_DOWN = frozenset({"PNP-B005", "PNP-B013", "PNP-B014", "PNP-B015", "PNP-B019",
+                              "PNP-B023", "PNP-B024", "PNP-B025"})
+
+
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
@@ -89,6 +96,8 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
                   _pinned, _runaway, _ties, _skill, _supplies, _factions, _never_picked,
                   _pickers_win, _plans):
         out.extend(check(doc, game, agg))
+    if (doc.get("outcomes") or {}).get("all_alike"):
+        out = [f for f in out if f.code not in ALIKE_STAND_DOWN]
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
 
 
@@ -186,8 +195,10 @@ def _seats(doc, game, agg) -> list[Finding]:
         return [Finding(WARNING, "PNP-B027",
                         f"All {doc['games']} games played out alike (the same turns, scores, "
                         f"winners and decisions): nothing in the game or the bots varied, so the "
-                        f"seat and bot rates describe one game, and no seat is tested; play "
-                        f"bots that vary (random, mcts) or add chance to measure seats")]
+                        f"run is one game repeated. Its seat, faction, option and plan rates "
+                        f"describe that game, so no seat, faction, option or plan is flagged, "
+                        f"and the findings left describe that one game; play bots that vary "
+                        f"(random, mcts) or add chance to measure them")]
     out, below = [], []
     by_seat = {s["seat"]: s for s in doc["seats"]}
     for t in seat_tests(doc):
