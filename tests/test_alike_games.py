@@ -25,16 +25,22 @@ def test_one_game_repeated_flags_no_faction_option_or_plan_but_the_same_rates_va
         game_defs):
     """Antike's one greedy game: a nation wins every copy, and the openings and options of its
     winner are picked in every winning seat-game; as one game, none of that is a finding."""
-    from pnp.engine.findings import ALIKE_STAND_DOWN, find
+    from pnp.engine.findings import ALIKE_STAND_DOWN
 
-    doc = report_document(run_simulation(game_defs("antike"),
-                                         SimConfig(games=40, players=3, seed=1, bots=("greedy",))))
+    sim = run_simulation(game_defs("antike"),
+                         SimConfig(games=40, players=3, seed=1, bots=("greedy",)))
+    doc = report_document(sim)
     codes = set(_codes(doc))
     assert "PNP-B027" in codes and not codes & ALIKE_STAND_DOWN
     assert any(f["win_rate"] == 1.0 for f in doc["factions"])  # the rates are still reported
-    doc["outcomes"] = {**doc["outcomes"], "all_alike": False}  # the same figures, as if varied
-    varied = {f.code for f in find(doc)}
-    assert {"PNP-B019", "PNP-B023", "PNP-B024"} <= varied and "PNP-B027" not in varied
+    choices = doc["choices"]
+    assert not any(r["flagged"] for r in choices["options"])
+    assert not choices["openings"]["dominant"] and not choices["openings"]["one_plan"]
+    sim.aggregate.varied = True  # the same figures, as if the games had differed
+    varied = report_document(sim)
+    assert {"PNP-B019", "PNP-B022", "PNP-B023", "PNP-B024"} <= set(_codes(varied))
+    assert "PNP-B027" not in _codes(varied)
+    assert any(r["flagged"] for r in varied["choices"]["options"])
 
 
 def test_bots_that_vary_are_measured_as_usual(game_defs):

@@ -256,9 +256,20 @@ def opening_table(tally: ChoiceTally, credit_unit: int,
             "dominant": [r for r in rows if r["dominant"]], "one_plan": one_plan}
 
 
-def choices_document(tally: ChoiceTally, games: int, credit_unit: int) -> dict[str, Any]:
-    """The JSON section: the branching factor, the per-option rows and the openings."""
+def choices_document(tally: ChoiceTally, games: int, credit_unit: int,
+                     alike: bool = False) -> dict[str, Any]:
+    """The JSON section: the branching factor, the per-option rows and the openings.
+
+    `alike`: every game played out alike (PNP-B027), so the rows describe one game and the
+    tests stand down: no option is flagged, no opening is dominant or everyone's one plan."""
     rows = option_table(tally, credit_unit)
+    openings = opening_table(tally, credit_unit, rows)
+    if alike:
+        for row in rows:
+            row["flagged"] = False
+        for row in openings["most_played"]:
+            row["dominant"] = False
+        openings["dominant"], openings["one_plan"] = [], []
     return {"branching": branching_table(tally.branching, games),
             "options": rows,
-            "openings": opening_table(tally, credit_unit, rows)}
+            "openings": openings}

@@ -86,7 +86,7 @@ def num(x: float) -> str:
 #: another): when every game played out alike (PNP-B027) there is one game behind them, so they
 #: stand down; what stays describes that one game (never used, pinned, supplies, violations)
 ALIKE_STAND_DOWN = frozenset({"PNP-B005", "PNP-B013", "PNP-B014", "PNP-B015", "PNP-B019",
-                              "PNP-B023", "PNP-B024", "PNP-B025"})
+                              "PNP-B022", "PNP-B023", "PNP-B024", "PNP-B025"})
 
 
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:

@@ -499,6 +499,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
                   negative=sum(1 for x in a.margins if x < 0),
                   tie_rate=_r(a.ties / n) if n else 0.0, no_winner=a.no_winner,
                   share_of_winning_score_p50=_r(st.quantile(a.margin_shares, 0.5)))
+    alike = n > 1 and not a.varied  # one game repeated (PNP-B027): its tests stand down
     return {
         "schema_version": SCHEMA_VERSION,
         "game": getattr(game, "id", str(game)),
@@ -518,7 +519,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
             "timeout_rate": _r(timeouts / n) if n else 0.0,
             "elimination_rate": _r(eliminations / n) if n else 0.0,
             "eliminated_players": a.eliminated_players,
-            "all_alike": n > 1 and not a.varied,
+            "all_alike": alike,
             "elimination_causes": dict(sorted(a.elimination_causes.items())),
             "first_elimination_turn": {k: _r(v) for k, v in
                                        st.describe(a.first_elimination_turns).items()},
@@ -547,7 +548,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "lead": _lead_table(a),
         "supplies": _supply_table(game, a),
         "factions": _faction_table(a),
-        "choices": choices_document(a.choices, n, a.credit_unit),
+        "choices": choices_document(a.choices, n, a.credit_unit, alike=alike),
         "findings": [],
     }
 
