@@ -188,7 +188,9 @@ class GreedyBot:
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Outcomes) -> int:
-        stats = self.counters(state, seat)
+        stats = state.players[seat].counters  # counters() inlined: this is greedy's hot path
+        if state.stage == PREGAME and self.pregame_offsets:
+            stats = self.counters(state, seat)
         if outcomes.__class__ is OptionTable and options is outcomes.options:
             prep = outcomes.bot_memo
             if prep is None or prep[0] is not self.info:
