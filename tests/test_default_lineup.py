@@ -144,3 +144,23 @@ def test_greedy_varied_replays_exactly_from_its_log(game_defs):
                                    invariants="all"))
     doc = report_document(sim)
     assert doc["violations"] == [] and doc["outcomes"]["crashed"] == 0
+
+
+def test_sweep_and_compare_play_the_games_default_when_no_bots_are_named():
+    sweep = CliRunner().invoke(main, ["sweep", "antike", "--players", "2", "--games", "2",
+                                      "--format", "json"])
+    assert sweep.exit_code == 0, sweep.output
+    assert json.loads(sweep.stdout)["cells"][0]["bots"] == ["greedy-varied"]
+    compare = CliRunner().invoke(main, ["compare", "antike", "--variant", "round-coin",
+                                        "--games", "2", "--players", "2", "--format", "json"])
+    assert compare.exit_code == 0, compare.output
+    assert json.loads(compare.stdout)["bots"] == ["greedy-varied"]
+
+
+def test_a_selfplay_block_without_its_reason_breaks_the_schema(antike_copy):
+    game_yaml = antike_copy / "game.yaml"
+    text = game_yaml.read_text()
+    start = text.index("  why:", text.index("selfplay:"))
+    game_yaml.write_text(text[:start] + text[text.index("\n", start) + 1:])
+    checked = CliRunner().invoke(main, ["validate", str(antike_copy)])
+    assert checked.exit_code == 1 and "PNP-S003: selfplay: missing required property 'why'" in checked.output
