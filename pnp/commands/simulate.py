@@ -49,8 +49,14 @@ def parse_bots(value: str | None) -> tuple[str, ...]:
 
 def lineup_for(game, value: str | None) -> tuple[tuple[str, ...], str | None]:
     """The line-up to play and why, when it is the game's own: --bots when given, else the
-    game's `selfplay: bots:` (checked by validate, PNP-L043) with its `why`, else greedy."""
+    game's `selfplay: bots:` with its `why`, else greedy. A bad default is its PNP-L043
+    diagnostic (as validate reports it) and exit 1, before any game is played."""
     if value is None and getattr(game, "selfplay", None) is not None:
+        from pnp.engine import selfplay_default
+
+        if problems := selfplay_default.problems(game):
+            echo_diagnostics(problems)
+            sys.exit(EXIT_ERRORS)
         return parse_bots(",".join(game.selfplay.bots)), game.selfplay.why
     return parse_bots(value), None
 

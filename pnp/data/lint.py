@@ -30,40 +30,7 @@ def lint_game(game: GameDef, docs: list[Document], errors_only: bool = False
     return [*_counts(game), *([] if errors_only else _unused(game)), *_variants(game, docs),
             *_deck_layouts(game), *_players(game, docs), *_stat_bounds(game),
             *_winner(game, docs), *_empty_decks(game), *_engine_file(game, docs),
-            *_selfplay_lineup(game),
             *([] if errors_only else unread_rules_keys(game, docs))]
-
-
-SELFPLAY_LINEUP = "PNP-L043"  # game.yaml `selfplay: bots:` names a bot self-play cannot seat
-
-
-def _selfplay_lineup(game: GameDef) -> list[Diagnostic]:
-    """The default line-up of `selfplay:` is checked as --bots is: each name a known bot with a
-    budget it takes, and the whole line-up seatable at every player count the game allows."""
-    block = game.selfplay
-    if block is None:
-        return []
-    from pnp.engine import lineup  # the bot names are the engine's: imported only for this check
-    from pnp.engine.bots import BOTS, bot_factory
-
-    out = []
-    for name, pos in zip(block.bots, block.positions, strict=True):
-        try:
-            bot_factory(name)
-        except ValueError as exc:
-            base = name.partition(":")[0]
-            close = difflib.get_close_matches(base, BOTS, 1) if base not in BOTS else []
-            hint = (f"did you mean '{close[0]}'? " if close else "") + \
-                "name bots as --bots does (docs/simulate.md, Bots)"
-            out.append(Diagnostic.at(pos, ERROR, SELFPLAY_LINEUP,
-                                     f"selfplay: {exc}", hint))
-    if out:
-        return out
-    for players in range(game.players_min, game.players_max + 1):
-        if problem := lineup.problem(block.bots, players):
-            return [Diagnostic.at(block.origin, ERROR, SELFPLAY_LINEUP, f"selfplay: {problem}",
-                                  "name fewer different bots in selfplay: bots:")]
-    return []
 
 
 ENGINE_OUTSIDE = "PNP-L040"  # `engine:` names a rules file outside the game folder
