@@ -187,8 +187,7 @@ def _seats(doc, game, agg) -> list[Finding]:
                         f"All {doc['games']} games played out alike (the same turns, scores, "
                         f"winners and decisions): nothing in the game or the bots varied, so the "
                         f"seat and bot rates describe one game, and no seat is tested; play "
-                        f"bots that vary (greedy-varied, random, mcts; game.yaml's selfplay: makes "
-                        f"one the game's default) or add chance to measure seats")]
+                        f"bots that vary (random, mcts) or add chance to measure seats")]
     out, below = [], []
     by_seat = {s["seat"]: s for s in doc["seats"]}
     for t in seat_tests(doc):
