@@ -11,9 +11,9 @@ from pnp.commands.simulate import (
     balanced,
     check_players,
     game_options,
+    lineup_for,
     load_variant,
     open_executor,
-    parse_bots,
     progress_bar,
 )
 from pnp.engine import selfplay
@@ -34,7 +34,7 @@ def command(game: str, variants: tuple[str, ...], games: int, players: int | Non
         raise click.UsageError("give --variant once (compared with base) or twice (A, B)")
     labels = ("base", variants[0]) if len(variants) == 1 else variants
     (game_a, var_a), (game_b, var_b) = (load_variant(game, v) for v in labels)
-    bot_names = parse_bots(bots)
+    bot_names, _ = lineup_for(game_a, bots)  # the game's own default when --bots is not given
     players = check_players(game_a, players)
     games = balanced(games, bot_names, players)
     sims = []

@@ -47,6 +47,20 @@ def parse_bots(value: str | None) -> tuple[str, ...]:
     return names
 
 
+def lineup_for(game, value: str | None) -> tuple[tuple[str, ...], str | None]:
+    """The line-up to play and why, when it is the game's own: --bots when given, else the
+    game's `selfplay: bots:` with its `why`, else greedy. A bad default is its PNP-L043
+    diagnostic (as validate reports it) and exit 1, before any game is played."""
+    if value is None and getattr(game, "selfplay", None) is not None:
+        from pnp.engine import selfplay_default
+
+        if problems := selfplay_default.problems(game):
+            echo_diagnostics(problems)
+            sys.exit(EXIT_ERRORS)
+        return parse_bots(",".join(game.selfplay.bots)), game.selfplay.why
+    return parse_bots(value), None
+
+
 def balanced(games: int, bots: tuple[str, ...], players: int) -> int:
     """--games rounded up so every seating of a mixed line-up is played equally often (said on
     stderr when it changes); a line-up with too many seatings is a usage error."""
@@ -222,9 +236,9 @@ def game_options(f):
         click.option("--seed", "-s", type=int, default=1, show_default=True,
                      help="Base seed; game i uses a seed derived from (seed, i)."),
         click.option("--bots", default=None,
-                     help="The line-up: one bot for every seat (default greedy), or comma-separated "
-                          "bots seated every way in turn; search:N gives the search bot N "
-                          "playouts per option."),
+                     help="The line-up: one bot for every seat (default: the game's selfplay: bots:, "
+                          "else greedy), or comma-separated bots seated every way in turn; "
+                          "search:N gives the search bot N playouts per option."),
         invariants_option,
         max_turns_option,
         format_option,
@@ -260,7 +274,7 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
     refuse_game_files(gamedef, (report_path, "--report", "report.pdf"),
                       (log_path, "--log", "games.jsonl"))  # before any game is played
     players = check_players(gamedef, players)
-    names = parse_bots(bots)
+    names, because = lineup_for(gamedef, bots)
     games = balanced(games, names, players)
     try:
         rungs = None if skill.strip().lower() == "none" else parse_bots(skill)
@@ -277,7 +291,8 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
     config = SimConfig(games=games, players=players, seed=seed,
                        bots=names, variant=variant, invariants=invariants,
                        max_turns=max_turns, workers=workers,
-                       log_games=min(log_games, games) if log_path else 0)
+                       log_games=min(log_games, games) if log_path else 0,
+                       lineup_because=because)
     with open_executor(workers, scheduler) as executor, \
             progress_bar(total, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)

@@ -12,6 +12,7 @@ from pnp.commands.simulate import (
     check_players,
     echo_and_report,
     games_option,
+    lineup_for,
     load_variant,
     open_executor,
     parse_bots,
@@ -45,7 +46,8 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
               help="Rule variants: repeat or comma-separate ('base' = no variant; a+b plays a "
                    "and b together in one cell). Default: base.")
 @click.option("--bots", "bot_mixes", multiple=True,
-              help="A line-up: one bot for every seat (default greedy), or comma-separated bots "
+              help="A line-up: one bot for every seat (default: the game's selfplay: bots:, else "
+                   "greedy), or comma-separated bots "
                    "seated every way in turn (random,greedy); repeat for more line-ups.")
 @games_option("Games per cell.")
 @click.option("--seed", "-s", type=int, default=1, show_default=True,
@@ -64,7 +66,7 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
     base = next(iter(loaded.values()))
     refuse_game_files(base, (report_path, "--report", "sweep.pdf"))
     counts = parse_players(players, base)
-    mixes = list(dict.fromkeys(parse_bots(mix) for mix in bot_mixes)) or [parse_bots(None)]
+    mixes = list(dict.fromkeys(parse_bots(mix) for mix in bot_mixes)) or [lineup_for(base, None)[0]]
     cells = sweep.cross(counts, list(loaded), mixes)
     for cell in cells:
         if problem := lineup.problem(cell.bots, cell.players):

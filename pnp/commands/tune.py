@@ -21,8 +21,8 @@ from pnp.commands.simulate import (
     check_players,
     executor_options,
     format_option,
+    lineup_for,
     open_executor,
-    parse_bots,
     progress_bar,
 )
 from pnp.diagnostics import ERROR, Diagnostic
@@ -44,7 +44,8 @@ MAX_BUDGET = 10_000
                    "more; default: seats).")
 @click.option("--players", "-p", type=int, default=None,
               help="Players per game (default: the game's recommended count).")
-@click.option("--bots", default=None, help="The line-up, as simulate's (default greedy).")
+@click.option("--bots", default=None,
+              help="The line-up, as simulate's (default: the game's selfplay: bots:, else greedy).")
 @click.option("--variant", default=None, help="Tune on top of this variant (or a+b).")
 @click.option("--budget", type=int, default=None,
               help="Candidates to evaluate, the base values first (default 30).")
@@ -112,7 +113,7 @@ def command(game: str, tune_file: Path | None, params: tuple[str, ...], targets:
     _stop_if(diags)
     rules_or_exit(base)
     count = check_players(base, spec.players)
-    line_up = parse_bots(spec.bots)
+    line_up, _ = lineup_for(base, spec.bots)  # the game's own default when none is given
     from pnp.engine import lineup
 
     if problem := lineup.problem(line_up, count):

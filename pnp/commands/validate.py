@@ -34,6 +34,10 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
             from pnp.render.preflight import preflight  # the renderer loads only when needed
 
             found.extend(preflight(game, paper))  # every kind's checks, the rulesheet's too
+            if game.selfplay is not None:  # game.yaml's default line-up: engine bot names
+                from pnp.engine import selfplay_default
+
+                found.extend(selfplay_default.problems(game))
         diags.extend(found)
         errors = sum(d.severity == ERROR for d in found)
         warnings = sum(d.severity == WARNING for d in found)

@@ -260,7 +260,7 @@ class Builder:
             counters=self.check_supply_links(counters, supplies), supplies=supplies,
             dice=self.build_dice(),
             zones=self.build_zones(decks), action_spaces=self.build_action_spaces(),
-            map=self.build_map(),
+            map=self.build_map(), selfplay=self.build_selfplay(gdoc),
         )
         folder = self.folder.resolve().name  # resolved: `pnp validate .` has a name too
         if game.id not in (folder, slug(folder)):  # 'My Game!/' holds id: my-game
@@ -635,6 +635,15 @@ class Builder:
                 out[it["id"]] = m.Interpretation(it["id"], it["rule"], it["reading"], alts,
                                                  it["why"], pos)
         return out
+
+    def build_selfplay(self, gdoc: Document) -> m.SelfPlayDefault | None:
+        block = gdoc.data.get("selfplay")
+        if not block:
+            return None
+        bots = tuple(block["bots"])
+        return m.SelfPlayDefault(bots, block["why"],
+                                 tuple(gdoc.pos(("selfplay", "bots", i)) for i in range(len(bots))),
+                                 gdoc.pos(("selfplay",)))
 
     def build_variants(self, gdoc: Document) -> dict[str, m.Variant]:
         out: dict[str, m.Variant] = {}

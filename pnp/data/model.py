@@ -252,6 +252,18 @@ class Interpretation:
 
 
 @dataclass(frozen=True)
+class SelfPlayDefault:
+    """game.yaml `selfplay:`: the line-up self-play seats when --bots is not given, and why
+    this game needs one of its own (the reports print it)."""
+
+    bots: tuple[str, ...]
+    why: str
+    #: where each bot name is written, for a diagnostic on a bad one
+    positions: tuple[Position, ...] = ()
+    origin: Position = NOWHERE
+
+
+@dataclass(frozen=True)
 class Variant:
     id: str
     overrides: Mapping[str, Any]
@@ -589,6 +601,8 @@ class GameDef:
     action_spaces: Mapping[str, ActionSpace] = field(default_factory=dict)
     #: components.yaml `map:`, a board that is a graph (None: the game has none)
     map: GameMap | None = None
+    #: game.yaml `selfplay:` (None: self-play seats greedy everywhere unless --bots says)
+    selfplay: SelfPlayDefault | None = None
 
     def rule(self, *path: str, default: Any = None) -> Any:
         """A rule parameter by path, e.g. game.rule('options', 'war', 'roll')."""

@@ -7,6 +7,11 @@
   floor (the module's optional `bot_hints(game)`, BotHints.floors: Food before famine,
   Military before defeat, Territory and Population before elimination). Ties go to the earliest option, which rules modules make the
   cautious one (keep, stay, stop, done, none). Without outcomes it takes the first option.
+- greedy-varied: greedy, with ties broken at random from its own seeded stream (every option
+  it may pick is one greedy scores best; without outcomes every option ties). In a game
+  without chance, greedy in every seat plays one game however many are asked for; this bot
+  plays distinct games at greedy's judgement (after TAG's one-step-lookahead player, which
+  adds seeded noise of 1e-6 to its values to break ties).
 - first: always the first option (deterministic; handy in scenarios).
 - mcts: information-set Monte Carlo tree search (pnp/engine/mcts.py), the strong generic bot;
   `mcts:N` gives it N iterations per decision.
@@ -172,13 +177,20 @@ class GreedyBot:
                                           - (line - cur if cur < line else 0.0))
         return value
 
-    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
-               outcomes: Outcomes) -> int:
+    def counters(self, state: State, seat: int) -> dict[str, int]:
+        """The seat's counters as the bot judges them (setup bonuses added in the pregame)."""
         stats = state.players[seat].counters
         if state.stage == PREGAME and self.pregame_offsets:  # floors matter after setup
             stats = dict(stats)
             for stat, k in self.pregame_offsets.items():
                 stats[stat] = stats.get(stat, 0) + k
+        return stats
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Outcomes) -> int:
+        stats = state.players[seat].counters  # counters() inlined: this is greedy's hot path
+        if state.stage == PREGAME and self.pregame_offsets:
+            stats = self.counters(state, seat)
         if outcomes.__class__ is OptionTable and options is outcomes.options:
             prep = outcomes.bot_memo
             if prep is None or prep[0] is not self.info:
@@ -234,6 +246,35 @@ class GreedyBot:
         return pick
 
 
+class VariedGreedyBot(GreedyBot):
+    """Greedy's judgement with its ties broken at random (seeded by game seed and seat), so
+    bots that judge alike still play distinct games where the rules add no chance."""
+
+    def __init__(self, seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS):
+        super().__init__(seed, seat, meta, hints)
+        self._random = random.Random(f"greedy-varied:{seed}:{seat}").random
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Outcomes) -> int:
+        tied = self.best(state, seat, options, outcomes)
+        return tied[0] if len(tied) == 1 else tied[int(self._random() * len(tied))]
+
+    def best(self, state: State, seat: int, options: Sequence[Any],
+             outcomes: Outcomes) -> list[int]:
+        """Every option scored within greedy's tolerance (1e-9) of the best, in order; all of
+        them when the rules give no estimates."""
+        if outcomes is None:
+            return list(range(len(options)))
+        stats = self.counters(state, seat)
+        if outcomes.__class__ is OptionTable and options is outcomes.options:
+            deltas = outcomes.estimates
+        else:
+            deltas = map(outcomes, options)
+        scores = [self.score(stats, delta or {}) for delta in deltas]
+        top = max(scores) - 1e-9
+        return [i for i, s in enumerate(scores) if s >= top]
+
+
 #: emptied past 64 (meta, hints) pairs
 _INFO: BoundedMemo[tuple[int, int], tuple[GameMeta, BotHints, dict]] = BoundedMemo(65)
 
@@ -274,6 +315,7 @@ def _mcts(seed: int, seat: int, meta: GameMeta, hints: BotHints = NO_HINTS,
 BOTS: dict[str, Callable[..., Any]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "greedy-varied": VariedGreedyBot,
     "first": FirstBot,
     "search": _search,
     "search-greedy": _search_greedy,

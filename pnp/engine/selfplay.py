@@ -53,6 +53,8 @@ class SimConfig:
     max_turns: int | None = None
     workers: int = 1
     log_games: int = 0  # event logs are kept for games with index < log_games
+    #: why the line-up is the game's own default (game.yaml `selfplay: why:`); None: it is not
+    lineup_because: str | None = None
 
 
 def game_seed(base: int, index: int) -> int:
@@ -526,7 +528,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         },
         "fair_share": _r(fair),
         "lineup": {"bots": list(lineup.pool(c.bots, c.players)),
-                   "seatings": 1 if len(c.bots) == 1 else lineup.count(c.bots, c.players)},
+                   "seatings": 1 if len(c.bots) == 1 else lineup.count(c.bots, c.players),
+                   **({"default_because": c.lineup_because} if c.lineup_because else {})},
         "seats": seats,
         "bots": bots,
         "margin": margin,

@@ -42,13 +42,18 @@ def _findings_text(findings: Sequence[Mapping[str, str]]) -> list[str]:
 
 
 def lineup_text(doc: Mapping[str, Any]) -> str:
-    """'bots greedy' (one kind in every seat), or the line-up and its number of seatings."""
+    """'bots greedy' (one kind in every seat), or the line-up and its number of seatings; then,
+    when the line-up is the game's own default (game.yaml `selfplay:`), why."""
     lineup = doc.get("lineup") or {}
     seats = lineup.get("bots") or [b["bot"] for b in doc["bots"]]
     if len(set(seats)) <= 1:
-        return f"bots {seats[0] if seats else '?'} in every seat"
-    return (f"line-up ({', '.join(seats)}) in each of its {lineup.get('seatings', '?')} "
-            f"seatings equally often")
+        said = f"bots {seats[0] if seats else '?'} in every seat"
+    else:
+        said = (f"line-up ({', '.join(seats)}) in each of its {lineup.get('seatings', '?')} "
+                f"seatings equally often")
+    if lineup.get("default_because"):
+        said += f" (the game's default line-up, because {lineup['default_because']})"
+    return said
 
 
 def sentence(said: str) -> str:
