@@ -198,7 +198,8 @@ def _seats(doc, game, agg) -> list[Finding]:
                         f"run is one game repeated. Its seat, faction, option and plan rates "
                         f"describe that game, so no seat, faction, option or plan is flagged, "
                         f"and the findings left describe that one game; play bots that vary "
-                        f"(random, mcts) or add chance to measure them")]
+                        f"(greedy-varied, random, mcts; game.yaml's selfplay: can make one the "
+                        f"game's default) or add chance to measure them")]
     out, below = [], []
     by_seat = {s["seat"]: s for s in doc["seats"]}
     for t in seat_tests(doc):
