@@ -137,3 +137,51 @@ def test_a_cut_leaves_the_real_game_as_it_was(monkeypatch, starter):
     assert not result.violations and made[0].cut > 0 and made[0].mismatches == 0
     final, again = replay_log(starter, log)
     assert final == State.from_json(log[-1]["state"]) and again.winners == result.winners
+
+
+def test_a_module_without_standing_has_none_and_the_ancient_world_scores_mid_game(game_defs):
+    """The Ancient World fills victory points only when the last round is scored, so `finish`
+    of a mid-game state says 0 for everyone; its `standing` hook scores the state as it is,
+    without changing it."""
+    from pnp.engine.core import Context, SeededDice
+    from pnp.engine.module import Rules
+    from pnp.engine.play import rules
+
+    class Bare:
+        metadata = new_state = play = finish = None
+
+    assert Rules(Bare).standing(None, State([])) is None  # type: ignore[arg-type]
+    game = game_defs("the-ancient-world")
+    module = rules(game)
+    state = module.new_state(game, 2)
+    seen: list = []
+
+    def hook(ctx, label):
+        if label == "end-of-round" and state.turn == 4:
+            before = state.copy()
+            seen.append(module.standing(game, state))
+            assert state == before
+            raise StopIteration
+
+    result = GameResult(game=game.id, seed=3, players=2, bots=("greedy",) * 2)
+    from pnp.engine.bots import make_bots
+
+    meta = module.metadata(game)
+    ctx = Context(state, SeededDice(3), make_bots(["greedy"], 2, 3, meta, module.bot_hints(game)),
+                  result, on_step=hook)
+    with pytest.raises(StopIteration):
+        module.play(game, ctx, meta.max_turns)
+    assert [p.counters["victory-points"] for p in state.players] == [0, 0]
+    (scores,) = seen
+    assert len(scores) == 2 and max(scores) > 0
+
+
+def test_a_cut_in_the_ancient_world_is_valued_by_its_standing(monkeypatch, made, game_defs):
+    monkeypatch.setattr(mcts, "HORIZON", 1)
+    game = game_defs("the-ancient-world")
+    cut: list = []  # the scores of every cut playout, as valued
+    leaders = mcts.leaders_now
+    monkeypatch.setattr(mcts, "leaders_now", lambda r, st: cut.append(r.scores) or leaders(r, st))
+    result = play_game(game, 2, 2, ["mcts:2", "greedy"], invariants="all", max_turns=3)
+    assert not result.violations and len(cut) == made[0].cut > 0
+    assert any(max(s) > 0 for s in cut)  # not the all-zero score of finish mid-game

@@ -74,8 +74,9 @@ GUIDE_UNESTIMATED = 1.0
 MARGIN = 0.05
 #: rollout horizon in turns (rounds): a playout stops at the first step boundary at which
 #: the game's turn is this many past the decision's, and is valued by the module's own
-#: `finish` of the state there, the seats ahead on score counting as its winners ("the
-#: result if the game ended now"); 0 plays every playout to the end
+#: `finish` of the state there (its scores by the module's `standing` hook where it has one),
+#: the seats ahead on score counting as its winners ("the result if the game ended now");
+#: 0 plays every playout to the end
 HORIZON = 0
 
 
@@ -338,6 +339,9 @@ class MctsBot(Replaying):
             return
         if source.cut:
             self.cut += 1
+            standing = self.module.standing(self.game, state)
+            if standing is not None:  # the module counts its score only at the end
+                result.scores = standing
             result.winners = leaders_now(result, state)
         values = [_value(result, s) for s in range(self.players)]
         for node in walk.path:
