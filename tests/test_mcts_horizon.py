@@ -86,7 +86,7 @@ def test_the_search_reads_the_cut_value(monkeypatch, made, horizon, pick):
     assert not result.violations
     assert _first_pick(log) == pick
     bot = made[0]
-    if horizon:  # the last round's playouts end before the horizon: those are not cut
+    if horizon:  # the last round's playouts reach the horizon at the game's end: not cut
         assert 0 < bot.cut < bot.iterations_run
     else:
         assert bot.cut == 0

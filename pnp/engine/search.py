@@ -250,7 +250,7 @@ class Replaying:
         except IllegalChoice:
             state.ended = _ABORTED
         except _Horizon:  # cut at a step boundary: finish reads the score as it stands there
-            source.cut = True
+            source.cut = not state.ended  # (a cut on the game's last step is its real end)
         module.finish(self.game, ctx)
         return state, result
 
