@@ -13,7 +13,8 @@ which mcts picks as greedy would is the same game, so the pairs cancel most of t
 is the sharper test of whether search helps). `departed` counts searched decisions whose pick
 was not greedy's.
 `--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS,
-SURE, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED) for a tuning run. Two runs on the same seeds
+SURE, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON) for a tuning run; with a HORIZON, `cut`
+counts the playouts stopped at it. Two runs on the same seeds
 pair up game by game: each `game i` line gives the mcts seats' running win total, so the
 difference of two runs' steps is one setting's gain over the other in that game. Usage:
 
@@ -105,6 +106,7 @@ def main() -> None:
     searched = sum(b.searched for b in made)
     departed = sum(b.departures for b in made)
     iterations = sum(b.iterations_run for b in made)
+    cut = sum(b.cut for b in made)
     print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} against "
           f"{args.opponent} ({'mixed line-up' if args.mixed else 'one mcts seat'}; "
           f"{', '.join(args.set) or 'default constants'})")
@@ -115,7 +117,8 @@ def main() -> None:
           f"departed from greedy's pick at {departed} of {searched} searched decisions")
     print(f"  {seconds / games:.2f} CPU s a game; {searched / seconds:.1f} decisions searched "
           f"and {iterations / seconds:.0f} iterations a CPU second; plain greedy games "
-          f"{plain:.1f} a CPU second")
+          f"{plain:.1f} a CPU second" + (f"; {cut} of {iterations} playouts cut at the horizon"
+                                        if cut else ""))
 
 
 if __name__ == "__main__":

@@ -684,7 +684,8 @@ class GameModule(Protocol):
     Required: metadata, new_state, play, finish. Optional, with defaults in pnp.engine.module:
     main_state (scenarios start there), player_counters (derived counters included),
     observation (what a seat may see), invariants (the module's own), coverage_keys (what
-    'never used' is measured on), scenario_fields (extra per-player scenario keys).
+    'never used' is measured on), scenario_fields (extra per-player scenario keys), standing
+    (the score if the game ended now, where `finish` counts it only at the end).
     """
 
     def metadata(self, game: Any) -> GameMeta: ...

@@ -19,7 +19,9 @@ decisions that follow the one being made, on the same trace replay as the flat s
    ceil(WIDEN * visits ** 0.5) of the options offered have one, so a decision with many options is not spread thin;
 4. **expand** one child and leave the tree: the rest of the game is played by the rollout
    bot (the game's greedy estimates where its module gives them, else uniform; with a little
-   randomness either way), with fresh seeded dice, to the end or the turn cap;
+   randomness either way), with fresh seeded dice, to the end or the turn cap, or with a
+   HORIZON only to the first step boundary that many turns on (a step boundary is where a
+   module's state is whole: `finish` of it is the result if the game ended there);
 5. **back up** each seat's playout value (its share of the win, plus a small margin term).
 
 The option with the most visits is played (ties to the earlier option). The budget is
@@ -70,6 +72,12 @@ GUIDE_UNESTIMATED = 1.0
 #: weight of the score margin over the best other seat, normalised, beside the win share: a
 #: steadier signal than win or loss alone, in a game that is decided by points
 MARGIN = 0.05
+#: rollout horizon in turns (rounds): a playout stops at the first step boundary at which
+#: the game's turn is this many past the decision's, and is valued by the module's own
+#: `finish` of the state there (its scores by the module's `standing` hook where it has one),
+#: the seats ahead on score counting as its winners ("the result if the game ended now");
+#: 0 plays every playout to the end
+HORIZON = 0
 
 
 class _Node:
@@ -188,6 +196,19 @@ class _Walk:
         return pick
 
 
+def leaders_now(result: GameResult, state: State) -> tuple[int, ...]:
+    """The winners of a playout cut at its horizon, if the game ended there: the seats still
+    in with the top score (a module's `finish` names none before the game's end)."""
+    if result.winners:
+        return tuple(result.winners)
+    scores = result.scores
+    live = [i for i in range(len(scores)) if not state.players[i].out]
+    if not live:
+        return ()
+    top = max(scores[i] for i in live)
+    return tuple(i for i in live if scores[i] == top)
+
+
 def _value(result: GameResult, seat: int) -> float:
     """A playout's worth to `seat`: its share of the win plus MARGIN times its normalised
     margin over the best other seat (playout_value with this module's weight)."""
@@ -220,6 +241,11 @@ class MctsBot(Replaying):
         self.cap = 0
         self.module: Any = None
         self.backs: dict = {}
+        #: the rollout horizon in turns (HORIZON when the bot was made; 0: to the end)
+        self.horizon = int(HORIZON)
+        self.horizons = self.horizon > 0
+        #: playouts cut at the horizon
+        self.cut = 0
         #: decisions searched, iterations run, replays that did not reach the same decision
         self.searched = 0
         self.iterations_run = 0
@@ -290,6 +316,8 @@ class MctsBot(Replaying):
                              "decision in the same state: the rules module is not "
                              "deterministic given its dice and decisions")
             p.pick = walk.step(st, at_seat, at_options, at_why, outcomes)
+            if self.horizon:
+                p.until = st.turn + self.horizon
             # the k-th playout of every root option is played in world k: the same hidden
             # cards and the same dice, as far as they go (common random numbers)
             world = f"{base}:w{walk.path[1].visits}"
@@ -309,6 +337,12 @@ class MctsBot(Replaying):
                              "decision it was searching: the rules module is not "
                              "deterministic given its dice and decisions")
             return
+        if source.cut:
+            self.cut += 1
+            standing = self.module.standing(self.game, state)
+            if standing is not None:  # the module counts its score only at the end
+                result.scores = standing
+            result.winners = leaders_now(result, state)
         values = [_value(result, s) for s in range(self.players)]
         for node in walk.path:
             node.visits += 1

@@ -3,7 +3,8 @@
 A rules module must define `metadata`, `new_state`, `play` and `finish` (pnp.engine.core
 .GameModule). Everything else a harness needs is optional, with a default that works for any
 game: the observation a bot gets, the greedy bot's hints, the module's own invariants, where it
-keeps supply tokens no counter shows, the coverage keys it reports, a player's counters as printed. `Rules(module)` wraps a module once and answers for both.
+keeps supply tokens no counter shows, the coverage keys it reports, a player's counters as printed,
+the score as it stands mid-game. `Rules(module)` wraps a module once and answers for both.
 """
 
 from __future__ import annotations
@@ -70,6 +71,14 @@ class Rules:
         if hook is not None:
             return {k: list(v) for k, v in hook(game).items()}
         return default_coverage_keys(game)
+
+    def standing(self, game: Any, state: State) -> tuple[float, ...] | None:
+        """Each seat's score if the game ended at this step boundary, for a playout cut
+        short (the mcts bot's HORIZON): the module's `standing(game, state)` where its score
+        is only counted at the game's end; None where the scores `finish` reports of any
+        step's state already are that."""
+        hook = getattr(self.module, "standing", None)
+        return None if hook is None else tuple(hook(game, state))
 
     def scenario_hooks(self) -> Mapping[str, Any]:
         """Extra per-player scenario keys the module understands: key -> (set, get)."""

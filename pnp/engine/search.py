@@ -84,8 +84,8 @@ class _Playout:
     """Dice and decisions of one playout: the recorded prefix, then the option under test at
     the decision being searched, then seeded dice and playout bots."""
 
-    __slots__ = ("branch", "branched", "ctx", "draw", "off_script", "pick", "policy", "pos",
-                 "prefix", "tag")
+    __slots__ = ("branch", "branched", "ctx", "cut", "draw", "off_script", "pick", "policy",
+                 "pos", "prefix", "tag", "until")
 
     def __init__(self, prefix: Sequence[int], pick: int, tag: str,
                  policy: Sequence[Any], branch: Callable[[_Playout, int, Sequence[Any], str], None]):
@@ -97,6 +97,10 @@ class _Playout:
         self.branched = False
         self.off_script = False  # a die was drawn after the prefix but before the decision
         self.ctx: Context | None = None
+        #: a rollout horizon (set by a branch): the playout stops at the first step boundary
+        #: whose turn is this or later, and `cut` says it stopped there (None: to the end)
+        self.until: int | None = None
+        self.cut = False
         #: what the dice after the prefix are seeded from (a branch may still change it)
         self.tag = tag
         n = len(prefix)
@@ -156,6 +160,10 @@ def pick_option(values: Sequence[Sequence[float]], default: int = 0,
     return best if mean > margin * (var / n) ** 0.5 else default
 
 
+class _Horizon(Exception):
+    """Raised by a replay's step hook at a playout's horizon: the playout stops there."""
+
+
 class _Resume(NamedTuple):
     """Where a replay may start instead of the game's beginning: a copy of the state at a
     step boundary of the game so far, how much of the trace led there, and the context's
@@ -197,6 +205,8 @@ class Replaying:
     #: how many calls the replay being played has made since it
     recalled: list = []
     calls = 0
+    #: whether playouts may stop at a horizon (`_Playout.until`), so replays watch the steps
+    horizons = False
 
     def attach(self, game: Any, players: int, ctx: Context, cap: int) -> None:
         """Called by play_game before the game starts: what the bot needs to replay it."""
@@ -222,7 +232,7 @@ class Replaying:
         result = GameResult(game=getattr(self.game, "id", "?"), seed=0, players=self.players,
                             bots=("playout",) * self.players)
         ctx = Context(state, source, [source] * self.players, result,
-                      on_step=self._keep if self.resumes else None)
+                      on_step=self._keep if self.resumes or self.horizons else None)
         if at is not None:  # the trace so far read, the budgets counted as from the start
             source.pos = at.pos
             ctx.trace.extend(source.prefix[:at.pos])
@@ -239,14 +249,21 @@ class Replaying:
             state.ended = TIMEOUT
         except IllegalChoice:
             state.ended = _ABORTED
+        except _Horizon:  # cut at a step boundary: finish reads the score as it stands there
+            source.cut = not state.ended  # (a cut on the game's last step is its real end)
         module.finish(self.game, ctx)
         return state, result
 
     def _keep(self, ctx: Context, label: str) -> None:
         """A step hook of the replays: a step boundary passed while still replaying the real
-        game (before the decision searched) is where later replays may start."""
+        game (before the decision searched) is where later replays may start; one past the
+        playout's horizon (`_Playout.until`) ends the playout."""
         source = ctx._dice
         if source.branched or source.off_script:
+            if source.until is not None and ctx.state.turn >= source.until:
+                raise _Horizon
+            return
+        if not self.resumes:
             return
         at = self.resume
         if at is not None and (source.pos, ctx.steps) <= (at.pos, at.steps):

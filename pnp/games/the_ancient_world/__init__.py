@@ -21,7 +21,7 @@ from .scenario import check_scenario, scenario_fields
 
 __all__ = ["ENGINE", "TAW", "Rules", "check_scenario", "coverage_keys", "finish", "holdings", "invariants",
            "main_state", "metadata", "new_state", "play", "player_counters", "rules_for",
-           "scenario_fields"]
+           "scenario_fields", "standing"]
 
 ENGINE = "the-ancient-world"
 #: `play` goes on from a state saved at any step boundary exactly as it went on from there
@@ -75,6 +75,14 @@ def finish(game: GameDef, ctx: Context) -> None:
         titans = [c.name for c in game.decks["starting-titans"].cards]
         res.factions = tuple(f"{titans[p.vars['board'] % len(titans)]} board"
                              for p in st.players)
+
+
+def standing(game: GameDef, state: State) -> list[int]:
+    """Each seat's victory points if the game ended now: the game-end scoring of the state as
+    it is (the counter stays 0 until the last round is scored), read without changing it. A
+    search bot that cuts its playouts short values them by this."""
+    table = TAW(rules_for(game), None, state)
+    return [table.score_of(seat) for seat in range(len(state.players))]
 
 
 def coverage_keys(game: GameDef) -> dict[str, list[str]]:
