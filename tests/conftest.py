@@ -123,3 +123,13 @@ def made(monkeypatch) -> list:
 
     monkeypatch.setitem(bots_mod.BOTS, "mcts", make)
     return out
+
+
+@pytest.fixture(scope="session")
+def starter_game(tmp_path_factory):
+    """The game `pnp new` makes (a fresh 'caravan' folder), loaded once per session."""
+    from pnp.scaffold import scaffold
+
+    folder = tmp_path_factory.mktemp("g") / "caravan"
+    scaffold(folder)
+    return load_game(folder).game

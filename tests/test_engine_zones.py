@@ -4,9 +4,6 @@ steps, turns and the turn cap, so a rules module lists its phases and nothing mo
 
 from __future__ import annotations
 
-import pytest
-
-from pnp.data.game import load_game
 from pnp.engine.api import (
     MAIN,
     OVER,
@@ -21,7 +18,6 @@ from pnp.engine.api import (
 )
 from pnp.engine.core import ScriptedDice, trace_from_log
 from pnp.engine.play import play_game, replay
-from pnp.scaffold import scaffold
 
 
 def cards(*names: str, first: int = 1) -> list[CardInstance]:
@@ -157,31 +153,24 @@ def test_a_scenario_starting_mid_turn_or_past_the_cap_is_driven_from_there():
 # ------------------------------------------------------------------------ in a real game
 
 
-@pytest.fixture(scope="module")
-def starter(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("g") / "caravan"
-    scaffold(folder)
-    return load_game(folder).game
-
-
-def test_the_starter_games_card_moves_are_logged_and_replay_to_the_same_moves(starter):
+def test_the_starter_games_card_moves_are_logged_and_replay_to_the_same_moves(starter_game):
     log: list = []
-    result = play_game(starter, 3, 11, ["greedy"], log=log)
+    result = play_game(starter_game, 3, 11, ["greedy"], log=log)
     logged = moves(log)
     assert {(src, dst) for src, dst, _, _ in logged} <= {("market", "discard"),
                                                          ("discard", "market")}
     drawn = sum(len(c) for src, _, c, _ in logged if src == "market")
     assert drawn >= result.turns  # each player draws a market card every turn
     again: list = []
-    replay(starter, 3, trace_from_log(log), log=again)
+    replay(starter_game, 3, trace_from_log(log), log=again)
     assert moves(again) == logged
 
 
-def test_a_narrated_log_tells_each_move_in_words(starter):
+def test_a_narrated_log_tells_each_move_in_words(starter_game):
     from pnp.engine.log import narrate
 
     log: list = []
-    play_game(starter, 2, 5, ["greedy"], log=log)
+    play_game(starter_game, 2, 5, ["greedy"], log=log)
     lines = list(narrate(log))
     moved = [line for line in lines if " moves " in line]
     assert moved and all(" from market to discard (market card)" in line or

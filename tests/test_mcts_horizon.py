@@ -11,14 +11,12 @@ from __future__ import annotations
 import pytest
 from test_search_bot import toy
 
-from pnp.data.game import load_game
 from pnp.engine import bots as bots_mod
 from pnp.engine import mcts
 from pnp.engine.play import metadata, play_game, replay_log
 from pnp.engine.result import TIMEOUT, GameResult
 from pnp.engine.search import _Playout, playout_value
 from pnp.engine.state import PlayerState, State
-from pnp.scaffold import scaffold
 
 
 class _Always:
@@ -26,13 +24,6 @@ class _Always:
 
     def choose(self, state, seat, options, why, outcomes=None):
         return 0
-
-
-@pytest.fixture(scope="module")
-def starter(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("g") / "caravan"
-    scaffold(folder)
-    return load_game(folder).game
 
 
 def test_a_cut_playout_is_the_finish_of_the_state_at_the_cut(monkeypatch):
@@ -99,11 +90,11 @@ def _log(game, players, bots, horizon, monkeypatch, **kw) -> list:
     return log
 
 
-def test_no_horizon_plays_as_a_horizon_past_the_game_does(monkeypatch, starter):
+def test_no_horizon_plays_as_a_horizon_past_the_game_does(monkeypatch, starter_game):
     """HORIZON=0 installs nothing new; a horizon no playout reaches watches every step and
     changes nothing: the same picks, dice and final state, in a module that resumes at steps
     (the starter game) and in one that does not (the toy)."""
-    for game, players in ((toy("harvest.py"), 2), (starter, 2)):
+    for game, players in ((toy("harvest.py"), 2), (starter_game, 2)):
         bots = ["mcts:4", "greedy"]
         assert (_log(game, players, bots, 0, monkeypatch)
                 == _log(game, players, bots, 1000, monkeypatch))
@@ -122,7 +113,7 @@ class _Watching(mcts.MctsBot):
         return pick
 
 
-def test_a_cut_leaves_the_real_game_as_it_was(monkeypatch, starter):
+def test_a_cut_leaves_the_real_game_as_it_was(monkeypatch, starter_game):
     monkeypatch.setattr(mcts, "HORIZON", 1)
     made: list = []
 
@@ -133,9 +124,9 @@ def test_a_cut_leaves_the_real_game_as_it_was(monkeypatch, starter):
 
     monkeypatch.setitem(bots_mod.BOTS, "mcts", make)
     log: list = []
-    result = play_game(starter, 2, 7, ["mcts:4", "greedy"], log=log, invariants="all")
+    result = play_game(starter_game, 2, 7, ["mcts:4", "greedy"], log=log, invariants="all")
     assert not result.violations and made[0].cut > 0 and made[0].mismatches == 0
-    final, again = replay_log(starter, log)
+    final, again = replay_log(starter_game, log)
     assert final == State.from_json(log[-1]["state"]) and again.winners == result.winners
 
 
