@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -67,3 +68,26 @@ def test_wilson_stays_in_range_and_contains_the_observed_rate(n, frac):
 def test_quantiles_are_ordered_and_inside_the_data(values):
     q = [stats.quantile(values, x) for x in (0.05, 0.5, 0.95)]
     assert min(values) <= q[0] <= q[1] <= q[2] <= max(values)
+
+
+def test_a_share_interval_stays_within_what_a_share_can_be():
+    """Nine games the winner never trailed and one it always did: the t interval's low end
+    would be about -13%, which no share of turns can be; clipped to the bounds it is 0."""
+    values = [0.0] * 9 + [1.0]
+    m, lo, hi = stats.mean_ci(values)
+    assert lo < 0  # the plain t interval runs past the bound
+    m, lo, hi = stats.mean_ci(values, bounds=(0.0, 1.0))
+    assert m == pytest.approx(0.1) and lo == 0.0 and 0.1 < hi < 1.0
+
+
+def test_antikes_report_never_prints_a_negative_share():
+    """The text report of a short Antike run printed "the winner trailed 14% [-1%–30%]"."""
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    res = CliRunner().invoke(main, ["simulate", "antike", "--games", "10", "--skill", "none",
+                                    "--format", "json"])
+    assert res.exit_code == 0, res.output
+    lead = json.loads(res.output)["lead"]["trailing_share"]
+    assert 0.0 <= lead["ci95"][0] <= lead["mean"] <= lead["ci95"][1] <= 1.0

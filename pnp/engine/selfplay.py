@@ -606,7 +606,7 @@ def _lead_table(a: Aggregate) -> dict[str, Any]:
         return {"games": 0}
     changes = {k: _r(v) for k, v in st.describe(a.lead_changes).items()}
     changes["histogram"] = _histogram(a.lead_changes)
-    trailing = st.mean_ci(a.trailing_shares)
+    trailing = st.mean_ci(a.trailing_shares, bounds=(0.0, 1.0))
     comebacks = sum(a.comebacks)
     decided = {k: _r(v) for k, v in st.describe(a.decided_at).items()}
     decided["tenths"] = _tenths(a.decided_at)

@@ -106,14 +106,23 @@ def t_quantile_975(df: float) -> float:
     return z + g1 / df + g2 / df**2 + g3 / df**3 + g4 / df**4
 
 
-def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
-    """(mean, low, high): Student t interval for the mean; (m, m, m) for fewer than two values."""
+def mean_ci(values: Sequence[float],
+            bounds: tuple[float, float] | None = None) -> tuple[float, float, float]:
+    """(mean, low, high): Student t interval for the mean; (m, m, m) for fewer than two values.
+
+    `bounds` is the range the values can take (a share: (0, 1)): the t interval is symmetric
+    and can run past it on few or skewed values, which would print as "[-1%–30%]"; the ends
+    are clipped to it, since no mean can lie outside what every value lies within.
+    """
     n = len(values)
     m = mean(values)
     if n < 2:
         return (m, m, m)
     half = t_quantile_975(n - 1) * math.sqrt(variance(values) / n)
-    return (m, m - half, m + half)
+    low, high = m - half, m + half
+    if bounds is not None:
+        low, high = max(bounds[0], low), min(bounds[1], high)
+    return (m, low, high)
 
 
 def diff_proportions(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float, float]:
