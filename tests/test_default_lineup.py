@@ -76,8 +76,11 @@ def test_antikes_default_run_plays_distinct_games_and_says_why_its_line_up():
 def test_the_text_report_says_the_line_up_is_the_games_default_and_why():
     result = _simulate("antike", "--players", "2", "--games", "2", "--skill", "none")
     assert result.exit_code == 0, result.output
+    header = result.stdout.split("\n\n")[0]
     assert ("bots greedy-varied in every seat (the game's default line-up, because Antike has "
-            "no chance after setup") in result.stdout
+            "no chance after setup") in " ".join(header.split())
+    # the reason is wrapped into the header's block, not printed as one long line
+    assert max(len(line) for line in header.splitlines()) <= 100
 
 
 def test_bots_given_on_the_command_line_win_over_the_games_default():

@@ -8,10 +8,14 @@ No reportlab: a text report loads no PDF machinery.
 from __future__ import annotations
 
 import json
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pnp.engine.findings import num, pct, points
+
+#: the simulate header wraps at this width (a game's default line-up adds its reason)
+HEADER_WIDTH = 100
 
 # --------------------------------------------------------------------------- simulate, compare
 
@@ -150,9 +154,12 @@ def choice_lines(doc: Mapping[str, Any]) -> list[str]:
 def render_text(doc: Mapping[str, Any]) -> str:
     """Header, key figures, then the findings most severe first."""
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
+    header = (f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
+              f"{doc['players']} players, seed {doc['seed']}, {lineup_text(doc)}")
     lines = [
-        f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
-        f"{doc['players']} players, seed {doc['seed']}, {lineup_text(doc)}",
+        # a game's own line-up brings its reason, a sentence or two: wrapped, not one long line
+        textwrap.fill(header, width=HEADER_WIDTH, subsequent_indent="  ",
+                      break_on_hyphens=False),
         f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
         f"invariants checked: {doc['invariants']}",
         "",
