@@ -30,9 +30,9 @@ def _with_coins(tmp_path: Path, coins: str) -> Path:
 
 
 def _where(folder: Path, needle: str) -> tuple[int, int]:
-    """1-based line and column of `needle` in the copy's game.yaml."""
+    """1-based line and column of `needle` in the copy's start-coin list."""
     text = (folder / "game.yaml").read_text(encoding="utf-8")
-    at = text.index(needle)
+    at = text.index(needle, text.index("start_coins_by_order: "))
     line = text.count("\n", 0, at) + 1
     return line, at - text.rfind("\n", 0, at)
 
