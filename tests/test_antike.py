@@ -5,6 +5,7 @@ states."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -189,14 +190,21 @@ def test_a_conquest_is_worth_less_to_the_greedy_bot_once_it_earns_nothing() -> N
 
 
 @pytest.mark.parametrize("players,index", [(3, 181), (4, 88), (6, 82)])
-def test_the_games_that_ran_to_the_cap_now_end(players, index) -> None:
+def test_the_games_that_ran_to_the_cap_now_end(tmp_path, players, index) -> None:
     """Three games of 1,500 (seed 1, random and greedy bots in alternate seats) ran to the
     150-round cap: the two greedy nations traded the same cities back and forth once the
-    kings were gone. With a conquest worth less when it earns nothing, each ends."""
+    kings were gone. With a conquest worth less when it earns nothing, each ends. They were
+    played with the start coins of the time (1 to 6 by turn order), so they are replayed
+    with those, whatever game.yaml holds now."""
     from pnp.engine.play import play_game
     from pnp.engine.selfplay import game_seed
 
-    game = load_game(GAME).game
+    text = (GAME / "game.yaml").read_text(encoding="utf-8")
+    coins = re.search(r"start_coins_by_order: \[[^\]]*\]", text)
+    assert coins, "game.yaml has no start_coins_by_order list"
+    folder = copy_with(GAME, tmp_path, [("game.yaml", coins.group(0),
+                                         "start_coins_by_order: [1, 2, 3, 4, 5, 6]")])
+    game = load_game(folder).game
     bots = tuple(("random", "greedy")[(index + s) % 2] for s in range(players))
     result = play_game(game, players, game_seed(1, index), bots)
     assert result.ended == "completed" and not result.violations

@@ -39,9 +39,9 @@ class Antike(Maneuver, Personages):
         for seat in range(players):
             for res in RESOURCES:
                 self.take(seat, res, r.start_resources)
-        if r.start_coins == "seat-order":
-            for k, seat in enumerate(st.vars["order"], start=1):
-                self.take(seat, "coins", k)
+        # six entries, one per place in turn order; fewer nations play, so the rest go unused
+        for seat, coins in zip(st.vars["order"], r.start_coins_by_order, strict=False):
+            self.take(seat, "coins", coins)
         for seat in range(players):
             st.players[seat].vars["best"]["cities"] = len(self.cities(seat))
 

@@ -69,7 +69,8 @@ class Rules:
             for s in STACKS)
         setup = rule("setup")
         self.start_cities = int(setup["start_cities"])
-        self.start_coins = str(setup.get("start_coins", "none"))
+        #: coins of the 1st, 2nd, ... nation in turn order (one list for every player count)
+        self.start_coins_by_order = tuple(int(c) for c in setup.get("start_coins_by_order") or ())
         self.start_resources = int(setup.get("start_resources", 0))
         self.round_coins = int(setup.get("round_coins", 0))
         self.end_at = {int(k): int(v) for k, v in rule("end", "personages").items()}
