@@ -63,6 +63,15 @@ def test_with_the_tree_every_seat_gets_tree_nodes(monkeypatch, bots):
     assert others  # the opponent's replies are nodes of the searching seat's tree
 
 
+@pytest.mark.parametrize(("mode", "depth"), [("tree", 1), ("tree", 2), ("model", 1), ("model", 2)])
+def test_no_tree_node_is_deeper_than_tree_depth(monkeypatch, mode, depth):
+    """TREE_DEPTH 1 is flat Monte Carlo over the root's options; 2 adds one decision below."""
+    monkeypatch.setattr(mcts, "TREE_DEPTH", depth)
+    roots = _roots(monkeypatch, mode, ["mcts:24", "random"])
+    depths = [d for _, root in roots for d, _ in _descendants(root)]
+    assert max(depths) == depth
+
+
 def test_an_opponent_model_keeps_games_repeatable_and_replays_exact(monkeypatch, made):
     monkeypatch.setattr(mcts, "OPPONENTS", "model")
     game = toy("race.py")

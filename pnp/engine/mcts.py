@@ -87,6 +87,10 @@ HORIZON = 0
 #: as TAG's MCTS does with its opponent tree policy SelfOnly. With an opponent model close to
 #: how the opponents play, the root's estimates are those of the line-up actually faced
 OPPONENTS = "tree"
+#: the deepest tree node, counting the root's children as 1: a decision below it is played by
+#: the rollout bot. 1 is flat Monte Carlo over the root's options with the rollout bot as
+#: everyone's policy after them (rollout-policy improvement); 0: no limit
+TREE_DEPTH = 0
 
 
 class _Node:
@@ -156,7 +160,7 @@ class _Rollout:
 class _Walk:
     """One iteration's way down the tree (the policy of every seat after the root)."""
 
-    __slots__ = ("bot", "node", "only", "out", "path", "rollout")
+    __slots__ = ("bot", "deepest", "node", "only", "out", "path", "rollout")
 
     def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout, only: int | None = None):
         self.bot = bot
@@ -166,10 +170,13 @@ class _Walk:
         self.out = False
         #: the one seat whose decisions get tree nodes (OPPONENTS "model"); None: every seat
         self.only = only
+        #: the path's length past which decisions are the rollout bot's (TREE_DEPTH; 0: none)
+        self.deepest = int(TREE_DEPTH) + 1 if TREE_DEPTH else 0
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
-        if self.out or len(options) < 2 or (self.only is not None and seat != self.only):
+        if (self.out or len(options) < 2 or (self.only is not None and seat != self.only)
+                or (self.deepest and len(self.path) >= self.deepest)):
             return self.rollout.choose(state, seat, options, why, outcomes)
         return self.step(state, seat, options, why, outcomes)
 
