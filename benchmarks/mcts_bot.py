@@ -12,10 +12,10 @@ sat in them on the same seeds, and the mcts bot's gain over it with a 95% interv
 which mcts picks as greedy would is the same game, so the pairs cancel most of the luck; this
 is the sharper test of whether search helps). `departed` counts searched decisions whose pick
 was not greedy's.
-`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS,
-SURE, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON, OPPONENTS, TREE_DEPTH) for a tuning
-run (a constant that is a string, such as OPPONENTS=model, takes the text; the others a
-number); with a HORIZON, `cut` counts the playouts stopped at it. Two runs on the same seeds pair up game by
+`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE,
+ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON, OPPONENTS, TREE_DEPTH) for a tuning run (a
+constant that is a string, such as OPPONENTS=model, takes the text; the others a number); with
+a HORIZON, `cut` counts the playouts stopped at it. Two runs on the same seeds pair up game by
 game: each `game i` line gives the mcts seats' running win total, `--record FILE` writes every
 seat-game's result (JSON), and `--paired-with FILE` reads another run's record on the same
 seeds and prints this run's gain over it, seat-game by seat-game, with a 95% interval. Usage:
@@ -63,7 +63,8 @@ def set_constant(item: str) -> None:
     setattr(mcts, name, value if isinstance(getattr(mcts, name), str) else float(value))
 
 
-def paired_gain(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> tuple[float, float, float]:
+def paired_gain(mine: list[dict[str, Any]],
+                other: list[dict[str, Any]]) -> tuple[float, float, float]:
     """This run's mcts share minus another run's, seat-game by seat-game (the same games and
     seats), with its 95% interval: one setting's gain over another on the same luck."""
     theirs = {(r["game"], r["seat"]): r["mcts"] for r in other}
