@@ -18,7 +18,8 @@ decisions that follow the one being made, on the same trace replay as the flat s
    widening** lets a node open a new child only while fewer than
    ceil(WIDEN * visits ** 0.5) of the options offered have one, so a decision with many options is not spread thin;
    with OPPONENTS "model" only the searching seat's decisions are in the tree, and the other
-   seats' are played by the rollout bot (the opponent model) on the way down;
+   seats' are played by the rollout bot (the opponent model) on the way down, and with a
+   TREE_DEPTH no node is made below that depth (1: flat Monte Carlo over the root's options);
 4. **expand** one child and leave the tree: the rest of the game is played by the rollout
    bot (the game's greedy estimates where its module gives them, else uniform; with a little
    randomness either way), with fresh seeded dice, to the end or the turn cap, or with a
