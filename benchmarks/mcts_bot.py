@@ -12,20 +12,24 @@ sat in them on the same seeds, and the mcts bot's gain over it with a 95% interv
 which mcts picks as greedy would is the same game, so the pairs cancel most of the luck; this
 is the sharper test of whether search helps). `departed` counts searched decisions whose pick
 was not greedy's.
-`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS,
-SURE, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON) for a tuning run; with a HORIZON, `cut`
-counts the playouts stopped at it. Two runs on the same seeds
-pair up game by game: each `game i` line gives the mcts seats' running win total, so the
-difference of two runs' steps is one setting's gain over the other in that game. Usage:
+`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE,
+ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON, OPPONENTS, TREE_DEPTH) for a tuning run (a
+constant that is a string, such as OPPONENTS=model, takes the text; the others a number); with
+a HORIZON, `cut` counts the playouts stopped at it. Two runs on the same seeds pair up game by
+game: each `game i` line gives the mcts seats' running win total, `--record FILE` writes every
+seat-game's result (JSON), and `--paired-with FILE` reads another run's record on the same
+seeds and prints this run's gain over it, seat-game by seat-game, with a 95% interval. Usage:
 
     python benchmarks/mcts_bot.py GAME [--players 2] [--games 40] [--budget 32]
-        [--opponent greedy] [--mixed] [--set BIAS=0.5]
+        [--opponent greedy] [--mixed] [--set BIAS=0.5] [--record FILE] [--paired-with FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import time
+from typing import Any
 
 from pnp.commands.common import load_or_exit
 from pnp.engine import bots as bots_mod
@@ -51,6 +55,24 @@ def keep_mcts_bots(budget: int) -> list[mcts.MctsBot]:
     return made
 
 
+def set_constant(item: str) -> None:
+    """Override one mcts constant from NAME=VALUE: text for a string constant, else a number."""
+    name, _, value = item.partition("=")
+    if not hasattr(mcts, name):
+        raise SystemExit(f"mcts has no constant {name}")
+    setattr(mcts, name, value if isinstance(getattr(mcts, name), str) else float(value))
+
+
+def paired_gain(mine: list[dict[str, Any]],
+                other: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """This run's mcts share minus another run's, seat-game by seat-game (the same games and
+    seats), with its 95% interval: one setting's gain over another on the same luck."""
+    theirs = {(r["game"], r["seat"]): r["mcts"] for r in other}
+    if set(theirs) != {(r["game"], r["seat"]) for r in mine}:
+        raise SystemExit("--paired-with: the two runs did not play the same games and seats")
+    return st.mean_ci([r["mcts"] - theirs[(r["game"], r["seat"])] for r in mine])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
@@ -63,12 +85,12 @@ def main() -> None:
     ap.add_argument("--mixed", action="store_true",
                     help="seat mcts,OPPONENT repeated (not one mcts seat against the rest)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
+    ap.add_argument("--record", metavar="FILE", help="write every seat-game's result (JSON)")
+    ap.add_argument("--paired-with", metavar="FILE",
+                    help="another run's --record on the same seeds: print the gain over it")
     args = ap.parse_args()
     for item in args.set:
-        name, _, value = item.partition("=")
-        if not hasattr(mcts, name):
-            raise SystemExit(f"mcts has no constant {name}")
-        setattr(mcts, name, float(value))
+        set_constant(item)
     game = load_or_exit(args.game).game
     made = keep_mcts_bots(args.budget)
     names = (("bench-mcts", args.opponent) if args.mixed
@@ -115,6 +137,18 @@ def main() -> None:
     print(f"  {args.opponent} in the same seats on the same seeds wins {sum(base) / len(base):.1%}"
           f"; mcts gains {gain:+.1%} (95% CI {gain_lo:+.1%} to {gain_hi:+.1%}), paired; "
           f"departed from greedy's pick at {departed} of {searched} searched decisions")
+    records = [{"game": i, "seat": s, "mcts": m, "greedy": b}
+               for (i, s, m), b in zip(mine, base, strict=True)]
+    if args.record:
+        with open(args.record, "w", encoding="utf-8") as fh:
+            json.dump({"settings": args.set, "budget": args.budget, "seed": args.seed,
+                       "records": records}, fh)
+    if args.paired_with:
+        with open(args.paired_with, encoding="utf-8") as fh:
+            other = json.load(fh)
+        d, d_lo, d_hi = paired_gain(records, other["records"])
+        print(f"  against {args.paired_with} ({', '.join(other['settings']) or 'default constants'}"
+              f"): {d:+.1%} (95% CI {d_lo:+.1%} to {d_hi:+.1%}), paired")
     print(f"  {seconds / games:.2f} CPU s a game; {searched / seconds:.1f} decisions searched "
           f"and {iterations / seconds:.0f} iterations a CPU second; plain greedy games "
           f"{plain:.1f} a CPU second" + (f"; {cut} of {iterations} playouts cut at the horizon"

@@ -17,6 +17,9 @@ decisions that follow the one being made, on the same trace replay as the flat s
    availability rather than its parent's visits (the ISMCTS form of UCB1); **progressive
    widening** lets a node open a new child only while fewer than
    ceil(WIDEN * visits ** 0.5) of the options offered have one, so a decision with many options is not spread thin;
+   with OPPONENTS "model" only the searching seat's decisions are in the tree, and the other
+   seats' are played by the rollout bot (the opponent model) on the way down, and with a
+   TREE_DEPTH no node is made below that depth (1: flat Monte Carlo over the root's options);
 4. **expand** one child and leave the tree: the rest of the game is played by the rollout
    bot (the game's greedy estimates where its module gives them, else uniform; with a little
    randomness either way), with fresh seeded dice, to the end or the turn cap, or with a
@@ -78,6 +81,17 @@ MARGIN = 0.05
 #: the seats ahead on score counting as its winners ("the result if the game ended now");
 #: 0 plays every playout to the end
 HORIZON = 0
+#: how the tree part of an iteration plays the other seats' decisions. "tree": every seat's
+#: decision gets a node and is picked by UCB for the seat deciding (max-n), modelling each
+#: opponent as searching for its own best reply; "model": only the searching seat gets nodes,
+#: and the others' decisions are played by the rollout bot (the opponent model) all the way,
+#: as TAG's MCTS does with its opponent tree policy SelfOnly. With an opponent model close to
+#: how the opponents play, the root's estimates are those of the line-up actually faced
+OPPONENTS = "tree"
+#: the deepest tree node, counting the root's children as 1: a decision below it is played by
+#: the rollout bot. 1 is flat Monte Carlo over the root's options with the rollout bot as
+#: everyone's policy after them (rollout-policy improvement); 0: no limit
+TREE_DEPTH = 0
 
 
 class _Node:
@@ -147,18 +161,23 @@ class _Rollout:
 class _Walk:
     """One iteration's way down the tree (the policy of every seat after the root)."""
 
-    __slots__ = ("bot", "node", "out", "path", "rollout")
+    __slots__ = ("bot", "deepest", "node", "only", "out", "path", "rollout")
 
-    def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout):
+    def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout, only: int | None = None):
         self.bot = bot
         self.node: _Node | None = root
         self.path = [root]
         self.rollout = rollout
         self.out = False
+        #: the one seat whose decisions get tree nodes (OPPONENTS "model"); None: every seat
+        self.only = only
+        #: the path's length past which decisions are the rollout bot's (TREE_DEPTH; 0: none)
+        self.deepest = int(TREE_DEPTH) + 1 if TREE_DEPTH else 0
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
-        if self.out or len(options) < 2:
+        if (self.out or len(options) < 2 or (self.only is not None and seat != self.only)
+                or (self.deepest and len(self.path) >= self.deepest)):
             return self.rollout.choose(state, seat, options, why, outcomes)
         return self.step(state, seat, options, why, outcomes)
 
@@ -305,7 +324,9 @@ class MctsBot(Replaying):
         assert module is not None and real is not None
         rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players,
                            self.guided)
-        walk = _Walk(self, root, rollout)
+        if OPPONENTS not in ("tree", "model"):
+            raise ValueError(f'mcts.OPPONENTS is "tree" or "model", not {OPPONENTS!r}')
+        walk = _Walk(self, root, rollout, seat if OPPONENTS == "model" else None)
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
             st = p.ctx.state  # type: ignore[union-attr]
