@@ -34,20 +34,28 @@ def test_mcts_runs_in_the_race_nearly_always():
     assert picks.count("run") > len(picks) / 2  # random would run a third of the time
 
 
-def test_the_same_seed_gives_the_same_game_and_the_log_replays_it_exactly():
-    game = toy("race.py")
+def play_twice_and_replay(game, seed: int = 11) -> tuple[list, object]:
+    """Play the same mcts game twice and replay its log: the two logs must be equal, and the
+    replay must reach the same final state and winners. Returns the log and the result."""
     logs, results = [], []
     for _ in range(2):
         log: list = []
-        results.append(play_game(game, 2, 11, ["mcts:8", "mcts:8"], log=log, invariants="all"))
+        results.append(play_game(game, 2, seed, ["mcts:8", "mcts:8"], log=log,
+                                 invariants="all"))
         logs.append(log)
     assert logs[0] == logs[1] and not results[0].violations
     final, again = replay_log(game, logs[0])
     assert final == State.from_json(logs[0][-1]["state"])
     assert again.winners == results[0].winners
+    return logs[0], results[0]
+
+
+def test_the_same_seed_gives_the_same_game_and_the_log_replays_it_exactly():
+    game = toy("race.py")
+    log, _ = play_twice_and_replay(game)
     other: list = []
     play_game(game, 2, 12, ["mcts:8", "mcts:8"], log=other)
-    assert other != logs[0]
+    assert other != log
 
 
 def test_every_replay_reaches_the_real_decision(made):

@@ -12,11 +12,11 @@ import importlib.util
 from pathlib import Path
 
 import pytest
+from test_mcts_bot import play_twice_and_replay
 from test_search_bot import toy
 
 from pnp.engine import mcts
-from pnp.engine.play import play_game, replay_log
-from pnp.engine.state import State
+from pnp.engine.play import play_game
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "mcts_bot.py"
 
@@ -74,17 +74,8 @@ def test_no_tree_node_is_deeper_than_tree_depth(monkeypatch, mode, depth):
 
 def test_an_opponent_model_keeps_games_repeatable_and_replays_exact(monkeypatch, made):
     monkeypatch.setattr(mcts, "OPPONENTS", "model")
-    game = toy("race.py")
-    logs, results = [], []
-    for _ in range(2):
-        log: list = []
-        results.append(play_game(game, 2, 11, ["mcts:8", "mcts:8"], log=log, invariants="all"))
-        logs.append(log)
-    assert logs[0] == logs[1] and not results[0].violations
+    play_twice_and_replay(toy("race.py"))
     assert all(bot.mismatches == 0 for bot in made) and made[0].searched > 3
-    final, again = replay_log(game, logs[0])
-    assert final == State.from_json(logs[0][-1]["state"])
-    assert again.winners == results[0].winners
 
 
 def test_an_unknown_opponent_setting_is_refused(monkeypatch):
