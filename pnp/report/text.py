@@ -159,7 +159,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
     lines = [
         # a game's own line-up brings its reason, a sentence or two: wrapped, not one long line
         textwrap.fill(header, width=HEADER_WIDTH, subsequent_indent="  ",
-                      break_on_hyphens=False),
+                      break_on_hyphens=False, break_long_words=False),
         f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
         f"invariants checked: {doc['invariants']}",
         "",
