@@ -5,10 +5,10 @@ states."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
+from test_antike_coins import with_coins
 
 from pnp.data.game import load_game
 from pnp.engine.api import Rondel
@@ -199,12 +199,7 @@ def test_the_games_that_ran_to_the_cap_now_end(tmp_path, players, index) -> None
     from pnp.engine.play import play_game
     from pnp.engine.selfplay import game_seed
 
-    text = (GAME / "game.yaml").read_text(encoding="utf-8")
-    coins = re.search(r"start_coins_by_order: \[[^\]]*\]", text)
-    assert coins, "game.yaml has no start_coins_by_order list"
-    folder = copy_with(GAME, tmp_path, [("game.yaml", coins.group(0),
-                                         "start_coins_by_order: [1, 2, 3, 4, 5, 6]")])
-    game = load_game(folder).game
+    game = load_game(with_coins(tmp_path, "[1, 2, 3, 4, 5, 6]")).game
     bots = tuple(("random", "greedy")[(index + s) % 2] for s in range(players))
     result = play_game(game, players, game_seed(1, index), bots)
     assert result.ended == "completed" and not result.violations

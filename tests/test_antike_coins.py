@@ -20,7 +20,7 @@ GAME = CARDS / "antike"
 LINE = re.compile(r"start_coins_by_order: \[[^\]]*\]")
 
 
-def _with_coins(tmp_path: Path, coins: str) -> Path:
+def with_coins(tmp_path: Path, coins: str) -> Path:
     """A copy of Antike whose start-coin list reads `coins` (YAML text, e.g. "[9, 0]")."""
     text = (GAME / "game.yaml").read_text(encoding="utf-8")
     old = LINE.search(text)
@@ -45,7 +45,7 @@ def _where(folder: Path, needle: str) -> tuple[int, int]:
 ])
 def test_a_bad_start_coin_list_is_a_schema_error_at_its_place(tmp_path, coins, needle, code,
                                                               message) -> None:
-    folder = _with_coins(tmp_path, coins)
+    folder = with_coins(tmp_path, coins)
     line, column = _where(folder, needle)
     result = CliRunner().invoke(main, ["validate", str(folder)])
     assert result.exit_code == 1
@@ -68,7 +68,7 @@ def test_each_nation_starts_with_the_coins_of_its_place_in_turn_order(tmp_path, 
                                                                       starter, order) -> None:
     """The starting nation (the one whose card shows the player count) takes the first entry,
     9 here, the next nation in turn order the second, and so on."""
-    game = load_game(_with_coins(tmp_path, "[9, 0, 4, 7, 5, 6]")).game
+    game = load_game(with_coins(tmp_path, "[9, 0, 4, 7, 5, 6]")).game
     assert rules_for(game).starter(players) == starter
     state = main_state(game, players)
     coins = {p.vars["nation"]: p.counters["coins"] for p in state.players}
@@ -76,7 +76,7 @@ def test_each_nation_starts_with_the_coins_of_its_place_in_turn_order(tmp_path, 
     assert state.supply["coins"] == 40 - sum(coins.values())
 
 
-def test_without_a_list_no_nation_starts_with_coins(tmp_path) -> None:
+def test_without_a_list_no_nation_startswith_coins(tmp_path) -> None:
     text = (GAME / "game.yaml").read_text(encoding="utf-8")
     line = next(ln for ln in text.splitlines() if "start_coins_by_order:" in ln)
     folder = copy_with(GAME, tmp_path, [("game.yaml", line + "\n", "")])

@@ -163,7 +163,8 @@ class _Walk:
 
     __slots__ = ("bot", "deepest", "node", "only", "out", "path", "rollout")
 
-    def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout, only: int | None = None):
+    def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout, only: int | None = None,
+                 deepest: int = 0):
         self.bot = bot
         self.node: _Node | None = root
         self.path = [root]
@@ -171,8 +172,8 @@ class _Walk:
         self.out = False
         #: the one seat whose decisions get tree nodes (OPPONENTS "model"); None: every seat
         self.only = only
-        #: the path's length past which decisions are the rollout bot's (TREE_DEPTH; 0: none)
-        self.deepest = int(TREE_DEPTH) + 1 if TREE_DEPTH else 0
+        #: the path's length past which decisions are the rollout bot's (0: no limit)
+        self.deepest = deepest
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -263,6 +264,12 @@ class MctsBot(Replaying):
         #: the rollout horizon in turns (HORIZON when the bot was made; 0: to the end)
         self.horizon = int(HORIZON)
         self.horizons = self.horizon > 0
+        # the tree's shape, read once like HORIZON: OPPONENTS "model" keeps other seats out
+        if OPPONENTS not in ("tree", "model"):
+            raise ValueError(f'mcts.OPPONENTS is "tree" or "model", not {OPPONENTS!r}')
+        self.self_only = OPPONENTS == "model"
+        #: the path's length past which decisions are the rollout bot's (TREE_DEPTH; 0: none)
+        self.deepest = int(TREE_DEPTH) + 1 if TREE_DEPTH else 0
         #: playouts cut at the horizon
         self.cut = 0
         #: decisions searched, iterations run, replays that did not reach the same decision
@@ -324,9 +331,7 @@ class MctsBot(Replaying):
         assert module is not None and real is not None
         rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players,
                            self.guided)
-        if OPPONENTS not in ("tree", "model"):
-            raise ValueError(f'mcts.OPPONENTS is "tree" or "model", not {OPPONENTS!r}')
-        walk = _Walk(self, root, rollout, seat if OPPONENTS == "model" else None)
+        walk = _Walk(self, root, rollout, seat if self.self_only else None, self.deepest)
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
             st = p.ctx.state  # type: ignore[union-attr]
