@@ -141,8 +141,9 @@ def main() -> None:
                for (i, s, m), b in zip(mine, base, strict=True)]
     if args.record:
         with open(args.record, "w", encoding="utf-8") as fh:
-            json.dump({"settings": args.set, "budget": args.budget, "seed": args.seed,
-                       "records": records}, fh)
+            json.dump({"game": game.id, "players": args.players, "opponent": args.opponent,
+                       "mixed": args.mixed, "settings": args.set, "budget": args.budget,
+                       "seed": args.seed, "records": records}, fh)
     if args.paired_with:
         with open(args.paired_with, encoding="utf-8") as fh:
             other = json.load(fh)
