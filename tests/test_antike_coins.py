@@ -1,6 +1,7 @@
 """Antike's start coins by turn order (`rules: setup: start_coins_by_order`, our prototype
 data, tuned with `pnp tune`): the schema holds the list to six whole numbers of 0 or more,
-and setup gives each nation the entry for its place in turn order."""
+and setup gives each nation the entry for its place in turn order. A player count may have a
+list of its own (`start_coins_by_players`), one entry per player, used at that count only."""
 
 from __future__ import annotations
 
@@ -18,21 +19,27 @@ from tests.scenario_breaks import copy_with
 
 GAME = CARDS / "antike"
 LINE = re.compile(r"start_coins_by_order: \[[^\]]*\]")
+PER_COUNT = re.compile(r"\n *start_coins_by_players: \{[^}]*\}")
 
 
-def with_coins(tmp_path: Path, coins: str) -> Path:
-    """A copy of Antike whose start-coin list reads `coins` (YAML text, e.g. "[9, 0]")."""
+def with_coins(tmp_path: Path, coins: str, per_count: str | None = None) -> Path:
+    """A copy of Antike whose start-coin list reads `coins` (YAML text, e.g. "[9, 0]") and
+    whose per-count lists read `per_count` (YAML text, e.g. '{"2": [5, 4]}'); without
+    per_count the copy has none, so `coins` serves every player count."""
     text = (GAME / "game.yaml").read_text(encoding="utf-8")
-    old = LINE.search(text)
+    old, lists = LINE.search(text), PER_COUNT.search(text)
     assert old, "game.yaml has no start_coins_by_order list"
-    return copy_with(GAME, tmp_path, [("game.yaml", old.group(0),
-                                       f"start_coins_by_order: {coins}")])
+    assert lists, "game.yaml has no start_coins_by_players map"
+    indent = lists.group(0)[:lists.group(0).index("s")]
+    added = f"{indent}start_coins_by_players: {per_count}" if per_count is not None else ""
+    return copy_with(GAME, tmp_path, [("game.yaml", old.group(0) + lists.group(0),
+                                       f"start_coins_by_order: {coins}{added}")])
 
 
-def _where(folder: Path, needle: str) -> tuple[int, int]:
-    """1-based line and column of `needle` in the copy's start-coin list."""
+def _where(folder: Path, needle: str, key: str = "start_coins_by_order: ") -> tuple[int, int]:
+    """1-based line and column of `needle` in the copy's start-coin list (after `key`)."""
     text = (folder / "game.yaml").read_text(encoding="utf-8")
-    at = text.index(needle, text.index("start_coins_by_order: "))
+    at = text.index(needle, text.index(key))
     line = text.count("\n", 0, at) + 1
     return line, at - text.rfind("\n", 0, at)
 
@@ -55,6 +62,31 @@ def test_a_bad_start_coin_list_is_a_schema_error_at_its_place(tmp_path, coins, n
     assert "start_coins_by_order" in errors[0] and message in errors[0]
 
 
+@pytest.mark.parametrize("per_count,needle,code,message", [
+    ('{"2": [5, 4, 4]}', "[5, 4, 4]", "PNP-S001", "is too long"),
+    ('{"6": [4, 4, 3, 3, 4]}', "[4, 4, 3, 3, 4]", "PNP-S001", "is too short"),
+    ('{"2": [5, -1]}', "-1", "PNP-S001", "-1 is less than the minimum of 0"),
+    ('{"2": [5, 4.5]}', "4.5", "PNP-S004", "expected integer, got float 4.5"),
+    ('{"7": [1, 1, 1, 1, 1, 1, 1]}', '{"7"', "PNP-S006", "'7' has the wrong form"),
+    ('{"1": [3]}', '{"1"', "PNP-S006", "'1' has the wrong form"),
+])
+def test_a_bad_per_count_list_is_a_schema_error_at_its_place(tmp_path, per_count, needle, code,
+                                                             message) -> None:
+    """A count's list holds exactly that many whole numbers of 0 or more, for a count of 2 to
+    6; the error names the place, and the hint says what the schema wants there."""
+    folder = with_coins(tmp_path, "[4, 4, 3, 3, 4, 4]", per_count)
+    line, column = _where(folder, needle, "start_coins_by_players: ")
+    result = CliRunner().invoke(main, ["validate", str(folder)])
+    assert result.exit_code == 1
+    lines = result.output.splitlines()
+    errors = [i for i, ln in enumerate(lines) if " error " in ln]
+    assert len(errors) == 1, result.output
+    error, hint = lines[errors[0]], " ".join(lines[errors[0] + 1:errors[0] + 3])
+    assert f"game.yaml:{line}:{column}: error {code}" in error
+    assert "start_coins_by_players" in error and message in error
+    assert ("player count" if code == "PNP-S006" else "whole number") in hint
+
+
 def test_the_bundled_start_coin_list_validates() -> None:
     result = CliRunner().invoke(main, ["validate", str(GAME)])
     assert result.exit_code == 0, result.output
@@ -74,6 +106,80 @@ def test_each_nation_starts_with_the_coins_of_its_place_in_turn_order(tmp_path, 
     coins = {p.vars["nation"]: p.counters["coins"] for p in state.players}
     assert coins == dict(zip(order, [9, 0, 4, 7], strict=False))
     assert state.supply["coins"] == 40 - sum(coins.values())
+
+
+def _coins_by_nation(folder: Path, players: int, variant: str | None = None) -> dict[str, int]:
+    loaded = load_game(folder, variant)
+    assert loaded.game is not None, [d.message for d in loaded.diagnostics]
+    state = main_state(loaded.game, players)
+    assert state.supply["coins"] == 40 - sum(p.counters["coins"] for p in state.players)
+    return {p.vars["nation"]: p.counters["coins"] for p in state.players}
+
+
+def test_a_count_with_its_own_list_uses_it_and_another_count_the_general_list(tmp_path) -> None:
+    """With a list for 2 players, a 2-player game deals from it (the starting Romans 7, the
+    Phoenicians 1); a 3-player game, which has none, deals from the six-entry list."""
+    folder = with_coins(tmp_path, "[9, 0, 4, 7, 5, 6]", '{"2": [7, 1]}')
+    assert _coins_by_nation(folder, 2) == {"romans": 7, "phoenicians": 1}
+    # 3 players: the Phoenicians start, then the Carthaginians, then the Romans
+    assert _coins_by_nation(folder, 3) == {"phoenicians": 9, "carthaginians": 0, "romans": 4}
+
+
+def test_a_per_count_list_serves_without_a_general_list(tmp_path) -> None:
+    """Only the 2-player list: a 2-player game deals from it, a 3-player game deals none."""
+    folder = with_coins(tmp_path, "[9, 0, 4, 7, 5, 6]", '{"2": [7, 1]}')
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    text, gone = re.subn(r"\n *start_coins_by_order: \[[^\]]*\]", "", text)
+    assert gone == 1
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    assert _coins_by_nation(folder, 2) == {"romans": 7, "phoenicians": 1}
+    assert set(_coins_by_nation(folder, 3).values()) == {0}
+
+
+def test_a_variant_reaches_one_entry_of_a_counts_list_by_its_path(tmp_path) -> None:
+    """Override paths name a count by its key (`start_coins_by_players/2/1`),
+    as `pnp tune --param` does; the variant changes the 2-player game and no other."""
+    folder = with_coins(tmp_path, "[9, 0, 4, 7, 5, 6]", '{"2": [7, 1]}')
+    text = (folder / "game.yaml").read_text(encoding="utf-8")
+    text = text.replace("variants:\n", "variants:\n  - {id: rich-second, description: x, "
+                        "overrides: {game/rules/setup/start_coins_by_players/2/1: 5}}\n", 1)
+    (folder / "game.yaml").write_text(text, encoding="utf-8")
+    assert _coins_by_nation(folder, 2, "rich-second") == {"romans": 7, "phoenicians": 5}
+    assert _coins_by_nation(folder, 3, "rich-second") == _coins_by_nation(folder, 3)
+
+
+def test_tune_params_on_a_counts_list_read_their_base_values() -> None:
+    """`pnp tune --param game/rules/setup/start_coins_by_players/2/0=...` names a number of
+    the bundled game, and its base value is the 2-player list's entry."""
+    from pnp.data.game import load_game_and_documents
+    from pnp.engine import tune_spec as ts
+
+    loaded, docs = load_game_and_documents(GAME)
+    assert docs is not None
+    per_count = loaded.game.rule("setup", "start_coins_by_players")
+    for players in (2, 6):
+        params, targets, diags = ts.from_options(
+            tuple(f"game/rules/setup/start_coins_by_players/{players}/{i}=0..6"
+                  for i in range(players)), ("seats",))
+        assert diags == []
+        spec = ts.TuneSpec(params=params, targets=targets)
+        assert ts.check(spec, docs, {}) == []
+        assert [p.base for p in spec.params] == list(per_count[str(players)])
+    params, targets, _ = ts.from_options(("game/rules/setup/start_coins_by_players/4/0=0..6",),
+                                         ("seats",))
+    spec = ts.TuneSpec(params=params, targets=targets)
+    assert [d.code for d in ts.check(spec, docs, {})] == [ts.UNKNOWN_PATH]  # no 4-player list
+
+
+def test_the_rulesheet_prints_each_counts_own_list(tmp_path) -> None:
+    from pnp.rulesheet.sources import render_sources
+
+    folder = with_coins(tmp_path, "[9, 0, 4, 7, 5, 6]", '{"6": [2, 2, 2, 2, 2, 8], "2": [7, 1]}')
+    rendered, diags = render_sources(load_game(folder).game)
+    assert diags == []
+    text = " ".join(" ".join(src.text for src in rendered).split())
+    assert ("from the starting nation on (1st to 6th): 9, 0, 4, 7, 5, 6; with 2 players "
+            "instead 7, 1; with 6 players instead 2, 2, 2, 2, 2, 8.") in text
 
 
 def test_without_a_list_no_nation_startswith_coins(tmp_path) -> None:
