@@ -39,8 +39,9 @@ class Antike(Maneuver, Personages):
         for seat in range(players):
             for res in RESOURCES:
                 self.take(seat, res, r.start_resources)
-        # six entries, one per place in turn order; fewer nations play, so the rest go unused
-        for seat, coins in zip(st.vars["order"], r.start_coins_by_order, strict=False):
+        # one entry per place in turn order; the general list has six, and with fewer nations
+        # the rest go unused
+        for seat, coins in zip(st.vars["order"], r.start_coins(players), strict=False):
             self.take(seat, "coins", coins)
         for seat in range(players):
             st.players[seat].vars["best"]["cities"] = len(self.cities(seat))

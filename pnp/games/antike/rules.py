@@ -69,8 +69,12 @@ class Rules:
             for s in STACKS)
         setup = rule("setup")
         self.start_cities = int(setup["start_cities"])
-        #: coins of the 1st, 2nd, ... nation in turn order (one list for every player count)
+        #: coins of the 1st, 2nd, ... nation in turn order (the list for every player count)
         self.start_coins_by_order = tuple(int(c) for c in setup.get("start_coins_by_order") or ())
+        #: player count -> its own list, overriding start_coins_by_order at that count
+        self.start_coins_by_players = {
+            int(n): tuple(int(c) for c in coins)
+            for n, coins in (setup.get("start_coins_by_players") or {}).items()}
         self.start_resources = int(setup.get("start_resources", 0))
         self.round_coins = int(setup.get("round_coins", 0))
         self.end_at = {int(k): int(v) for k, v in rule("end", "personages").items()}
@@ -128,6 +132,11 @@ class Rules:
             if str(players) in self.nations[n]["starts_game"]:
                 return n
         return playing[0]
+
+    def start_coins(self, players: int) -> tuple[int, ...]:
+        """Coins by place in turn order at this count: its own list when the data gives one,
+        since the same place is a different nation at each count, else the general list."""
+        return self.start_coins_by_players.get(players, self.start_coins_by_order)
 
 
 rules_for = per_definition(Rules)
