@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, validators
 from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
@@ -24,6 +24,44 @@ from pnp.diagnostics import ERROR, WARNING, Diagnostic
 from pnp.paths import SCHEMAS
 
 MAX_ERRORS_PER_FILE = 50
+
+
+class _NumberKey(ValidationError):
+    """A mapping key YAML read as a number (`2:`) where the schema matches keys by pattern."""
+
+
+_PATTERN_PROPERTIES = Draft202012Validator.VALIDATORS["patternProperties"]
+_ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
+
+
+def _text_keys(instance):
+    return {k: v for k, v in instance.items() if isinstance(k, str)}
+
+
+def _pattern_properties(validator, patterns, instance, schema):
+    """patternProperties that reports a number key (JSON keys are text, and a regular
+    expression cannot read a number) instead of crashing on it, then checks the rest."""
+    if isinstance(instance, dict) and any(not isinstance(k, str) for k in instance):
+        for key in instance:
+            if not isinstance(key, str):
+                yield _NumberKey(f"key {key!r} is a number", path=[key])
+        instance = _text_keys(instance)
+    yield from _PATTERN_PROPERTIES(validator, patterns, instance, schema)
+
+
+def _additional_properties(validator, extra, instance, schema):
+    """additionalProperties beside patternProperties: number keys are patternProperties'
+    to report (above), so they are left out here rather than crash the pattern match."""
+    if isinstance(instance, dict) and schema.get("patternProperties"):
+        instance = _text_keys(instance)
+    yield from _ADDITIONAL_PROPERTIES(validator, extra, instance, schema)
+
+
+#: Draft 2020-12 with the two keywords above; everything else as jsonschema has it
+_Validator = validators.extend(Draft202012Validator, {
+    "patternProperties": _pattern_properties,
+    "additionalProperties": _additional_properties,
+})
 
 
 @cache
@@ -75,7 +113,7 @@ def _refs_inlined(schema: dict) -> dict:
 
 @cache
 def _validator(kind: str) -> Draft202012Validator:
-    return Draft202012Validator(_inlined(kind), registry=_registry())
+    return _Validator(_inlined(kind), registry=_registry())
 
 
 def known_kinds() -> list[str]:
@@ -136,7 +174,7 @@ def _validator_of(kind: str, keys: frozenset[str]) -> Draft202012Validator:
     if set(root) - _SPLITTABLE or not isinstance(root.get("properties"), dict):
         return _validator(kind)
     props = {k: (v if k in keys else True) for k, v in root["properties"].items()}
-    return Draft202012Validator({**root, "properties": props}, registry=_registry())
+    return _Validator({**root, "properties": props}, registry=_registry())
 
 
 def validate_document(doc: Document, only: Iterable[str] | None = None) -> list[Diagnostic]:
@@ -181,7 +219,7 @@ def _rules_validator(path: Path, mtime: float) -> Draft202012Validator:
         raise ValueError("the schema is not a JSON object")
     schema.setdefault("$id", path.resolve().as_uri())
     Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(_refs_inlined(schema), registry=_registry())
+    return _Validator(_refs_inlined(schema), registry=_registry())
 
 
 def validate_rules(doc: Document, folder: Path) -> list[Diagnostic]:
@@ -222,6 +260,11 @@ def _to_diagnostic(doc: Document, error: ValidationError, prefix: tuple = ()) ->
     path = prefix + tuple(error.absolute_path)
     pos = doc.pos(path)
     where = "/".join(str(p) for p in path) or "(document)"
+    if isinstance(error, _NumberKey):
+        key = path[-1]
+        return Diagnostic.at(doc.key_pos(path), ERROR, "PNP-S004",
+                             f"{where}: the key {key!r} is a number; this map's keys are text",
+                             f'write the key in quotes: "{key}":')
     validator = error.validator
     schema = error.schema if isinstance(error.schema, dict) else {}
     desc = schema.get("description", "")
@@ -231,7 +274,11 @@ def _to_diagnostic(doc: Document, error: ValidationError, prefix: tuple = ()) ->
         key = extra[0] if extra else "?"
         pos = doc.key_pos(path + (key,)) if extra else pos
         close = difflib.get_close_matches(str(key), allowed, n=3)
-        hint = f"did you mean {' or '.join(close)}?" if close else f"allowed here: {', '.join(allowed)}"
+        patterns = list(schema.get("patternProperties") or {})
+        hint = (f"did you mean {' or '.join(close)}?" if close
+                else f"allowed here: {', '.join(allowed)}" if allowed
+                else f"a key here must match {' or '.join(patterns)}" if patterns
+                else "this map takes no keys")
         return Diagnostic.at(pos, ERROR, "PNP-S002", f"unknown property '{key}' in {where}", hint)
     if validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else "?"
