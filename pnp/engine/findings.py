@@ -360,9 +360,14 @@ def _pinned(doc, game, agg) -> list[Finding]:
         stat = stats.get(stat_id)
         cap, floor = getattr(stat, "cap", None), getattr(stat, "min", None)
         if summary["min"] == summary["max"] and summary["min"] != cap:
+            # at its floor (0 for a counter with none declared) it may as well be used up
+            # every game as never touched
+            at_floor = summary["min"] == (0 if floor is None else floor)
+            why = ("either nothing in play changes it, or every player uses it all up by the end"
+                   if at_floor else "nothing in play seems to change it")
             out.append(Finding(WARNING, "PNP-B012",
                                f"{name} ends every game at {num(summary['min'])} for every player: "
-                               f"nothing in play seems to change it"))
+                               f"{why}"))
             continue
         vals = values.get(stat_id) or []
         if stat is None or not vals:
