@@ -103,3 +103,18 @@ def test_the_benchmark_sets_a_text_constant_as_text_and_the_others_as_numbers(mo
     assert gain == pytest.approx(2 / 3) and low < gain < high
     with pytest.raises(SystemExit, match="same games"):
         bench.paired_gain(mine, other[:2])
+
+
+def test_the_t_root_test_asks_more_of_a_rival_seen_in_few_pairs(monkeypatch):
+    # three pairs, mean difference 0.73, 2.75 standard errors: enough for "z" at SURE 2, not
+    # for Student's t with 2 degrees of freedom (4.5 at the same level)
+    mine, theirs = [1.0, 0.2, 1.0], [0.0, 0.0, 0.0]
+    monkeypatch.setattr(mcts, "SURE_TEST", "z")
+    assert mcts._surely_better(mine, theirs)
+    monkeypatch.setattr(mcts, "SURE_TEST", "t")
+    assert not mcts._surely_better(mine, theirs)
+    # with thirty such pairs both agree
+    assert mcts._surely_better(mine * 10, theirs * 10)
+    monkeypatch.setattr(mcts, "SURE_TEST", "w")
+    with pytest.raises(ValueError, match="SURE_TEST"):
+        mcts._surely_better(mine, theirs)

@@ -41,6 +41,14 @@ def test_t_quantiles_match_the_table(df, t):
     assert stats.t_quantile_975(df) == pytest.approx(t, abs=0.004)
 
 
+@pytest.mark.parametrize("p,df,t", [(0.975, 1, 12.706), (0.975, 2, 4.303), (0.95, 2, 2.920),
+                                    (0.95, 5, 2.015), (0.99, 10, 2.764), (0.9, 30, 1.310),
+                                    (0.025, 10, -2.228)])
+def test_t_quantiles_at_any_level_match_the_table(p, df, t):
+    assert stats.t_quantile(p, df) == pytest.approx(t, abs=0.004)
+    assert stats.normal_cdf(stats.normal_quantile(p)) == pytest.approx(p)
+
+
 def test_mean_interval_and_welch_difference():
     m, lo, hi = stats.mean_ci([2, 4, 4, 4, 5, 5, 7, 9])
     assert m == 5 and lo < 5 < hi

@@ -51,6 +51,7 @@ from pnp.engine.core import (
 from pnp.engine.result import GameResult
 from pnp.engine.search import MARGIN_WEIGHT as SEARCH_MARGIN
 from pnp.engine.search import Replaying, _Playout, playout_value
+from pnp.engine.stats import normal_cdf, t_quantile
 
 #: iterations per decision of the plain `mcts` bot
 DEFAULT_ITERATIONS = 32
@@ -68,6 +69,10 @@ BIAS = 0.5
 #: standard errors of their paired differences (a noisy win must not undo what the estimates
 #: know: at 2, about one decision in 40 between equal options leaves the greedy pick)
 SURE = 2.0
+#: how SURE is read: "z", as many standard errors whatever the number of pairs; "t", the same
+#: one-sided level (about 2.3% at 2) with Student's t for the pairs there are, so a rival
+#: seen in 3 pairs needs about 4.5 standard errors, in 10 about 2.5 (a tuning switch)
+SURE_TEST = "z"
 #: in a game whose module gives estimates, a decision it gives none for is played as the
 #: greedy bot plays it (its first option) in rollouts and kept at the root unless surely worse;
 #: 0 plays such decisions uniformly at random, as a game with no estimates at all is played
@@ -120,6 +125,10 @@ def _surely_better(mine: Sequence[float], theirs: Sequence[float]) -> bool:
         return False
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    if SURE_TEST == "t":
+        return mean > t_quantile(normal_cdf(SURE), n - 1) * (var / n) ** 0.5
+    if SURE_TEST != "z":
+        raise ValueError(f'mcts.SURE_TEST is "z" or "t", not {SURE_TEST!r}')
     return mean > SURE * (var / n) ** 0.5
 
 

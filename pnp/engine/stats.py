@@ -98,7 +98,29 @@ def t_quantile_975(df: float) -> float:
         return 12.706204736
     if df < 2.5:
         return 4.302652730
-    z = Z95
+    return _cornish_fisher(Z95, df)
+
+
+def normal_cdf(z: float) -> float:
+    """P(Z <= z) for a standard normal Z."""
+    return 0.5 * math.erfc(-z / math.sqrt(2))
+
+
+def t_quantile(p: float, df: float) -> float:
+    """The p quantile of Student's t with df degrees of freedom: exact for 1 and 2, the
+    Cornish-Fisher expansion from the normal quantile above that, the normal for df <= 0 or
+    infinite (a test on a few samples must not read their spread as a normal's)."""
+    if df <= 0 or math.isinf(df):
+        return normal_quantile(p)
+    if df < 1.5:
+        return math.tan(math.pi * (p - 0.5))
+    if df < 2.5:
+        return (2 * p - 1) / math.sqrt(2 * p * (1 - p))
+    return _cornish_fisher(normal_quantile(p), df)
+
+
+def _cornish_fisher(z: float, df: float) -> float:
+    """Student's t quantile from the normal quantile z (four terms of the expansion)."""
     g1 = (z**3 + z) / 4
     g2 = (5 * z**5 + 16 * z**3 + 3 * z) / 96
     g3 = (3 * z**7 + 19 * z**5 + 17 * z**3 - 15 * z) / 384
