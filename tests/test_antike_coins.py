@@ -194,40 +194,29 @@ def test_without_a_list_no_nation_startswith_coins(tmp_path) -> None:
     assert [p.counters["coins"] for p in state.players] == [0, 0, 0]
 
 
-def test_the_docs_tune_file_reads_clean_against_antike() -> None:
-    """docs/examples/antike-start-coins.tune.yaml names the first four entries of the list
-    (the places of a four-player game), each a value the schema takes at both ends."""
+@pytest.mark.parametrize("name,players,prefix,key", [
+    # the first four entries of the general list: the places of a four-player game
+    ("antike-start-coins.tune.yaml", 4, "start_coins_by_order", None),
+    # the six-player game's own list, entry by entry
+    ("antike-start-coins-6p.tune.yaml", 6, "start_coins_by_players/6", "6"),
+])
+def test_the_docs_tune_files_read_clean_against_antike(name, players, prefix, key) -> None:
+    """Each tune file in docs/examples names its list's entries, each base value the bundled
+    list's and a value the schema takes at both ends, at its player count."""
     from pnp.data.game import load_game_and_documents
     from pnp.engine import tune_spec as ts
 
-    path = Path(__file__).resolve().parents[1] / "docs/examples/antike-start-coins.tune.yaml"
+    path = Path(__file__).resolve().parents[1] / "docs/examples" / name
     spec, diags = ts.read_tune_file(path)
     assert diags == [] and spec is not None
     loaded, docs = load_game_and_documents(GAME)
     assert docs is not None and ts.check(spec, docs, {}) == []
     assert [p.path for p in spec.params] == [
-        f"game/rules/setup/start_coins_by_order/{i}" for i in range(4)]
-    coins = loaded.game.rule("setup", "start_coins_by_order")
-    assert [p.base for p in spec.params] == list(coins[:4])
-    assert (spec.players, spec.bots) == (4, "greedy-varied")
-
-
-def test_the_docs_six_player_tune_file_names_the_six_player_list() -> None:
-    """docs/examples/antike-start-coins-6p.tune.yaml tunes the six-player game's own list,
-    entry by entry, each base value the bundled list's, at 6 players."""
-    from pnp.data.game import load_game_and_documents
-    from pnp.engine import tune_spec as ts
-
-    path = Path(__file__).resolve().parents[1] / "docs/examples/antike-start-coins-6p.tune.yaml"
-    spec, diags = ts.read_tune_file(path)
-    assert diags == [] and spec is not None
-    loaded, docs = load_game_and_documents(GAME)
-    assert docs is not None and ts.check(spec, docs, {}) == []
-    assert [p.path for p in spec.params] == [
-        f"game/rules/setup/start_coins_by_players/6/{i}" for i in range(6)]
-    coins = loaded.game.rule("setup", "start_coins_by_players")["6"]
+        f"game/rules/setup/{prefix}/{i}" for i in range(players)]
+    coins = loaded.game.rule("setup", prefix.split("/")[0])
+    coins = coins[key] if key else coins[:players]
     assert [p.base for p in spec.params] == list(coins)
-    assert (spec.players, spec.bots) == (6, "greedy-varied")
+    assert (spec.players, spec.bots) == (players, "greedy-varied")
 
 
 @pytest.mark.slow  # 200 games at each count, about 3 (2 players) to 12 (6) CPU s
