@@ -36,17 +36,17 @@ def main() -> None:
     ap.add_argument("records", nargs="+", metavar="RECORD.json")
     args = ap.parse_args()
     pooled: list[dict[str, Any]] = []
-    budgets = set()
+    kinds = set()  # what each run played: the pool should hold one
     for path in args.records:
         with open(path, encoding="utf-8") as fh:
             run = json.load(fh)
-        budgets.add((run.get("game"), run.get("players"), run.get("opponent"), run.get("mixed"),
-                     run["budget"], tuple(run["settings"])))
+        kinds.add((run.get("game"), run.get("players"), run.get("opponent"), run.get("mixed"),
+                   run["budget"], tuple(run["settings"])))
         pooled += run["records"]
         print(f"{path} (mcts:{run['budget']}, seed {run['seed']}"
               f"{', ' + ', '.join(run['settings']) if run['settings'] else ''}): "
               f"{summary(run['records'])}")
-    if len(budgets) > 1:
+    if len(kinds) > 1:
         print("warning: the runs differ in game, players, opponent, budget or settings; "
               "the pool mixes them")
     print(f"pooled over {len(args.records)} runs: {summary(pooled)}")

@@ -34,17 +34,17 @@ _PATTERN_PROPERTIES = Draft202012Validator.VALIDATORS["patternProperties"]
 _ADDITIONAL_PROPERTIES = Draft202012Validator.VALIDATORS["additionalProperties"]
 
 
-def _text_keys(instance):
+def _text_keys(instance: dict) -> dict:
     return {k: v for k, v in instance.items() if isinstance(k, str)}
 
 
 def _pattern_properties(validator, patterns, instance, schema):
     """patternProperties that reports a number key (JSON keys are text, and a regular
     expression cannot read a number) instead of crashing on it, then checks the rest."""
-    if isinstance(instance, dict) and any(not isinstance(k, str) for k in instance):
-        for key in instance:
-            if not isinstance(key, str):
-                yield _NumberKey(f"key {key!r} is a number", path=[key])
+    numbers = [k for k in instance if not isinstance(k, str)] if isinstance(instance, dict) else []
+    for key in numbers:
+        yield _NumberKey(f"key {key!r} is a number", path=[key])
+    if numbers:
         instance = _text_keys(instance)
     yield from _PATTERN_PROPERTIES(validator, patterns, instance, schema)
 

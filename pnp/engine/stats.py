@@ -91,7 +91,10 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
 
 
 def t_quantile_975(df: float) -> float:
-    """The 97.5% quantile of Student's t (Cornish-Fisher expansion; < 0.1% error for df >= 3)."""
+    """The 97.5% quantile of Student's t (Cornish-Fisher expansion; < 0.1% error for df >= 3).
+
+    Not t_quantile(0.975, df): that starts from an approximate normal quantile, and every
+    report's intervals would move in their last digits."""
     if df <= 0 or math.isinf(df):
         return Z95
     if df < 1.5:
