@@ -329,7 +329,15 @@ def test_a_batch_that_kills_its_dask_workers_is_reported_as_lost_games(tmp_path)
     config = SimConfig(games=60, players=3, seed=3)
     with local_cluster(tmp_path, workers=2) as address, ex.DaskCluster(address) as cluster, \
             pytest.raises(ex.WorkerLost) as caught:
-        run_simulation(fake_game(), config, play=killing_play, executor=cluster)
+        started = time.monotonic()
+        try:
+            run_simulation(fake_game(), config, play=killing_play, executor=cluster)
+        finally:
+            waited = time.monotonic() - started
+    # reported as soon as Dask gives up: not after asking a dead worker for a batch it had
+    # finished, which waits out Dask's 30 s connect timeout (it did, when results were
+    # fetched only as the loop reached them)
+    assert waited < 25, f"the loss took {waited:.0f} s to report"
     assert f"a worker process on the Dask cluster at {address} died" in str(caught.value)
     lost_games = [i for start, stop in caught.value.lost[0] for i in range(start, stop)]
     assert 13 in lost_games

@@ -447,19 +447,25 @@ class DaskCluster:
                                             pure=False)
                          for j, start, stop in tasks]
         task_of = {future.key: task for future, task in zip(self._futures, tasks, strict=True)}
-        for future in distributed.as_completed(self._futures, loop=self.client.loop):
-            try:
-                batch = future.result()
-            except ExecutorError:
-                raise
-            except ImportError as exc:
+        # results are fetched as each batch finishes, not when the loop reaches it: a worker
+        # that dies later would otherwise take a finished batch with it, and asking a dead
+        # worker for it waits out Dask's connect timeout (30 s) before the loss is reported
+        finished = distributed.as_completed(self._futures, loop=self.client.loop,
+                                            with_results=True, raise_errors=False)
+        for future, batch in finished:
+            # a failed batch's "result" is (type, error, traceback); a cancelled one's the error
+            failure = batch[1] if future.status == "error" else \
+                batch if isinstance(batch, CancelledError) else None
+            if isinstance(failure, ImportError):
                 raise ExecutorError(f"a Dask worker at {self.address} cannot import pnp "
-                                    f"({exc}): install pnp on every worker") from None
-            except (distributed.KilledWorker, CancelledError):
+                                    f"({failure}): install pnp on every worker") from None
+            if isinstance(failure, (distributed.KilledWorker, CancelledError)):
                 # a batch that killed its worker (Dask retries it on others, then gives up),
                 # or one the cluster dropped when the workers holding the game had died
                 raise WorkerLost(f"on the Dask cluster at {self.address} died", jobs, [],
                                  _by_job(task_of.values())) from None
+            if failure is not None:
+                raise failure.with_traceback(batch[2])
             del task_of[future.key]
             yield batch
         self._futures = []
