@@ -42,3 +42,14 @@ def test_full_coverage_gives_no_unused_finding(monkeypatch) -> None:
     doc = _sim([Counter({("card", "d/a"): 1, ("card", "d/b"): 2})], {"card": ["d/a", "d/b"]},
                monkeypatch)
     assert not [f for f in find(doc) if f.code == "PNP-B017"]
+
+
+def test_a_modules_own_kind_is_named_in_plain_english(monkeypatch) -> None:
+    """Age of Civilization counts technologies and wonders: "technologies", not "technologys"."""
+    doc = _sim([Counter({("technology", "mining"): 1, ("box", "red"): 1})] * 2,
+               {"technology": ["mining", "currency", "engineering"], "box": ["red", "blue", "green"],
+                "wonder": ["colossus"]}, monkeypatch)
+    messages = sorted(f.message for f in find(doc) if f.code == "PNP-B017")
+    assert messages == ["1 wonder never used (no wonder was used at all) in 2 games: colossus",
+                        "2 boxes never used in 2 games: blue, green",
+                        "2 technologies never used in 2 games: currency, engineering"]

@@ -300,6 +300,15 @@ def _never_seen(doc, game, agg) -> list[Finding]:
 KIND_NOUNS = {"card": ("card", "cards"), "action": ("action space", "action spaces")}
 
 
+def _plural(noun: str) -> str:
+    """An English plural for a module's own coverage kind: technology -> technologies."""
+    if noun.endswith("y") and noun[-2:-1] not in ("", "a", "e", "i", "o", "u"):
+        return noun[:-1] + "ies"
+    if noun.endswith(("s", "x", "z", "ch", "sh")):
+        return noun + "es"
+    return noun + "s"
+
+
 def _key_name(game: Any, kind: str, key: str) -> str:
     """A coverage key as the designer wrote it: a card's name for 'deck/card'."""
     if kind == "card" and "/" in key:
@@ -320,7 +329,7 @@ def _never_used(doc, game, agg) -> list[Finding]:
         missing.setdefault(item["kind"], []).append(_key_name(game, item["kind"], item["key"]))
     out = []
     for kind, names in missing.items():
-        one, many = KIND_NOUNS.get(kind, (kind, kind + "s"))
+        one, many = KIND_NOUNS.get(kind, (kind, _plural(kind)))
         used = sum(doc.get("coverage", {}).get(kind, {}).values())
         what = "never used" if used else f"never used (no {one} was used at all)"
         out.append(Finding(WARNING, "PNP-B017",

@@ -67,7 +67,8 @@ class GameResult:
     #: module reports one; the report shows win rates by faction
     factions: tuple[str, ...] = ()
     #: the seats leading (by the module's own `leaders`) at the end of each turn, recorded by
-    #: the api's play_turns: what lead changes, drama and decisiveness are measured on
+    #: the api's play_turns (or a module's own turn loop, as Ancient Civilizations's): what
+    #: lead changes, drama and decisiveness are measured on
     leaders_by_turn: list[tuple[int, ...]] = field(default_factory=list)
     #: options -> decisions offering that many (the branching factor; decisions of two or
     #: more options, as `decisions` counts them), and (seat, why, option) -> times that text

@@ -30,10 +30,8 @@ class AoC(Setup, Civilizations, Technology, Actions, Rounds, Solo, Scoring):
         self.apply_scenario_bonus()
         if "totals" not in st.vars:
             st.vars["totals"] = self.totals()
-        # a game stopped by the turn cap before its last round has no winners (as before the
-        # driver): finish reports the timeout with none
         play_turns(ctx, [Phase(TURNS, self.turns), Phase(ROUND_END, self.round_end)],
-                   max_turns, leaders=lambda: [])
+                   max_turns, leaders=self.leaders)
 
     def round_end(self) -> None:
         """The round end; after the last round, the game's end."""

@@ -15,16 +15,27 @@ from .table import Table
 class Scoring(Table):
     """The end of the last round."""
 
+    def most_points(self) -> list[int]:
+        """The seats with the most points, the data's tie-breaks after."""
+        r, players = self.r, self.state.players
+        keys = [tuple([p.counters["points"]] + [p.counters[k] for k in r.tie_breaks])
+                for p in players]
+        best = max(keys)
+        return [i for i, k in enumerate(keys) if k == best]
+
+    def leaders(self) -> list[int]:
+        """Who leads on points so far (game-end abilities count only at the end): each
+        round's leaders for the lead metrics, and the winners of a game stopped by the turn
+        cap. Alone at the table (solo) nobody leads: there is no rival."""
+        return self.most_points() if len(self.state.players) > 1 else []
+
     def game_end(self) -> None:
         r, st = self.r, self.state
         for p in st.players:
             for a in abilities(r, p):
                 if a["when"] == "game-end":
                     p.counters["points"] += a.get("points", 0) * self.times(p, a)
-        keys = [tuple([p.counters["points"]] + [p.counters[k] for k in r.tie_breaks])
-                for p in st.players]
-        best = max(keys)
-        st.winners = [i for i, k in enumerate(keys) if k == best]
+        st.winners = self.most_points()
         st.stage = OVER
         st.ended = COMPLETED
         for i in st.winners:

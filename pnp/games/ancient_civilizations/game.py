@@ -110,6 +110,8 @@ class ACGame(Pregame, Movement, Powers, Dice, War, Trading, Ending, EffectRunner
         phases = self.r.phases
         last = len(phases) - 1
         step = self.ctx.step
+        # who leads at each turn's end, for the lead metrics (as the api's play_turns records)
+        lead = self.ctx.result.leaders_by_turn.append
         while st.stage == MAIN:
             if st.turn > max_turns:
                 st.stage, st.ended, st.turn = OVER, TIMEOUT, max_turns
@@ -124,6 +126,9 @@ class ACGame(Pregame, Movement, Powers, Dice, War, Trading, Ending, EffectRunner
                 else:
                     st.phase = 0
                     st.turn += 1
+                    lead(tuple(self.leaders()))
+            elif st.winners:  # ended inside a turn: its winners close the record
+                lead(tuple(st.winners))
             step(plan.id)
 
     def turn_order(self) -> list[int]:
