@@ -341,3 +341,17 @@ def test_a_batch_that_kills_its_dask_workers_is_reported_as_lost_games(tmp_path)
     assert f"a worker process on the Dask cluster at {address} died" in str(caught.value)
     lost_games = [i for start, stop in caught.value.lost[0] for i in range(start, stop)]
     assert 13 in lost_games
+
+
+@pytest.mark.skipif(dask_command() is None, reason="needs pnp[cluster] (Dask's distributed)")
+def test_a_dask_worker_running_another_pnp_is_an_error_naming_both_versions(tmp_path,
+                                                                          monkeypatch):
+    """The worker's error comes back through the batch's result and is raised as it was."""
+    monkeypatch.setattr(ex, "__version__", "0.0.0-elsewhere")  # what the client sends
+    config = SimConfig(games=4, players=2, seed=1)
+    with local_cluster(tmp_path, workers=1) as address, ex.DaskCluster(address) as cluster, \
+            pytest.raises(ex.ExecutorError) as caught:
+        run_simulation(fake_game(), config, play=fair_play, executor=cluster)
+    assert not isinstance(caught.value, ex.WorkerLost)
+    assert "the client pnp 0.0.0-elsewhere: install the same pnp on every worker" \
+        in str(caught.value)
