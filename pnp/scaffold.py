@@ -21,7 +21,7 @@ CARD_TYPES = [
     # A card that costs nothing happens when drawn; any other may be bought for its cost in Gold.
     ("Caravan", "Trade", 0, "G+2", "Gain 2 {coin}.", "Camels know the way."),
     ("Oasis", "Place", 0, "F+2", "Gain 2 {food}.", "Water first, then talk."),
-    ("Bazaar", "Trade", 0, "F-1 G+3", "Pay 1 {food}: gain 3 {coin}.", "Everything has a price."),
+    ("Bazaar", "Trade", 0, "F-1 G+3", "Gain 3 {coin}, lose 1 {food}.", "Everything has a price."),
     ("Spice Road", "Trade", 2, "G+4", "Gain 4 {coin}.", ""),
     ("Bandits", "Hazard", 0, "G-2", "Lose 2 {coin}.", "They came at dusk."),
     ("Sandstorm", "Hazard", 0, "F-1", "Lose 1 {food}.", ""),
