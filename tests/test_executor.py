@@ -158,11 +158,21 @@ def cpu_ticks(pid: int) -> int:
         return 0
 
 
+#: `python -m pnp ARGS`, with Ctrl-C handled as Python does when a terminal starts it
+AS_FROM_A_TERMINAL = ("import runpy, signal, sys; "
+                      "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                      "sys.argv[0] = 'pnp'; runpy.run_module('pnp', run_name='__main__')")
+
+
 def start_long_simulation(marker: str) -> tuple[subprocess.Popen, list[int]]:
     """`pnp simulate --workers 2` on many games; returns once both workers are playing."""
     env = dict(os.environ, PNP_TEST_MARKER=marker, PYTHONPATH=str(REPO))
     env.pop("PNP_SCHEDULER", None)
-    proc = subprocess.Popen([sys.executable, "-m", "pnp", "simulate", "ancient-civilizations",
+    # started as a terminal starts a command, Ctrl-C at its default: a test run launched in
+    # the background (`pytest &` in a script) passes SIGINT down ignored, and pnp would never
+    # see the signal this test sends
+    proc = subprocess.Popen([sys.executable, "-c", AS_FROM_A_TERMINAL, "simulate",
+                             "ancient-civilizations",
                              "--games", "200000", "--workers", "2", "--format", "json"],
                             cwd=REPO, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
