@@ -453,9 +453,7 @@ class DaskCluster:
         finished = distributed.as_completed(self._futures, loop=self.client.loop,
                                             with_results=True, raise_errors=False)
         for future, batch in finished:
-            # a failed batch's "result" is (type, error, traceback); a cancelled one's the error
-            failure = batch[1] if future.status == "error" else \
-                batch if isinstance(batch, CancelledError) else None
+            failure = _failure(future.status, batch)
             if isinstance(failure, ImportError):
                 raise ExecutorError(f"a Dask worker at {self.address} cannot import pnp "
                                     f"({failure}): install pnp on every worker") from None
@@ -465,7 +463,7 @@ class DaskCluster:
                 raise WorkerLost(f"on the Dask cluster at {self.address} died", jobs, [],
                                  _by_job(task_of.values())) from None
             if failure is not None:
-                raise failure.with_traceback(batch[2])
+                raise failure
             del task_of[future.key]
             yield batch
         self._futures = []
@@ -481,6 +479,14 @@ class DaskCluster:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _failure(status: str, result: Any) -> BaseException | None:
+    """The error a finished Dask future stands for, or None: an erred future's result (as
+    `as_completed` hands it over) is (type, error, traceback), a cancelled one's the error."""
+    if status == "error":
+        return result[1].with_traceback(result[2])
+    return result if isinstance(result, CancelledError) else None
 
 
 def worker_command(address: str) -> str:

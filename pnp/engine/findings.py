@@ -300,13 +300,16 @@ def _never_seen(doc, game, agg) -> list[Finding]:
 KIND_NOUNS = {"card": ("card", "cards"), "action": ("action space", "action spaces")}
 
 
-def _plural(noun: str) -> str:
-    """An English plural for a module's own coverage kind: technology -> technologies."""
-    if noun.endswith("y") and noun[-2:-1] not in ("", "a", "e", "i", "o", "u"):
-        return noun[:-1] + "ies"
-    if noun.endswith(("s", "x", "z", "ch", "sh")):
-        return noun + "es"
-    return noun + "s"
+def kind_nouns(kind: str) -> tuple[str, str]:
+    """A coverage kind as a report names one and many: 'card' -> ('card', 'cards'); a
+    module's own kind in plain English: 'technology' -> ('technology', 'technologies')."""
+    if kind in KIND_NOUNS:
+        return KIND_NOUNS[kind]
+    if kind.endswith("y") and kind[-2:-1] not in ("", "a", "e", "i", "o", "u"):
+        return kind, kind[:-1] + "ies"
+    if kind.endswith(("s", "x", "z", "ch", "sh")):
+        return kind, kind + "es"
+    return kind, kind + "s"
 
 
 def _key_name(game: Any, kind: str, key: str) -> str:
@@ -329,7 +332,7 @@ def _never_used(doc, game, agg) -> list[Finding]:
         missing.setdefault(item["kind"], []).append(_key_name(game, item["kind"], item["key"]))
     out = []
     for kind, names in missing.items():
-        one, many = KIND_NOUNS.get(kind, (kind, _plural(kind)))
+        one, many = kind_nouns(kind)
         used = sum(doc.get("coverage", {}).get(kind, {}).values())
         what = "never used" if used else f"never used (no {one} was used at all)"
         out.append(Finding(WARNING, "PNP-B017",

@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.engine.findings import num, pct, points
+from pnp.engine.findings import kind_nouns, num, pct, points
 
 #: the simulate header wraps at this width (a game's default line-up adds its reason)
 HEADER_WIDTH = 100
@@ -265,10 +265,8 @@ def _short_label(m: Mapping[str, Any]) -> str:
 
 
 def coverage_title(kind: str) -> str:
-    """'card' -> 'Cards', 'action' -> 'Action spaces'."""
-    from pnp.engine.findings import KIND_NOUNS
-
-    return KIND_NOUNS.get(kind, (kind, kind + "s"))[1].capitalize()
+    """'card' -> 'Cards', 'action' -> 'Action spaces', 'technology' -> 'Technologies'."""
+    return kind_nouns(kind)[1].capitalize()
 
 
 # --------------------------------------------------------------------------- sweep
