@@ -12,7 +12,7 @@ sat in them on the same seeds, and the mcts bot's gain over it with a 95% interv
 which mcts picks as greedy would is the same game, so the pairs cancel most of the luck; this
 is the sharper test of whether search helps). `departed` counts searched decisions whose pick
 was not greedy's.
-`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE, SURE_TEST,
+`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE, SURE_TEST, CONFIRM,
 ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON, OPPONENTS, TREE_DEPTH) for a tuning run (a
 constant that is a string, such as OPPONENTS=model, takes the text; the others a number); with
 a HORIZON, `cut` counts the playouts stopped at it. Two runs on the same seeds pair up game by
@@ -129,6 +129,7 @@ def main() -> None:
     departed = sum(b.departures for b in made)
     iterations = sum(b.iterations_run for b in made)
     cut = sum(b.cut for b in made)
+    confirmations = sum(b.confirmations for b in made)
     print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} against "
           f"{args.opponent} ({'mixed line-up' if args.mixed else 'one mcts seat'}; "
           f"{', '.join(args.set) or 'default constants'})")
@@ -136,7 +137,8 @@ def main() -> None:
           f"fair share {1 / args.players:.1%}")
     print(f"  {args.opponent} in the same seats on the same seeds wins {sum(base) / len(base):.1%}"
           f"; mcts gains {gain:+.1%} (95% CI {gain_lo:+.1%} to {gain_hi:+.1%}), paired; "
-          f"departed from greedy's pick at {departed} of {searched} searched decisions")
+          f"departed from greedy's pick at {departed} of {searched} searched decisions"
+          + (f" ({confirmations} rivals put to the fresh-pairs test)" if confirmations else ""))
     records = [{"game": i, "seat": s, "mcts": m, "greedy": b}
                for (i, s, m), b in zip(mine, base, strict=True)]
     if args.record:

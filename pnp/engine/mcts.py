@@ -97,6 +97,12 @@ OPPONENTS = "tree"
 #: the rollout bot. 1 is flat Monte Carlo over the root's options with the rollout bot as
 #: everyone's policy after them (rollout-policy improvement); 0: no limit
 TREE_DEPTH = 0
+#: fresh pairs that must confirm a departure, as a share of the budget (0: off). The root's
+#: samples chose the rival *and* test it, so a rival that was lucky early is both the most
+#: visited and the surest (the winner's curse): with CONFIRM, a rival that passes SURE on
+#: them is played only if it passes SURE again on round(CONFIRM * N) new pairs of playouts,
+#: rival against the greedy pick, each pair in a world of its own that the search never saw
+CONFIRM = 0.0
 
 
 class _Node:
@@ -165,6 +171,19 @@ class _Rollout:
         if outcomes is None:
             return 0
         return self.greedy[seat].choose(state, seat, options, why, outcomes)
+
+
+class _RolloutOnly:
+    """The policy of a confirming playout: the rollout bot for every seat, no tree."""
+
+    __slots__ = ("rollout",)
+
+    def __init__(self, rollout: _Rollout):
+        self.rollout = rollout
+
+    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        return self.rollout.choose(state, seat, options, why, outcomes)
 
 
 class _Walk:
@@ -287,6 +306,8 @@ class MctsBot(Replaying):
         self.mismatches = 0
         #: searched decisions where the pick was not the greedy bot's (how often search spoke)
         self.departures = 0
+        #: rivals put to the fresh-pairs test (CONFIRM)
+        self.confirmations = 0
         #: set at the first decision that comes with estimates: the module gives them
         self.guided = False
 
@@ -330,8 +351,60 @@ class MctsBot(Replaying):
         else:
             # the k-th playouts of both were played in world k: compare them pair by pair
             chosen = pick if _surely_better(mine.samples or [], theirs.samples or []) else hint
+            if chosen != hint and CONFIRM > 0 and not self.confirmed(seat, pick, hint):
+                chosen = hint
         self.departures += chosen != hint
         return chosen
+
+    def confirmed(self, seat: int, rival: int, hint: int) -> bool:
+        """Whether the rival also beats the greedy pick (SURE) on fresh pairs of playouts, in
+        worlds the search did not see: a test its own selection cannot have flattered."""
+        real = self.real
+        assert real is not None
+        prefix = list(real.trace)
+        base = f"mcts:{self.seed}:{seat}:{real.decisions}:confirm"
+        pairs = max(2, round(CONFIRM * self.iterations))
+        mine, theirs = [], []
+        for k in range(pairs):
+            world = f"{base}:w{k}"
+            mine.append(self.playout(prefix, world, seat, rival))
+            theirs.append(self.playout(prefix, world, seat, hint))
+        self.confirmations += 1
+        return _surely_better(mine, theirs)
+
+    def playout(self, prefix: list[int], world: str, seat: int, pick: int) -> float:
+        """One playout that takes option `pick` at the decision and leaves the rest to the
+        rollout bot, in `world` (its hidden cards and dice): its value to `seat`."""
+        rand = random.Random(world)
+        rollout = _Rollout(self.meta, self.hints, rand, self.players, self.guided)
+        policy = _RolloutOnly(rollout)
+
+        def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
+            st = p.ctx.state  # type: ignore[union-attr]
+            p.pick = pick
+            if self.horizon:
+                p.until = st.turn + self.horizon
+            p.tag = world
+            if self.meta.zone_visibility:
+                redeterminize(st, seat, self.meta.zone_visibility, rand, self.backs)
+
+        source = _Playout(prefix, 0, world, [policy] * self.players, branch)
+        state, result = self.play_out(source)
+        self.iterations_run += 1
+        if not source.branched:
+            return 0.0
+        return self.values(source, state, result)[seat]
+
+    def values(self, source: _Playout, state: State, result: GameResult) -> list[float]:
+        """Every seat's value of a finished playout (a playout cut at its horizon is read as
+        the game ended there)."""
+        if source.cut:
+            self.cut += 1
+            standing = self.module.standing(self.game, state)
+            if standing is not None:  # the module counts its score only at the end
+                result.scores = standing
+            result.winners = leaders_now(result, state)
+        return [_value(result, s) for s in range(self.players)]
 
     def iterate(self, root: _Node, prefix: list[int], tag: str, base: str, seat: int,
                 options: Sequence[Any], why: str, outcomes: Any, check: bool) -> None:
@@ -372,13 +445,7 @@ class MctsBot(Replaying):
                              "decision it was searching: the rules module is not "
                              "deterministic given its dice and decisions")
             return
-        if source.cut:
-            self.cut += 1
-            standing = self.module.standing(self.game, state)
-            if standing is not None:  # the module counts its score only at the end
-                result.scores = standing
-            result.winners = leaders_now(result, state)
-        values = [_value(result, s) for s in range(self.players)]
+        values = self.values(source, state, result)
         for node in walk.path:
             node.visits += 1
             total = node.total
