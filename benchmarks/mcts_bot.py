@@ -12,9 +12,10 @@ sat in them on the same seeds, and the mcts bot's gain over it with a 95% interv
 which mcts picks as greedy would is the same game, so the pairs cancel most of the luck; this
 is the sharper test of whether search helps). `departed` counts searched decisions whose pick
 was not greedy's.
-`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE, SURE_TEST, CONFIRM,
-ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED, HORIZON, OPPONENTS, TREE_DEPTH) for a tuning run (a
-constant that is a string, such as OPPONENTS=model, takes the text; the others a number); with
+`--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE,
+SURE_TEST, CONFIRM, CONFIRM_SURE, CONFIRM_PLAY, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED,
+HORIZON, OPPONENTS, TREE_DEPTH) for a tuning run (a constant that is a string, such as
+OPPONENTS=model, takes the text; the others a number); with
 a HORIZON, `cut` counts the playouts stopped at it. Two runs on the same seeds pair up game by
 game: each `game i` line gives the mcts seats' running win total, `--record FILE` writes every
 seat-game's result (JSON), and `--paired-with FILE` reads another run's record on the same

@@ -20,9 +20,11 @@ from pnp.engine.registry import module_for
 GAMES = 20
 
 
-def _play(monkeypatch, confirm: float, generous: int) -> tuple[list[mcts.MctsBot], list[str]]:
+def _play(monkeypatch, confirm: float, generous: int, play: str = "tree"
+          ) -> tuple[list[mcts.MctsBot], list[str]]:
     """Play GAMES lucky games, mcts:16 against greedy; the bots made and the mcts seat's picks."""
     game = toy("lucky.py")
+    monkeypatch.setattr(mcts, "CONFIRM_PLAY", play)
     monkeypatch.setattr(module_for(game), "GENEROUS", generous)
     monkeypatch.setattr(mcts, "CONFIRM", confirm)
     made: list[mcts.MctsBot] = []
@@ -52,14 +54,16 @@ def test_without_fresh_pairs_lucky_equal_pots_are_taken_more_often_than_the_test
     assert false > 2 * len(picks) / 40
 
 
-def test_fresh_pairs_keep_the_greedy_pick_between_equal_pots(monkeypatch):
-    made, picks = _play(monkeypatch, 1.0, 0)
+@pytest.mark.parametrize("play", ["tree", "rollout"])
+def test_fresh_pairs_keep_the_greedy_pick_between_equal_pots(monkeypatch, play):
+    made, picks = _play(monkeypatch, 1.0, 0, play)
     assert sum(b.confirmations for b in made) > 0  # rivals did pass the root test ...
     assert set(picks) == {"a"}  # ... and none passed it again on worlds it had not seen
 
 
-def test_fresh_pairs_still_let_a_real_edge_through(monkeypatch):
-    _, picks = _play(monkeypatch, 1.0, 2)
+@pytest.mark.parametrize("play", ["tree", "rollout"])
+def test_fresh_pairs_still_let_a_real_edge_through(monkeypatch, play):
+    _, picks = _play(monkeypatch, 1.0, 2, play)
     assert picks.count("d") >= 1
     assert set(picks) <= {"a", "d"}
 
@@ -81,3 +85,8 @@ def test_fresh_pairs_cost_nothing_where_no_rival_passes_the_root_test(monkeypatc
     play_game(toy("race.py"), 2, 3, ["mcts:8", "random"])
     assert sum(b.confirmations for b in made) == 0
     assert sum(b.iterations_run for b in made) == 8 * sum(b.searched for b in made)
+
+
+def test_an_unknown_way_to_play_the_fresh_pairs_is_refused(monkeypatch):
+    with pytest.raises(ValueError, match="CONFIRM_PLAY"):
+        _play(monkeypatch, 1.0, 0, "paranoid")

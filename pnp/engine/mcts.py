@@ -103,6 +103,13 @@ TREE_DEPTH = 0
 #: them is played only if it passes SURE again on round(CONFIRM * N) new pairs of playouts,
 #: rival against the greedy pick, each pair in a world of its own that the search never saw
 CONFIRM = 0.0
+#: the standard errors of their paired differences by which the rival must beat the greedy
+#: pick on the fresh pairs (read as SURE_TEST says)
+CONFIRM_SURE = 2.0
+#: how a confirming playout goes on after the option: "tree", down the search's tree as an
+#: iteration does (the seat's own later decisions as the search would make them, every seat's
+#: under OPPONENTS "tree"); "rollout", by the rollout bot alone
+CONFIRM_PLAY = "tree"
 
 
 class _Node:
@@ -122,9 +129,12 @@ class _Node:
         return self.total[seat] / self.visits if self.visits else 0.0
 
 
-def _surely_better(mine: Sequence[float], theirs: Sequence[float]) -> bool:
-    """Whether `mine` beats `theirs` by more than SURE standard errors of their paired
-    differences (playout k of each shares world k)."""
+def _surely_better(mine: Sequence[float], theirs: Sequence[float], sure: float | None = None
+                   ) -> bool:
+    """Whether `mine` beats `theirs` by more than `sure` (default SURE) standard errors of
+    their paired differences (playout k of each shares world k)."""
+    if sure is None:
+        sure = SURE
     diffs = [a - b for a, b in zip(mine, theirs, strict=False)]
     n = len(diffs)
     if n < 2:
@@ -132,10 +142,10 @@ def _surely_better(mine: Sequence[float], theirs: Sequence[float]) -> bool:
     mean = sum(diffs) / n
     var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
     if SURE_TEST == "t":
-        return mean > t_quantile(normal_cdf(SURE), n - 1) * (var / n) ** 0.5
+        return mean > t_quantile(normal_cdf(sure), n - 1) * (var / n) ** 0.5
     if SURE_TEST != "z":
         raise ValueError(f'mcts.SURE_TEST is "z" or "t", not {SURE_TEST!r}')
-    return mean > SURE * (var / n) ** 0.5
+    return mean > sure * (var / n) ** 0.5
 
 
 def _label(option: Any) -> str:
@@ -189,7 +199,7 @@ class _RolloutOnly:
 class _Walk:
     """One iteration's way down the tree (the policy of every seat after the root)."""
 
-    __slots__ = ("bot", "deepest", "node", "only", "out", "path", "rollout")
+    __slots__ = ("bot", "deepest", "force", "node", "only", "out", "path", "rollout")
 
     def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout, only: int | None = None,
                  deepest: int = 0):
@@ -202,6 +212,8 @@ class _Walk:
         self.only = only
         #: the path's length past which decisions are the rollout bot's (0: no limit)
         self.deepest = deepest
+        #: the option taken at the root whatever its score (a confirming iteration), or None
+        self.force: int | None = None
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -216,6 +228,16 @@ class _Walk:
         assert node is not None
         keys = [(seat, why, _label(o)) for o in options]
         children = node.children
+        if self.force is not None:
+            pick, self.force = self.force, None
+            child = children.get(keys[pick])
+            if child is None:
+                child = children[keys[pick]] = _Node(len(node.total))
+                self.out = True
+            child.avail += 1
+            self.node = child
+            self.path.append(child)
+            return pick
         present = [(i, children[k]) for i, k in enumerate(keys) if k in children]
         for _, child in present:
             child.avail += 1
@@ -351,14 +373,21 @@ class MctsBot(Replaying):
         else:
             # the k-th playouts of both were played in world k: compare them pair by pair
             chosen = pick if _surely_better(mine.samples or [], theirs.samples or []) else hint
-            if chosen != hint and CONFIRM > 0 and not self.confirmed(seat, pick, hint):
+            if chosen != hint and CONFIRM > 0 and not self.confirmed(root, seat, options, why,
+                                                                     outcomes, pick, hint):
                 chosen = hint
         self.departures += chosen != hint
         return chosen
 
-    def confirmed(self, seat: int, rival: int, hint: int) -> bool:
-        """Whether the rival also beats the greedy pick (SURE) on fresh pairs of playouts, in
-        worlds the search did not see: a test its own selection cannot have flattered."""
+    def confirmed(self, root: _Node, seat: int, options: Sequence[Any], why: str,
+                  outcomes: Any, rival: int, hint: int) -> bool:
+        """Whether the rival also beats the greedy pick (CONFIRM_SURE) on fresh pairs of
+        playouts, in worlds the search did not see: a test its own selection cannot have
+        flattered. With CONFIRM_PLAY "tree" each playout goes on down the search's tree (the
+        seat's later decisions as the search would make them); "rollout" plays on with the
+        rollout bot alone."""
+        if CONFIRM_PLAY not in ("tree", "rollout"):
+            raise ValueError(f'mcts.CONFIRM_PLAY is "tree" or "rollout", not {CONFIRM_PLAY!r}')
         real = self.real
         assert real is not None
         prefix = list(real.trace)
@@ -367,10 +396,14 @@ class MctsBot(Replaying):
         mine, theirs = [], []
         for k in range(pairs):
             world = f"{base}:w{k}"
-            mine.append(self.playout(prefix, world, seat, rival))
-            theirs.append(self.playout(prefix, world, seat, hint))
+            for pick, into in ((rival, mine), (hint, theirs)):
+                if CONFIRM_PLAY == "tree":
+                    into.append(self.iterate(root, prefix, f"{world}:{pick}", base, seat,
+                                             options, why, outcomes, False, pick, world))
+                else:
+                    into.append(self.playout(prefix, world, seat, pick))
         self.confirmations += 1
-        return _surely_better(mine, theirs)
+        return _surely_better(mine, theirs, CONFIRM_SURE)
 
     def playout(self, prefix: list[int], world: str, seat: int, pick: int) -> float:
         """One playout that takes option `pick` at the decision and leaves the rest to the
@@ -407,13 +440,17 @@ class MctsBot(Replaying):
         return [_value(result, s) for s in range(self.players)]
 
     def iterate(self, root: _Node, prefix: list[int], tag: str, base: str, seat: int,
-                options: Sequence[Any], why: str, outcomes: Any, check: bool) -> None:
-        """One iteration: replay, determinise, select and expand, roll out, back up."""
+                options: Sequence[Any], why: str, outcomes: Any, check: bool,
+                force: int | None = None, world: str | None = None) -> float:
+        """One iteration: replay, determinise, select and expand, roll out, back up; its
+        value to `seat`. A confirming iteration takes option `force` at the root, in `world`,
+        and keeps its value out of the root's samples."""
         module, real = self.module, self.real
         assert module is not None and real is not None
         rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players,
                            self.guided)
         walk = _Walk(self, root, rollout, seat if self.self_only else None, self.deepest)
+        walk.force = force
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
             st = p.ctx.state  # type: ignore[union-attr]
@@ -428,9 +465,9 @@ class MctsBot(Replaying):
                 p.until = st.turn + self.horizon
             # the k-th playout of every root option is played in world k: the same hidden
             # cards and the same dice, as far as they go (common random numbers)
-            world = f"{base}:w{walk.path[1].visits}"
-            p.tag = world
-            rand = random.Random(world)
+            here = world or f"{base}:w{walk.path[1].visits}"
+            p.tag = here
+            rand = random.Random(here)
             rollout.rand = rand
             if self.meta.zone_visibility:
                 redeterminize(st, seat, self.meta.zone_visibility, rand, self.backs)
@@ -444,14 +481,16 @@ class MctsBot(Replaying):
                 real.violate("an mcts bot's replay of the game so far ended before the "
                              "decision it was searching: the rules module is not "
                              "deterministic given its dice and decisions")
-            return
+            return 0.0
         values = self.values(source, state, result)
         for node in walk.path:
             node.visits += 1
             total = node.total
             for s, v in enumerate(values):
                 total[s] += v
-        child = walk.path[1]
-        if child.samples is None:
-            child.samples = []
-        child.samples.append(values[seat])
+        if force is None:
+            child = walk.path[1]
+            if child.samples is None:
+                child.samples = []
+            child.samples.append(values[seat])
+        return values[seat]
