@@ -183,23 +183,10 @@ class _Rollout:
         return self.greedy[seat].choose(state, seat, options, why, outcomes)
 
 
-class _RolloutOnly:
-    """The policy of a confirming playout: the rollout bot for every seat, no tree."""
-
-    __slots__ = ("rollout",)
-
-    def __init__(self, rollout: _Rollout):
-        self.rollout = rollout
-
-    def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
-               outcomes: Any) -> int:
-        return self.rollout.choose(state, seat, options, why, outcomes)
-
-
 class _Walk:
     """One iteration's way down the tree (the policy of every seat after the root)."""
 
-    __slots__ = ("bot", "deepest", "force", "node", "only", "out", "path", "rollout")
+    __slots__ = ("bot", "deepest", "force", "node", "only", "out", "path", "rollout", "stay")
 
     def __init__(self, bot: MctsBot, root: _Node, rollout: _Rollout, only: int | None = None,
                  deepest: int = 0):
@@ -214,6 +201,8 @@ class _Walk:
         self.deepest = deepest
         #: the option taken at the root whatever its score (a confirming iteration), or None
         self.force: int | None = None
+        #: whether the walk goes on down the tree after a forced option (else the rollout's)
+        self.stay = True
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -234,6 +223,7 @@ class _Walk:
             if child is None:
                 child = children[keys[pick]] = _Node(len(node.total))
                 self.out = True
+            self.out = self.out or not self.stay
             child.avail += 1
             self.node = child
             self.path.append(child)
@@ -397,36 +387,17 @@ class MctsBot(Replaying):
         for k in range(pairs):
             world = f"{base}:w{k}"
             for pick, into in ((rival, mine), (hint, theirs)):
-                if CONFIRM_PLAY == "tree":
-                    into.append(self.iterate(root, prefix, f"{world}:{pick}", base, seat,
-                                             options, why, outcomes, False, pick, world))
-                else:
-                    into.append(self.playout(prefix, world, seat, pick))
+                into.append(self.iterate(root, prefix, world, base, seat, options, why,
+                                         outcomes, False, pick, world,
+                                         tree=CONFIRM_PLAY == "tree"))
         self.confirmations += 1
         return _surely_better(mine, theirs, CONFIRM_SURE)
 
     def playout(self, prefix: list[int], world: str, seat: int, pick: int) -> float:
         """One playout that takes option `pick` at the decision and leaves the rest to the
         rollout bot, in `world` (its hidden cards and dice): its value to `seat`."""
-        rand = random.Random(world)
-        rollout = _Rollout(self.meta, self.hints, rand, self.players, self.guided)
-        policy = _RolloutOnly(rollout)
-
-        def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
-            st = p.ctx.state  # type: ignore[union-attr]
-            p.pick = pick
-            if self.horizon:
-                p.until = st.turn + self.horizon
-            p.tag = world
-            if self.meta.zone_visibility:
-                redeterminize(st, seat, self.meta.zone_visibility, rand, self.backs)
-
-        source = _Playout(prefix, 0, world, [policy] * self.players, branch)
-        state, result = self.play_out(source)
-        self.iterations_run += 1
-        if not source.branched:
-            return 0.0
-        return self.values(source, state, result)[seat]
+        return self.iterate(_Node(self.players), prefix, world, world, seat, (), "", None,
+                            False, pick, world, tree=False)
 
     def values(self, source: _Playout, state: State, result: GameResult) -> list[float]:
         """Every seat's value of a finished playout (a playout cut at its horizon is read as
@@ -441,16 +412,19 @@ class MctsBot(Replaying):
 
     def iterate(self, root: _Node, prefix: list[int], tag: str, base: str, seat: int,
                 options: Sequence[Any], why: str, outcomes: Any, check: bool,
-                force: int | None = None, world: str | None = None) -> float:
+                force: int | None = None, world: str | None = None, tree: bool = True
+                ) -> float:
         """One iteration: replay, determinise, select and expand, roll out, back up; its
         value to `seat`. A confirming iteration takes option `force` at the root, in `world`,
-        and keeps its value out of the root's samples."""
+        and keeps its value out of the root's samples; with `tree` False the rollout bot
+        plays everything after it."""
         module, real = self.module, self.real
         assert module is not None and real is not None
         rollout = _Rollout(self.meta, self.hints, random.Random(tag), self.players,
                            self.guided)
         walk = _Walk(self, root, rollout, seat if self.self_only else None, self.deepest)
         walk.force = force
+        walk.stay = tree
 
         def branch(p: _Playout, at_seat: int, at_options: Sequence[Any], at_why: str) -> None:
             st = p.ctx.state  # type: ignore[union-attr]
