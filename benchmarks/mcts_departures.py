@@ -6,12 +6,13 @@ prints the root's own estimate of the rival's edge (mean paired difference of th
 that chose it, and their number), then plays `--pairs` new pairs of playouts, rival against
 the greedy pick, each pair in a world of its own that the search never saw (the bot's
 `playout`: the rollout bot for every seat after the decision), and prints that estimate with
-its 95% interval. At the end: the mean of both over the departures. An edge the fresh pairs
+its 95% interval (`--play tree`: the fresh playouts go on down the search's own tree, as
+mcts.CONFIRM_PLAY "tree" does). At the end: the mean of both over the departures. An edge the fresh pairs
 do not reproduce was picked by the luck of the playouts that chose it (the winner's curse
 that mcts.CONFIRM guards against). `--set NAME=VALUE` as in benchmarks/mcts_bot.py. Usage:
 
     python benchmarks/mcts_departures.py GAME [--players 3] [--games 4] [--budget 32]
-        [--pairs 200] [--seed 1] [--set CONFIRM=1]
+        [--pairs 200] [--seed 1] [--play rollout|tree] [--set CONFIRM=1]
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ def main() -> None:
     ap.add_argument("--budget", type=int, default=mcts.DEFAULT_ITERATIONS)
     ap.add_argument("--pairs", type=int, default=200)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--play", choices=("rollout", "tree"), default="rollout",
+                    help="after the option, the rollout bot alone, or on down the search's "
+                         "tree (which keeps growing with the fresh pairs)")
     ap.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = ap.parse_args()
     for item in args.set:
@@ -62,8 +66,14 @@ def main() -> None:
         said = statistics.fmean(seen) if seen else 0.0
         prefix = list(self.real.trace)
         base = f"departures:{self.seed}:{seat}:{self.real.decisions}"
-        fresh = [self.playout(prefix, f"{base}:w{k}", seat, chosen)
-                 - self.playout(prefix, f"{base}:w{k}", seat, hint) for k in range(args.pairs)]
+        def value(world: str, pick: int) -> float:
+            if args.play == "rollout":
+                return self.playout(prefix, world, seat, pick)
+            return self.iterate(root, prefix, world, base, seat, options, why, outcomes, False,
+                                pick, world)
+
+        fresh = [value(f"{base}:w{k}", chosen) - value(f"{base}:w{k}", hint)
+                 for k in range(args.pairs)]
         mean, lo, hi = st.mean_ci(fresh)
         rows.append((said, mean))
         print(f"  turn {state.turn}, {why!r}, {len(options)} options: greedy "
@@ -81,7 +91,8 @@ def main() -> None:
                            invariants="none", limits=limits_for(True))
         print(f"game {i}: winners {result.winners}, scores {result.scores}", flush=True)
     print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} "
-          f"({', '.join(args.set) or 'default constants'}): {len(rows)} departures")
+          f"({', '.join(args.set) or 'default constants'}; fresh pairs played on by "
+          f"{args.play}): {len(rows)} departures")
     if rows:
         print(f"  the search's edge, mean {statistics.fmean(r[0] for r in rows):+.3f}; "
               f"on fresh pairs {statistics.fmean(r[1] for r in rows):+.3f}")
