@@ -20,13 +20,8 @@ from pnp.engine.registry import module_for
 GAMES = 20
 
 
-def _play(monkeypatch, confirm: float, generous: int, play: str = "tree"
-          ) -> tuple[list[mcts.MctsBot], list[str]]:
-    """Play GAMES lucky games, mcts:16 against greedy; the bots made and the mcts seat's picks."""
-    game = toy("lucky.py")
-    monkeypatch.setattr(mcts, "CONFIRM_PLAY", play)
-    monkeypatch.setattr(module_for(game), "GENEROUS", generous)
-    monkeypatch.setattr(mcts, "CONFIRM", confirm)
+def _keep_bots(monkeypatch) -> list[mcts.MctsBot]:
+    """Every mcts bot made from now on, kept for its counters (departures, confirmations)."""
     made: list[mcts.MctsBot] = []
     init = mcts.MctsBot.__init__
 
@@ -35,6 +30,17 @@ def _play(monkeypatch, confirm: float, generous: int, play: str = "tree"
         made.append(self)
 
     monkeypatch.setattr(mcts.MctsBot, "__init__", keep)
+    return made
+
+
+def _play(monkeypatch, confirm: float, generous: int, play: str = "tree"
+          ) -> tuple[list[mcts.MctsBot], list[str]]:
+    """Play GAMES lucky games, mcts:16 against greedy; the bots made and the mcts seat's picks."""
+    game = toy("lucky.py")
+    monkeypatch.setattr(mcts, "CONFIRM_PLAY", play)
+    monkeypatch.setattr(module_for(game), "GENEROUS", generous)
+    monkeypatch.setattr(mcts, "CONFIRM", confirm)
+    made = _keep_bots(monkeypatch)
     picks: list[str] = []
     for seed in range(GAMES):
         log: list = []
@@ -78,10 +84,7 @@ def test_a_game_with_fresh_pairs_repeats_and_replays_exactly(monkeypatch):
 def test_fresh_pairs_cost_nothing_where_no_rival_passes_the_root_test(monkeypatch, confirm):
     """In the race (no estimates) the root test never runs, so neither do fresh pairs."""
     monkeypatch.setattr(mcts, "CONFIRM", confirm)
-    made: list[mcts.MctsBot] = []
-    init = mcts.MctsBot.__init__
-    monkeypatch.setattr(mcts.MctsBot, "__init__",
-                        lambda self, *a, **k: (init(self, *a, **k), made.append(self))[0])
+    made = _keep_bots(monkeypatch)
     play_game(toy("race.py"), 2, 3, ["mcts:8", "random"])
     assert sum(b.confirmations for b in made) == 0
     assert sum(b.iterations_run for b in made) == 8 * sum(b.searched for b in made)

@@ -220,10 +220,11 @@ class _Walk:
         if self.force is not None:
             pick, self.force = self.force, None
             child = children.get(keys[pick])
-            if child is None:
+            if child is None:  # a new node ends the tree part, as an expansion does
                 child = children[keys[pick]] = _Node(len(node.total))
                 self.out = True
-            self.out = self.out or not self.stay
+            if not self.stay:  # the rollout bot plays everything after the forced option
+                self.out = True
             child.avail += 1
             self.node = child
             self.path.append(child)
