@@ -1,0 +1,153 @@
+"""Soak: many games of a bot in every cell (player count × variant), every invariant checked.
+
+Issue 20 asks that the mcts bot play 500 games of every bundled game at every player count and
+variant with no crash, no timeout and no broken invariant. A cell costs minutes to hours, so
+the matrix takes many sessions: this script runs each cell as its own `pnp simulate ...
+--invariants all --skill none --format json` process (what a user would run; a crash in one
+cell cannot take the others down), keeps each cell's report as DIR/GAME-P-VARIANT.json
+(written under a temporary name and renamed only when the run ended), and skips cells whose
+report is already there, so a stopped soak picks up where it stopped. It prints one line per
+cell and, at the end, a table of every cell in DIR; `--summary` prints only the table.
+
+The line-up is `mcts:1` in every seat unless `--bots` says otherwise. A game whose game.yaml
+names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` against those
+bots instead: `mcts:1` never leaves greedy's pick, so in every seat it would play one game 500
+times.
+
+Exit code: 0 when every cell in the table finished clean (no crash, no timeout, no violation,
+not one game repeated); 1 when any did not, or a cell could not be played (its error is in
+the table and in DIR/GAME-P-VARIANT.err). Usage:
+
+    python benchmarks/soak.py GAME [GAME ...] --out DIR [--players 2,3] [--variant base,a]
+        [--games 500] [--bots mcts:1] [--seed 1] [--workers 1] [--summary]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pnp.commands.common import load_or_exit
+
+
+def cells(game: str, players: list[int] | None, variants: list[str] | None
+          ) -> tuple[str, list[tuple[int, str]], str]:
+    """GAME's id, every (player count, variant) of it the options ask for (default: all of
+    them), and the default line-up for it."""
+    definition = load_or_exit(game).game
+    counts = players or list(range(definition.players_min, definition.players_max + 1))
+    names = variants or ["base", *sorted(definition.variants)]
+    bots = "mcts:1"
+    if definition.selfplay is not None:  # no chance: vary the games with the game's own bots
+        bots = ",".join(["mcts:1", *definition.selfplay.bots])
+    return definition.id, [(p, v) for p in counts for v in names], bots
+
+
+def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games: int,
+             seed: int, workers: int) -> dict[str, Any] | None:
+    """Play one cell in its own process; keep its report (or what went wrong) at `path`.
+    None when the process was stopped by a signal: nothing is kept, the cell runs again."""
+    command = [sys.executable, "-m", "pnp", "simulate", game, "--players", str(players),
+               "--bots", bots, "--games", str(games), "--seed", str(seed),
+               "--workers", str(workers), "--invariants", "all", "--skill", "none",
+               "--format", "json"]
+    if variant != "base":
+        command += ["--variant", variant]
+    start = time.monotonic()
+    done = subprocess.run(command, capture_output=True, text=True, cwd=path.parent)
+    wall = time.monotonic() - start
+    path.with_suffix(".err").write_text(done.stderr)
+    if done.returncode < 0:
+        return None
+    try:
+        record = json.loads(done.stdout)
+    except ValueError:
+        last = done.stderr.strip().splitlines()[-1:] or ["no output"]
+        record = {"game": path.name.rsplit(f"-{players}-", 1)[0], "players": players,
+                  "variant": variant,
+                  "error": f"exit {done.returncode}: {last[0]}"}
+    record["soak"] = {"exit": done.returncode, "wall_seconds": round(wall, 1), "bots": bots}
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(record))
+    temporary.replace(path)
+    return record
+
+
+def verdict(record: dict[str, Any]) -> tuple[bool, str]:
+    """Whether a cell finished clean, and its table line."""
+    name = (f"{record.get('game')} {record.get('players')}p "
+            f"{record.get('variant') or 'base'}")
+    if "error" in record:
+        return False, f"{name}: FAILED {record['error']}"
+    o = record["outcomes"]
+    seats = "/".join(f"{round(100 * s['win_rate'])}" for s in record["seats"])
+    bots = ",".join(dict.fromkeys(record["lineup"]["bots"]))
+    problems = [f"{n} {label}" for n, label in ((o["crashed"], "crashed"),
+                                                (o["timeouts"], "timeouts"),
+                                                (len(record["violations"]), "violations"))
+                if n]
+    if o["all_alike"]:
+        problems.append("every game alike (use bots that vary)")
+    ended = o["completed"] + o.get("all_eliminated", 0)
+    line = (f"{name} [{bots}]: {record['games']} games, {o['completed']} completed"
+            + (f", {o['all_eliminated']} all eliminated" if o.get("all_eliminated") else "")
+            + f"; seats {seats}%; {record.get('seconds', 0):.1f} s")
+    if ended + o["crashed"] + o["timeouts"] != record["games"]:
+        problems.append("games unaccounted for")
+    return not problems, line + ("; " + ", ".join(problems) if problems else "; clean")
+
+
+def table(out: Path) -> bool:
+    """Print every cell kept in `out`; True when all are clean."""
+    clean = True
+    for path in sorted(out.glob("*.json")):
+        ok, line = verdict(json.loads(path.read_text()))
+        clean &= ok
+        print(("   " if ok else "!! ") + line)
+    return clean
+
+
+def split(values: list[str] | None) -> list[str] | None:
+    return [v for item in values for v in item.split(",") if v] if values else None
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("games", nargs="+", metavar="GAME")
+    ap.add_argument("--out", type=Path, required=True, help="the folder the cells' reports go to")
+    ap.add_argument("--players", action="append", help="player counts (default: every one)")
+    ap.add_argument("--variant", action="append", help="variants, 'base' for none "
+                    "(default: base and every variant)")
+    ap.add_argument("--games", type=int, default=500, dest="count")
+    ap.add_argument("--bots", help="the line-up (default: mcts:1, see above)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--summary", action="store_true", help="print the table, play nothing")
+    args = ap.parse_args()
+    args.out.mkdir(parents=True, exist_ok=True)
+    players = [int(p) for p in split(args.players) or []] or None
+    if not args.summary:
+        for game in args.games:
+            if Path(game).is_dir():  # a game folder: the cells run in the report folder
+                game = str(Path(game).resolve())
+            name, wanted, bots = cells(game, players, split(args.variant))
+            for p, variant in wanted:
+                path = args.out / f"{name}-{p}-{variant}.json"
+                if path.exists():
+                    continue
+                record = run_cell(path, game, p, variant, args.bots or bots, args.count,
+                                  args.seed, args.workers)
+                print("   " + (verdict(record)[1] if record else
+                               f"{name} {p}p {variant}: stopped by a signal, not kept"),
+                      flush=True)
+    print(f"every cell in {args.out}:")
+    sys.exit(0 if table(args.out) else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,100 @@
+"""benchmarks/soak.py plays every cell of a game once, keeps each cell's report, picks up where
+it stopped, and says which cells were not clean (the soak exists to catch crashes, timeouts and
+broken invariants, so those must turn its exit code)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from pnp.scaffold import scaffold
+
+SOAK = Path(__file__).resolve().parents[1] / "benchmarks" / "soak.py"
+
+
+def soak(*args: str, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(SOAK), *args], capture_output=True, text=True,
+                          cwd=cwd)
+
+
+def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
+    game = tmp_path / "caravan"
+    scaffold(game)
+    with (game / "game.yaml").open("a") as f:
+        f.write('variants:\n  - {id: short, description: "A shorter road.", '
+                'overrides: {game/rules/end/max_turns: 20}}\n')
+    first = soak("caravan", "--out", "reports", "--games", "2", "--players", "2,3",
+                 "--variant", "base,short,nope", cwd=tmp_path)
+    assert first.returncode == 1, first.stderr
+    reports = tmp_path / "reports"
+    assert sorted(p.name for p in reports.glob("*.json")) == [
+        f"caravan-{p}-{v}.json" for p in (2, 3) for v in ("base", "nope", "short")]
+    table = first.stdout.split("every cell in")[1].splitlines()[1:]
+    assert len(table) == 6
+    clean = [line for line in table if line.startswith("   ")]
+    assert len(clean) == 4 and all("2 games, 2 completed" in line and line.endswith("clean")
+                                   for line in clean)
+    assert "caravan 3p short [mcts:1]" in "\n".join(clean)
+    failed = [line for line in table if line.startswith("!! ")]
+    assert len(failed) == 2 and all("no variant 'nope'" in line for line in failed)
+    short = json.loads((reports / "caravan-2-short.json").read_text())
+    assert short["variant"] == "short" and short["invariants"] == "all"
+
+    # a second run keeps every finished cell: nothing is played again
+    kept = {p: p.stat().st_mtime_ns for p in reports.iterdir()}
+    again = soak("caravan", "--out", "reports", "--games", "2", "--players", "2,3",
+                 "--variant", "base,short,nope", cwd=tmp_path)
+    assert again.returncode == 1
+    assert again.stdout.startswith("every cell in")
+    assert {p: p.stat().st_mtime_ns for p in reports.iterdir()} == kept
+
+
+def report(path: Path, **outcomes) -> None:
+    """A cell's report as `pnp simulate --format json` writes it, trimmed to what the table
+    reads: 10 games, with the given outcome counts."""
+    o = {"completed": 10, "crashed": 0, "timeouts": 0, "all_eliminated": 0,
+         "all_alike": False, **outcomes}
+    violations = o.pop("violations", [])
+    path.write_text(json.dumps({
+        "game": "toy", "players": 2, "variant": None, "games": 10, "seconds": 1.0,
+        "outcomes": o, "violations": violations,
+        "lineup": {"bots": ["mcts:1", "mcts:1"], "seatings": 1},
+        "seats": [{"seat": 1, "win_rate": 0.5}, {"seat": 2, "win_rate": 0.5}]}))
+
+
+def test_crashes_timeouts_violations_and_alike_games_are_not_clean(tmp_path):
+    report(tmp_path / "a.json")
+    report(tmp_path / "b.json", completed=9, all_eliminated=1)  # a legal end: still clean
+    report(tmp_path / "c.json", completed=9, crashed=1)
+    report(tmp_path / "d.json", completed=8, timeouts=2)
+    report(tmp_path / "e.json", violations=[{"message": "VP below zero"}])
+    report(tmp_path / "f.json", all_alike=True)
+    report(tmp_path / "g.json", completed=7)  # three games not accounted for
+    done = soak("toy", "--out", str(tmp_path), "--summary", cwd=tmp_path)
+    assert done.returncode == 1
+    lines = done.stdout.splitlines()[1:]
+    assert [line[:3] for line in lines] == ["   ", "   ", "!! ", "!! ", "!! ", "!! ", "!! "]
+    assert "1 all eliminated" in lines[1]
+    assert lines[2].endswith("1 crashed") and lines[3].endswith("2 timeouts")
+    assert lines[4].endswith("1 violations")
+    assert lines[5].endswith("every game alike (use bots that vary)")
+    assert lines[6].endswith("games unaccounted for")
+
+    for bad in "cdefg":
+        (tmp_path / f"{bad}.json").unlink()
+    assert soak("toy", "--out", str(tmp_path), "--summary", cwd=tmp_path).returncode == 0
+
+
+def test_a_game_without_chance_soaks_against_its_own_bots():
+    sys.path.insert(0, str(SOAK.parent))
+    try:
+        import soak as module
+    finally:
+        sys.path.remove(str(SOAK.parent))
+    name, cells, bots = module.cells("antike", None, None)
+    assert name == "antike" and bots == "mcts:1,greedy-varied"
+    assert (2, "base") in cells and (6, "neutral-cities") in cells and len(cells) == 5 * 4
+    _, cells, bots = module.cells("ancient-civilizations", [3], ["base"])
+    assert cells == [(3, "base")] and bots == "mcts:1"
