@@ -14,7 +14,7 @@ is the sharper test of whether search helps). `departed` counts searched decisio
 was not greedy's.
 `--set NAME=VALUE` overrides one of pnp/engine/mcts.py's constants (EXPLORE, WIDEN, BIAS, SURE,
 SURE_TEST, CONFIRM, CONFIRM_SURE, CONFIRM_PLAY, ROLLOUT_NOISE, MARGIN, GUIDE_UNESTIMATED,
-HORIZON, OPPONENTS, TREE_DEPTH) for a tuning run (a constant that is a string, such as
+HORIZON, OPPONENTS, TREE_DEPTH, SETTLE) for a tuning run (a constant that is a string, such as
 OPPONENTS=model, takes the text; the others a number); with
 a HORIZON, `cut` counts the playouts stopped at it. Two runs on the same seeds pair up game by
 game: each `game i` line gives the mcts seats' running win total, `--record FILE` writes every

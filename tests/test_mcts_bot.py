@@ -127,6 +127,36 @@ def test_mcts_plays_a_bundled_game_without_a_violation(engine, game_defs):
     assert result.violations == []
 
 
+@pytest.mark.parametrize("module", ["race.py", "harvest.py", "guess.py"])
+def test_a_settled_decision_stops_early_and_plays_the_same_game(monkeypatch, made, module):
+    """SETTLE stops a decision's iterations once its pick cannot change: the same log (every
+    pick, every die) as with the whole budget, for fewer iterations."""
+    runs = []
+    for settle in (True, False):
+        monkeypatch.setattr(mcts, "SETTLE", settle)
+        made.clear()
+        log: list = []
+        play_game(toy(module), 2, 3, ["mcts:16", "greedy"], log=log)
+        runs.append((log, sum(b.iterations_run for b in made),
+                     16 * sum(b.searched for b in made)))
+    (settled, used, _), (whole, spent, budget) = runs
+    assert settled == whole
+    assert spent == budget and used < budget
+
+
+def test_a_pick_is_settled_only_when_no_option_can_catch_it():
+    root = mcts._Node(1)
+    keys = [(0, "x", label) for label in ("a", "b", "c")]
+    for label, visits in (("a", 10), ("b", 3)):
+        child = root.children[(0, "x", label)] = mcts._Node(1)
+        child.visits, child.total = visits, [visits * 0.5]
+    assert mcts._settled(root, keys, 0, 6)  # b (3) + 6 left < 10; c, unopened, at 6 too
+    assert not mcts._settled(root, keys, 0, 7)  # b could draw level
+    assert not mcts._settled(root, keys, 1, 0)  # the leader is not the pick asked about
+    assert mcts._settled(root, keys, None, 6)  # no pick asked about: the leader
+    assert not mcts._settled(mcts._Node(1), keys, None, 0)  # nothing visited yet
+
+
 def test_the_greedy_pick_is_left_only_for_a_sure_gain_world_by_world():
     # one world in four better: luck, not a better option
     assert not mcts._surely_better([1, 0, 0, 0], [0, 0, 0, 0])

@@ -84,6 +84,7 @@ def test_a_game_with_fresh_pairs_repeats_and_replays_exactly(monkeypatch):
 def test_fresh_pairs_cost_nothing_where_no_rival_passes_the_root_test(monkeypatch, confirm):
     """In the race (no estimates) the root test never runs, so neither do fresh pairs."""
     monkeypatch.setattr(mcts, "CONFIRM", confirm)
+    monkeypatch.setattr(mcts, "SETTLE", False)  # every decision spends its whole budget
     made = _keep_bots(monkeypatch)
     play_game(toy("race.py"), 2, 3, ["mcts:8", "random"])
     assert sum(b.confirmations for b in made) == 0

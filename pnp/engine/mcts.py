@@ -29,7 +29,7 @@ decisions that follow the one being made, on the same trace replay as the flat s
 
 The option with the most visits is played (ties to the earlier option). The budget is
 iterations per decision (`mcts:N`, default DEFAULT_ITERATIONS); a decision with one option
-costs nothing. Everything is seeded from (game seed, seat, decision number), and the pick goes
+costs nothing, and one whose pick the iterations left could no longer change stops (SETTLE). Everything is seeded from (game seed, seat, decision number), and the pick goes
 into the trace like any decision, so a game is repeatable and its replay never searches.
 """
 
@@ -110,6 +110,12 @@ CONFIRM_SURE = 2.0
 #: iteration does (the seat's own later decisions as the search would make them, every seat's
 #: under OPPONENTS "tree"); "rollout", by the rollout bot alone
 CONFIRM_PLAY = "tree"
+#: stop a decision's iterations once they cannot change its pick: the greedy pick (or, at a
+#: decision played without guidance, the leader) leads every other option by more visits
+#: than there are iterations left, so it will be the most visited whatever they do, and the
+#: most visited greedy pick is played without a test. The pick, the game and its replay are
+#: the same as with the whole budget; only the iterations that could not matter are saved
+SETTLE = True
 
 
 class _Node:
@@ -146,6 +152,22 @@ def _surely_better(mine: Sequence[float], theirs: Sequence[float], sure: float |
     if SURE_TEST != "z":
         raise ValueError(f'mcts.SURE_TEST is "z" or "t", not {SURE_TEST!r}')
     return mean > sure * (var / n) ** 0.5
+
+
+def _settled(root: _Node, keys: Sequence[tuple], pick: int | None, left: int) -> bool:
+    """Whether the root's most visited option (the way `decide` ranks them) is `pick` (None:
+    any option) and stays the most visited however the `left` iterations go."""
+    children = root.children
+    best, leader = (-1, -math.inf), None
+    for i, k in enumerate(keys):
+        child = children.get(k)
+        if child is not None and (child.visits, child.mean(keys[i][0])) > best:
+            best, leader = (child.visits, child.mean(keys[i][0])), (i, child)
+    if leader is None or (pick is not None and leader[0] != pick):
+        return False
+    chased = max((children[k].visits for k in keys
+                  if k in children and children[k] is not leader[1]), default=0)
+    return chased + left < leader[1].visits
 
 
 def _label(option: Any) -> str:
@@ -338,9 +360,24 @@ class MctsBot(Replaying):
         prefix = list(real.trace)
         tag = f"mcts:{self.seed}:{seat}:{real.decisions}"
         root = _Node(self.players)
+        keys = [(seat, why, _label(o)) for o in options]
+        settles = None
+        if SETTLE:  # the option that ends the search once it cannot be overtaken
+            settles = (None if outcomes is None and not self.guided
+                       else self.greedy_pick(state, seat, options, why, outcomes))
         for j in range(self.iterations):
             self.iterate(root, prefix, f"{tag}:{j}", tag, seat, options, why, outcomes, j == 0)
+            if SETTLE and _settled(root, keys, settles, self.iterations - j - 1):
+                break
         return self.decide(root, state, seat, options, why, outcomes)
+
+    def greedy_pick(self, state: State, seat: int, options: Sequence[Any], why: str,
+                    outcomes: Any) -> int:
+        """What the greedy bot would play here (0 where the module gives no estimate)."""
+        from pnp.engine.bots import GreedyBot
+
+        return GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
+                                                                 outcomes)
 
     def decide(self, root: _Node, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -351,10 +388,7 @@ class MctsBot(Replaying):
             child = root.children.get(k)
             if child is not None and (child.visits, child.mean(seat)) > best:
                 best, pick = (child.visits, child.mean(seat)), i
-        from pnp.engine.bots import GreedyBot
-
-        hint = GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
-                                                                 outcomes)  # 0 when none
+        hint = self.greedy_pick(state, seat, options, why, outcomes)
         if outcomes is None and not self.guided:
             self.departures += pick != hint
             return pick
