@@ -150,11 +150,11 @@ def test_a_pick_is_settled_only_when_no_option_can_catch_it():
     for label, visits in (("a", 10), ("b", 3)):
         child = root.children[(0, "x", label)] = mcts._Node(1)
         child.visits, child.total = visits, [visits * 0.5]
-    assert mcts._settled(root, keys, 0, 6)  # b (3) + 6 left < 10; c, unopened, at 6 too
-    assert not mcts._settled(root, keys, 0, 7)  # b could draw level
-    assert not mcts._settled(root, keys, 1, 0)  # the leader is not the pick asked about
-    assert mcts._settled(root, keys, None, 6)  # no pick asked about: the leader
-    assert not mcts._settled(mcts._Node(1), keys, None, 0)  # nothing visited yet
+    assert mcts._settled(root, keys, 0, 0, 6)  # b (3) + 6 left < 10; c, unopened, at 6 too
+    assert not mcts._settled(root, keys, 0, 0, 7)  # b could draw level
+    assert not mcts._settled(root, keys, 0, 1, 0)  # the leader is not the pick asked about
+    assert mcts._settled(root, keys, 0, None, 6)  # no pick asked about: the leader
+    assert not mcts._settled(mcts._Node(1), keys, 0, None, 0)  # nothing visited yet
 
 
 def test_the_greedy_pick_is_left_only_for_a_sure_gain_world_by_world():

@@ -29,7 +29,8 @@ decisions that follow the one being made, on the same trace replay as the flat s
 
 The option with the most visits is played (ties to the earlier option). The budget is
 iterations per decision (`mcts:N`, default DEFAULT_ITERATIONS); a decision with one option
-costs nothing, and one whose pick the iterations left could no longer change stops (SETTLE). Everything is seeded from (game seed, seat, decision number), and the pick goes
+costs nothing, and one whose pick the iterations left could no longer change stops there
+(SETTLE). Everything is seeded from (game seed, seat, decision number), and the pick goes
 into the trace like any decision, so a game is repeatable and its replay never searches.
 """
 
@@ -154,20 +155,29 @@ def _surely_better(mine: Sequence[float], theirs: Sequence[float], sure: float |
     return mean > sure * (var / n) ** 0.5
 
 
-def _settled(root: _Node, keys: Sequence[tuple], pick: int | None, left: int) -> bool:
-    """Whether the root's most visited option (the way `decide` ranks them) is `pick` (None:
-    any option) and stays the most visited however the `left` iterations go."""
-    children = root.children
+def _leader(root: _Node, keys: Sequence[tuple], seat: int) -> int | None:
+    """The root's most visited option, ties to the better mean for `seat`, then the earlier
+    option; None before any has been tried."""
     best, leader = (-1, -math.inf), None
     for i, k in enumerate(keys):
-        child = children.get(k)
-        if child is not None and (child.visits, child.mean(keys[i][0])) > best:
-            best, leader = (child.visits, child.mean(keys[i][0])), (i, child)
-    if leader is None or (pick is not None and leader[0] != pick):
+        child = root.children.get(k)
+        if child is not None and (child.visits, child.mean(seat)) > best:
+            best, leader = (child.visits, child.mean(seat)), i
+    return leader
+
+
+def _settled(root: _Node, keys: Sequence[tuple], seat: int, pick: int | None,
+             left: int) -> bool:
+    """Whether the root's most visited option is `pick` (None: whichever it is) and stays
+    the most visited however the `left` iterations go."""
+    leader = _leader(root, keys, seat)
+    if leader is None or (pick is not None and leader != pick):
         return False
-    chased = max((children[k].visits for k in keys
-                  if k in children and children[k] is not leader[1]), default=0)
-    return chased + left < leader[1].visits
+    ahead = root.children[keys[leader]]
+    chased = max((child.visits for k in keys
+                  if (child := root.children.get(k)) is not None and child is not ahead),
+                 default=0)
+    return chased + left < ahead.visits
 
 
 def _label(option: Any) -> str:
@@ -367,7 +377,7 @@ class MctsBot(Replaying):
                        else self.greedy_pick(state, seat, options, why, outcomes))
         for j in range(self.iterations):
             self.iterate(root, prefix, f"{tag}:{j}", tag, seat, options, why, outcomes, j == 0)
-            if SETTLE and _settled(root, keys, settles, self.iterations - j - 1):
+            if SETTLE and _settled(root, keys, seat, settles, self.iterations - j - 1):
                 break
         return self.decide(root, state, seat, options, why, outcomes)
 
@@ -383,11 +393,7 @@ class MctsBot(Replaying):
                outcomes: Any) -> int:
         """The most visited option, unless the greedy pick is not clearly worse (SURE)."""
         keys = [(seat, why, _label(o)) for o in options]
-        best, pick = (-1, -math.inf), 0
-        for i, k in enumerate(keys):
-            child = root.children.get(k)
-            if child is not None and (child.visits, child.mean(seat)) > best:
-                best, pick = (child.visits, child.mean(seat)), i
+        pick = _leader(root, keys, seat) or 0
         hint = self.greedy_pick(state, seat, options, why, outcomes)
         if outcomes is None and not self.guided:
             self.departures += pick != hint
