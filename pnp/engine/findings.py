@@ -375,8 +375,11 @@ def _pinned(doc, game, agg) -> list[Finding]:
             # at its floor (0 for a counter with none declared) it may as well be used up
             # every game as never touched
             at_floor = summary["min"] == (0 if floor is None else floor)
+            # only final values are known: the same end may be a start never moved, or a
+            # limit every player reaches (Age of Civilization's three civilizations)
             why = ("either nothing in play changes it, or every player uses it all up by the end"
-                   if at_floor else "nothing in play seems to change it")
+                   if at_floor else "either nothing in play changes it, or every player "
+                   "reaches the same limit by the end")
             out.append(Finding(WARNING, "PNP-B012",
                                f"{name} ends every game at {num(summary['min'])} for every player: "
                                f"{why}"))
