@@ -150,4 +150,9 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    try:
+        main()
+    except KeyboardInterrupt:  # the cell in play keeps nothing; the finished ones stay
+        print("stopped: the finished cells are kept, the next run plays the rest",
+              file=sys.stderr)
+        sys.exit(130)
