@@ -106,7 +106,10 @@ def table(out: Path) -> bool:
     """Print every cell kept in `out`; True when all are clean."""
     clean = True
     for path in sorted(out.glob("*.json")):
-        ok, line = verdict(json.loads(path.read_text()))
+        try:
+            ok, line = verdict(json.loads(path.read_text()))
+        except (ValueError, KeyError, TypeError) as e:  # not a report soak.py wrote
+            ok, line = False, f"{path.name}: FAILED unreadable report ({e.__class__.__name__})"
         clean &= ok
         print(("   " if ok else "!! ") + line)
     return clean

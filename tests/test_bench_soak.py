@@ -82,7 +82,12 @@ def test_crashes_timeouts_violations_and_alike_games_are_not_clean(tmp_path):
     assert lines[5].endswith("every game alike (use bots that vary)")
     assert lines[6].endswith("games unaccounted for")
 
-    for bad in "cdefg":
+    (tmp_path / "h.json").write_text('{"game": "toy", "outc')  # cut short
+    done = soak("toy", "--out", str(tmp_path), "--summary", cwd=tmp_path)
+    assert done.returncode == 1
+    assert done.stdout.splitlines()[-1] == "!! h.json: FAILED unreadable report (JSONDecodeError)"
+
+    for bad in "cdefgh":
         (tmp_path / f"{bad}.json").unlink()
     assert soak("toy", "--out", str(tmp_path), "--summary", cwd=tmp_path).returncode == 0
 
