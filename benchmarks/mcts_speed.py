@@ -58,8 +58,11 @@ def main() -> None:
     args = ap.parse_args()
     game = load_or_exit(args.game).game
     made = keep_mcts_bots(args.budget)
-    shipped = {item.partition("=")[0]: getattr(mcts, item.partition("=")[0], None)
-               for item in args.set}
+    names = [item.partition("=")[0] for item in args.set]
+    unknown = [name for name in names if not hasattr(mcts, name)]
+    if unknown:
+        raise SystemExit(f"mcts has no constant {', '.join(unknown)}")
+    shipped = {name: getattr(mcts, name) for name in names}
     sides: dict[str, list] = {"A": [], "B": []}
     logs: dict[str, list] = {}
     for _ in range(args.rounds):

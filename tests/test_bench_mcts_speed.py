@@ -29,3 +29,9 @@ def test_settling_saves_iterations_and_changes_no_game_while_a_looser_root_does(
     assert lines[-1].endswith("the same games: same")
     # a root that leaves greedy's pick on any lead plays other games, and says so
     assert speed(game, "SURE=0", "SETTLE=0")[-1].endswith("the same games: different")
+
+
+def test_a_misspelt_setting_is_refused_before_any_game():
+    done = subprocess.run([sys.executable, str(SPEED), "ancient-civilizations",
+                           "--set", "SETLE=0"], capture_output=True, text=True)
+    assert done.returncode == 1 and "mcts has no constant SETLE" in done.stderr
