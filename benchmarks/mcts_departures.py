@@ -25,7 +25,6 @@ from pathlib import Path
 from pnp.commands.common import load_or_exit
 from pnp.engine import lineup, mcts
 from pnp.engine import stats as st
-from pnp.engine.bots import GreedyBot
 from pnp.engine.guards import limits_for
 from pnp.engine.play import play_game
 from pnp.engine.selfplay import game_seed
@@ -54,10 +53,8 @@ def main() -> None:
     rows: list[tuple[float, float]] = []
     decide = mcts.MctsBot.decide
 
-    def check(self, root, state, seat, options, why, outcomes):
-        chosen = decide(self, root, state, seat, options, why, outcomes)
-        hint = GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
-                                                                outcomes)
+    def check(self, root, state, seat, options, why, outcomes, hint):
+        chosen = decide(self, root, state, seat, options, why, outcomes, hint)
         if chosen == hint:
             return chosen
         keys = [(seat, why, mcts._label(o)) for o in options]

@@ -34,9 +34,9 @@ def _roots(monkeypatch, mode: str, bots: list[str], seed: int = 7) -> list[tuple
     roots: list[tuple[int, mcts._Node]] = []
     decide = mcts.MctsBot.decide
 
-    def keep(self, root, state, seat, options, why, outcomes):
+    def keep(self, root, state, seat, options, why, outcomes, hint):
         roots.append((seat, root))
-        return decide(self, root, state, seat, options, why, outcomes)
+        return decide(self, root, state, seat, options, why, outcomes, hint)
 
     monkeypatch.setattr(mcts.MctsBot, "decide", keep)
     result = play_game(toy("race.py"), 2, seed, bots, invariants="all")

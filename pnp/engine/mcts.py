@@ -371,15 +371,14 @@ class MctsBot(Replaying):
         tag = f"mcts:{self.seed}:{seat}:{real.decisions}"
         root = _Node(self.players)
         keys = [(seat, why, _label(o)) for o in options]
-        settles = None
-        if SETTLE:  # the option that ends the search once it cannot be overtaken
-            settles = (None if outcomes is None and not self.guided
-                       else self.greedy_pick(state, seat, options, why, outcomes))
+        hint = self.greedy_pick(state, seat, options, why, outcomes)
+        # the option that ends the search once it cannot be overtaken (None: any leader)
+        settles = None if outcomes is None and not self.guided else hint
         for j in range(self.iterations):
             self.iterate(root, prefix, f"{tag}:{j}", tag, seat, options, why, outcomes, j == 0)
             if SETTLE and _settled(root, keys, seat, settles, self.iterations - j - 1):
                 break
-        return self.decide(root, state, seat, options, why, outcomes)
+        return self.decide(root, state, seat, options, why, outcomes, hint)
 
     def greedy_pick(self, state: State, seat: int, options: Sequence[Any], why: str,
                     outcomes: Any) -> int:
@@ -390,11 +389,10 @@ class MctsBot(Replaying):
                                                                  outcomes)
 
     def decide(self, root: _Node, state: State, seat: int, options: Sequence[Any], why: str,
-               outcomes: Any) -> int:
-        """The most visited option, unless the greedy pick is not clearly worse (SURE)."""
+               outcomes: Any, hint: int) -> int:
+        """The most visited option, unless the greedy pick `hint` is not clearly worse (SURE)."""
         keys = [(seat, why, _label(o)) for o in options]
         pick = _leader(root, keys, seat) or 0
-        hint = self.greedy_pick(state, seat, options, why, outcomes)
         if outcomes is None and not self.guided:
             self.departures += pick != hint
             return pick
