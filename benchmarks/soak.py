@@ -14,12 +14,18 @@ names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` 
 bots instead: `mcts:1` never leaves greedy's pick, so in every seat it would play one game 500
 times.
 
+`--one-seat BOT` seats BOT in one seat and the game's own opponents (greedy, or the game's
+self-play bots) in every other, each seat in turn: a deeper pass for a bot whose costly paths
+one iteration never reaches (`--one-seat mcts:32 --games 1`: one game with the bot in each
+seat, at the default budget, so its tree grows and its tests decide).
+
 Exit code: 0 when every cell in the table finished clean (no crash, no timeout, no violation,
 not one game repeated); 1 when any did not, or a cell could not be played (its error is in
 the table and in DIR/GAME-P-VARIANT.err). Usage:
 
     python benchmarks/soak.py GAME [GAME ...] --out DIR [--players 2,3] [--variant base,a]
-        [--games 500] [--bots mcts:1] [--seed 1] [--workers 1] [--summary]
+        [--games 500] [--bots mcts:1 | --one-seat mcts:32] [--seed 1] [--workers 1]
+        [--summary]
 """
 
 from __future__ import annotations
@@ -35,17 +41,24 @@ from typing import Any
 from pnp.commands.common import load_or_exit
 
 
-def cells(game: str, players: list[int] | None, variants: list[str] | None
-          ) -> tuple[str, list[tuple[int, str]], str]:
-    """GAME's id, every (player count, variant) of it the options ask for (default: all of
-    them), and the default line-up for it."""
+def cells(game: str, players: list[int] | None, variants: list[str] | None,
+          one_seat: str | None = None) -> tuple[str, list[tuple[int, str, str]]]:
+    """GAME's id and every (player count, variant, default line-up) of it the options ask for
+    (default: all of them). With `one_seat`, the line-up is that bot in one seat and the
+    game's own opponents in the others."""
     definition = load_or_exit(game).game
     counts = players or list(range(definition.players_min, definition.players_max + 1))
     names = variants or ["base", *sorted(definition.variants)]
-    bots = "mcts:1"
-    if definition.selfplay is not None:  # no chance: vary the games with the game's own bots
-        bots = ",".join(["mcts:1", *definition.selfplay.bots])
-    return definition.id, [(p, v) for p in counts for v in names], bots
+    own = list(definition.selfplay.bots) if definition.selfplay is not None else []
+    wanted = []
+    for p in counts:
+        if one_seat is not None:
+            others = own or ["greedy"]
+            bots = ",".join([one_seat, *(others[i % len(others)] for i in range(p - 1))])
+        else:  # no chance (own bots): vary the games with the game's own bots
+            bots = ",".join(["mcts:1", *own])
+        wanted += [(p, v, bots) for v in names]
+    return definition.id, wanted
 
 
 def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games: int,
@@ -127,7 +140,10 @@ def main() -> None:
     ap.add_argument("--variant", action="append", help="variants, 'base' for none "
                     "(default: base and every variant)")
     ap.add_argument("--games", type=int, default=500, dest="count")
-    ap.add_argument("--bots", help="the line-up (default: mcts:1, see above)")
+    which = ap.add_mutually_exclusive_group()
+    which.add_argument("--bots", help="the line-up (default: mcts:1, see above)")
+    which.add_argument("--one-seat", metavar="BOT",
+                       help="BOT in one seat, the game's own opponents in the others")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--summary", action="store_true", help="print the table, play nothing")
@@ -138,8 +154,8 @@ def main() -> None:
         for game in args.games:
             if Path(game).is_dir():  # a game folder: the cells run in the report folder
                 game = str(Path(game).resolve())
-            name, wanted, bots = cells(game, players, split(args.variant))
-            for p, variant in wanted:
+            name, wanted = cells(game, players, split(args.variant), args.one_seat)
+            for p, variant, bots in wanted:
                 path = args.out / f"{name}-{p}-{variant}.json"
                 if path.exists():
                     continue

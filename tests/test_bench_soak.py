@@ -92,14 +92,42 @@ def test_crashes_timeouts_violations_and_alike_games_are_not_clean(tmp_path):
     assert soak("toy", "--out", str(tmp_path), "--summary", cwd=tmp_path).returncode == 0
 
 
-def test_a_game_without_chance_soaks_against_its_own_bots():
+def _module():
     sys.path.insert(0, str(SOAK.parent))
     try:
         import soak as module
     finally:
         sys.path.remove(str(SOAK.parent))
-    name, cells, bots = module.cells("antike", None, None)
-    assert name == "antike" and bots == "mcts:1,greedy-varied"
-    assert (2, "base") in cells and (6, "neutral-cities") in cells and len(cells) == 5 * 4
-    _, cells, bots = module.cells("ancient-civilizations", [3], ["base"])
-    assert cells == [(3, "base")] and bots == "mcts:1"
+    return module
+
+
+def test_a_game_without_chance_soaks_against_its_own_bots():
+    module = _module()
+    name, cells = module.cells("antike", None, None)
+    assert name == "antike" and {bots for _, _, bots in cells} == {"mcts:1,greedy-varied"}
+    assert (2, "base", "mcts:1,greedy-varied") in cells and len(cells) == 5 * 4
+    assert (6, "neutral-cities", "mcts:1,greedy-varied") in cells
+    assert module.cells("ancient-civilizations", [3], ["base"])[1] == [(3, "base", "mcts:1")]
+
+
+def test_one_seat_puts_the_bot_in_one_seat_against_the_games_own_opponents(tmp_path):
+    module = _module()
+    _, cells = module.cells("antike", [2, 4], ["base"], one_seat="mcts:8")
+    assert cells == [(2, "base", "mcts:8,greedy-varied"),
+                     (4, "base", "mcts:8,greedy-varied,greedy-varied,greedy-varied")]
+    _, cells = module.cells("ancient-civilizations", [3], ["base"], one_seat="mcts:32")
+    assert cells == [(3, "base", "mcts:32,greedy,greedy")]
+
+    # played: one game with the bot in each seat, and the bot's rate beside greedy's
+    game = tmp_path / "caravan"
+    scaffold(game)
+    done = soak("caravan", "--out", "deep", "--games", "1", "--players", "3",
+                "--variant", "base", "--one-seat", "mcts:4", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    record = json.loads((tmp_path / "deep" / "caravan-3-base.json").read_text())
+    assert record["games"] == 3 and record["lineup"]["seatings"] == 3
+    assert record["soak"]["bots"] == "mcts:4,greedy,greedy"
+    assert "caravan 3p base [mcts:4,greedy]: 3 games, 3 completed" in done.stdout
+    both = soak("caravan", "--out", "deep", "--bots", "mcts:1", "--one-seat", "mcts:4",
+                cwd=tmp_path)
+    assert both.returncode == 2 and "not allowed with" in both.stderr
