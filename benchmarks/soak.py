@@ -7,7 +7,9 @@ the matrix takes many sessions: this script runs each cell as its own `pnp simul
 cell cannot take the others down), keeps each cell's report as DIR/GAME-P-VARIANT.json
 (written under a temporary name and renamed only when the run ended), and skips cells whose
 report is already there, so a stopped soak picks up where it stopped. It prints one line per
-cell and, at the end, a table of every cell in DIR; `--summary` prints only the table.
+cell and, at the end, a table of every cell in DIR; `--summary` prints only the table, and
+`--markdown` only a Markdown table of where the named games stand, a line per player count
+(the one docs/simulate.md shows).
 
 The line-up is `mcts:1` in every seat unless `--bots` says otherwise. A game whose game.yaml
 names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` against those
@@ -25,7 +27,7 @@ the table and in DIR/GAME-P-VARIANT.err). Usage:
 
     python benchmarks/soak.py GAME [GAME ...] --out DIR [--players 2,3] [--variant base,a]
         [--games 500] [--bots mcts:1 | --one-seat mcts:32] [--seed 1] [--workers 1]
-        [--summary]
+        [--summary | --markdown]
 """
 
 from __future__ import annotations
@@ -128,6 +130,34 @@ def table(out: Path) -> bool:
     return clean
 
 
+def markdown(out: Path, games: list[str]) -> None:
+    """A line per game and player count: how many of its cells have a report in `out`, how
+    many of those are clean, the games that ended with every player out, and what is left."""
+    print("| game | players | cells soaked (of all) | clean | games ended with every player "
+          "out | not yet soaked |")
+    print("|---|---|---|---|---|---|")
+    for game in games:
+        label = load_or_exit(game).game.name
+        name, wanted = cells(game, None, None)
+        for players in dict.fromkeys(p for p, _, _ in wanted):
+            variants = [v for p, v, _ in wanted if p == players]
+            done = clean = out_all = 0
+            missing = []
+            for variant in variants:
+                path = out / f"{name}-{players}-{variant}.json"
+                try:
+                    record = json.loads(path.read_text())
+                except (OSError, ValueError):
+                    missing.append(variant)
+                    continue
+                done += 1
+                clean += verdict(record)[0] if "outcomes" in record else 0
+                out_all += record.get("outcomes", {}).get("all_eliminated", 0)
+            left = "all" if not done else ", ".join(missing) or "—"
+            print(f"| {label} | {players} | {done} of {len(variants)} | {clean} | {out_all} "
+                  f"| {left} |")
+
+
 def split(values: list[str] | None) -> list[str] | None:
     return [v for item in values for v in item.split(",") if v] if values else None
 
@@ -146,10 +176,16 @@ def main() -> None:
                        help="BOT in one seat, the game's own opponents in the others")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1)
-    ap.add_argument("--summary", action="store_true", help="print the table, play nothing")
+    show = ap.add_mutually_exclusive_group()
+    show.add_argument("--summary", action="store_true", help="print the table, play nothing")
+    show.add_argument("--markdown", action="store_true",
+                      help="print a Markdown table of the games' cells, play nothing")
     args = ap.parse_args()
-    args.out.mkdir(parents=True, exist_ok=True)
     players = [int(p) for p in split(args.players) or []] or None
+    if args.markdown:
+        markdown(args.out, args.games)
+        return
+    args.out.mkdir(parents=True, exist_ok=True)
     if not args.summary:
         for game in args.games:
             if Path(game).is_dir():  # a game folder: the cells run in the report folder

@@ -50,6 +50,17 @@ def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
     assert again.stdout.startswith("every cell in")
     assert {p: p.stat().st_mtime_ns for p in reports.iterdir()} == kept
 
+    # the Markdown table: a line per player count, over base and the game's own variants
+    # ('nope' is none of them); a cell not played yet is named as left
+    (reports / "caravan-3-short.json").unlink()
+    report(reports / "caravan-4-short.json", completed=9, crashed=1)  # played, not clean
+    md = soak("caravan", "--out", "reports", "--markdown", cwd=tmp_path)
+    assert md.returncode == 0, md.stderr
+    assert md.stdout.splitlines()[2:] == [
+        "| Caravan | 2 | 2 of 2 | 2 | 0 | — |",
+        "| Caravan | 3 | 1 of 2 | 1 | 0 | short |",
+        "| Caravan | 4 | 1 of 2 | 0 | 0 | base |"]
+
 
 def report(path: Path, **outcomes) -> None:
     """A cell's report as `pnp simulate --format json` writes it, trimmed to what the table
