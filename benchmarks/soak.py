@@ -57,7 +57,7 @@ def cells(game: str, players: list[int] | None, variants: list[str] | None,
         if one_seat is not None:
             others = own or ["greedy"]
             bots = ",".join([one_seat, *(others[i % len(others)] for i in range(p - 1))])
-        else:  # no chance (own bots): vary the games with the game's own bots
+        else:  # mcts:1 everywhere; a game without chance also seats its own (varied) bots
             bots = ",".join(["mcts:1", *own])
         wanted += [(p, v, bots) for v in names]
     return definition.id, wanted
@@ -147,12 +147,17 @@ def markdown(out: Path, games: list[str]) -> None:
                 path = out / f"{name}-{players}-{variant}.json"
                 try:
                     record = json.loads(path.read_text())
-                except (OSError, ValueError):
+                except OSError:
                     missing.append(variant)
                     continue
+                except ValueError:  # cut short: played, not clean
+                    record = {}
                 done += 1
-                clean += verdict(record)[0] if "outcomes" in record else 0
-                out_all += record.get("outcomes", {}).get("all_eliminated", 0)
+                try:
+                    clean += verdict(record)[0]
+                    out_all += record["outcomes"].get("all_eliminated", 0)
+                except (KeyError, TypeError, AttributeError):  # a failed or unreadable cell
+                    pass
             left = "all" if not done else ", ".join(missing) or "—"
             print(f"| {label} | {players} | {done} of {len(variants)} | {clean} | {out_all} "
                   f"| {left} |")

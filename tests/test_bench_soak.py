@@ -54,10 +54,11 @@ def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
     # ('nope' is none of them); a cell not played yet is named as left
     (reports / "caravan-3-short.json").unlink()
     report(reports / "caravan-4-short.json", completed=9, crashed=1)  # played, not clean
+    (reports / "caravan-2-base.json").write_text('{"game": "cara')  # cut short: not clean
     md = soak("caravan", "--out", "reports", "--markdown", cwd=tmp_path)
     assert md.returncode == 0, md.stderr
     assert md.stdout.splitlines()[2:] == [
-        "| Caravan | 2 | 2 of 2 | 2 | 0 | — |",
+        "| Caravan | 2 | 2 of 2 | 1 | 0 | — |",
         "| Caravan | 3 | 1 of 2 | 1 | 0 | short |",
         "| Caravan | 4 | 1 of 2 | 0 | 0 | base |"]
 
