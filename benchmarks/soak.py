@@ -49,6 +49,12 @@ def cells(game: str, players: list[int] | None, variants: list[str] | None,
     (default: all of them). With `one_seat`, the line-up is that bot in one seat and the
     game's own opponents in the others."""
     definition = load_or_exit(game).game
+    return definition.id, cells_of(definition, players, variants, one_seat)
+
+
+def cells_of(definition: Any, players: list[int] | None, variants: list[str] | None,
+             one_seat: str | None = None) -> list[tuple[int, str, str]]:
+    """cells() for a game definition already loaded."""
     counts = players or list(range(definition.players_min, definition.players_max + 1))
     names = variants or ["base", *sorted(definition.variants)]
     own = list(definition.selfplay.bots) if definition.selfplay is not None else []
@@ -60,7 +66,7 @@ def cells(game: str, players: list[int] | None, variants: list[str] | None,
         else:  # mcts:1 everywhere; a game without chance also seats its own (varied) bots
             bots = ",".join(["mcts:1", *own])
         wanted += [(p, v, bots) for v in names]
-    return definition.id, wanted
+    return wanted
 
 
 def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games: int,
@@ -137,8 +143,8 @@ def markdown(out: Path, games: list[str]) -> None:
           "out | not yet soaked |")
     print("|---|---|---|---|---|---|")
     for game in games:
-        label = load_or_exit(game).game.name
-        name, wanted = cells(game, None, None)
+        definition = load_or_exit(game).game
+        name, label, wanted = definition.id, definition.name, cells_of(definition, None, None)
         for players in dict.fromkeys(p for p, _, _ in wanted):
             variants = [v for p, v, _ in wanted if p == players]
             done = clean = out_all = 0

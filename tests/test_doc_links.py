@@ -5,6 +5,8 @@ lands where it says (docs move: a section split into its own page must take its 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -19,15 +21,20 @@ def slug(heading: str) -> str:
     return text.replace(" ", "-")
 
 
-def anchors(path: Path) -> set[str]:
-    found: set[str] = set()
+def prose(path: Path) -> Iterator[tuple[int, str]]:
+    """(line number, line) of a Markdown file, code fences and their insides left out."""
     fenced = False
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if FENCE.match(line):
             fenced = not fenced
-            continue
-        if fenced:
-            continue
+        elif not fenced:
+            yield number, line
+
+
+@cache
+def anchors(path: Path) -> frozenset[str]:
+    found: set[str] = set()
+    for _, line in prose(path):
         m = re.match(r"#{1,6}\s+(.*)", line)
         if m:
             base = slug(m.group(1))
@@ -36,19 +43,13 @@ def anchors(path: Path) -> set[str]:
                 n += 1
             found.add(base if n == 0 else f"{base}-{n}")
         found.update(re.findall(r'<a id="([^"]+)"', line))
-    return found
+    return frozenset(found)
 
 
 def broken_links(files: list[Path], root: Path = ROOT) -> list[str]:
     bad = []
     for path in files:
-        fenced = False
-        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if FENCE.match(line):
-                fenced = not fenced
-                continue
-            if fenced:
-                continue
+        for number, line in prose(path):
             for target in LINK.findall(line):
                 if re.match(r"[a-z]+:", target):  # https:, mailto:
                     continue
