@@ -199,6 +199,30 @@ def test_a_dominant_opening_is_found_and_a_fair_one_is_not():
     assert fair["distinct"] == 2
 
 
+def test_a_forced_pick_is_no_plan_however_its_survivors_win():
+    """AC at 3 players: 'stop' at 'knowledge: pay to move' is never picked, so the seats that
+    live to be asked three times open 'move, move, move' and win, and the seats eliminated
+    after one ask open 'move' and lose. That is survival, not a plan: no B024. A seat that
+    was cut short on another road still counts against the plan."""
+    def tally(other_road: bool) -> ChoiceTally:
+        t = ChoiceTally()
+        for g in range(200):
+            short = ["rush"] if other_road and g % 2 else ["move"]
+            t.add({}, {}, {}, 3, (g % 2,), 2,
+                  {(0, "pay to move"): ["move"] * 3, (1, "pay to move"): ["move"] * 3,
+                   (2, "pay to move"): short})
+        return t
+    rows = [{"why": "pay to move", "option": o} for o in ("move", "stop", "rush")]
+    survived = opening_table(tally(False), 2, rows)
+    assert survived["dominant"] == []
+    [plan] = [r for r in survived["most_played"] if r["picks"] == ["move"] * 3]
+    assert not plan["tested"] and plan["win_rate_rest"] is None
+    parted = opening_table(tally(True), 2, rows)
+    [plan] = [r for r in parted["most_played"] if r["picks"] == ["move"] * 3]
+    assert plan["tested"] and plan["win_rate_rest"] == 0.0
+    assert [r["opening"] for r in parted["dominant"]] == ["pay to move: move, move, move"]
+
+
 def test_one_plan_for_everyone_needs_a_real_choice():
     tally = ChoiceTally()
     for g in range(100):

@@ -108,6 +108,17 @@ def test_a_long_table_repeats_its_header_and_decision_on_every_page(starter, tmp
     assert all(f"wonder-{i:03}" in "\n".join(table) for i in range(150))
 
 
+def test_an_opening_nobody_left_says_so_rather_than_against_nought(starter, tmp_path):
+    doc, _ = starter
+    openings = doc["choices"]["openings"]
+    row = dict(openings["most_played"][0], opening="pay to move: move, move, move",
+               win_rate_rest=None, ci95_rest=[0.0, 0.0], gap=None, tested=False)
+    only = dict(doc, choices=dict(doc["choices"], openings=dict(openings, most_played=[row])))
+    text = " ".join(" ".join(pdf_text(write_report_pdf(tmp_path / "r.pdf", only))).split())
+    assert "pay to move: move, move, move" in text
+    assert "no seat opened otherwise" in text and "against 0%" not in text
+
+
 def test_skill_none_says_why_skill_is_absent(tmp_path):
     scaffold(tmp_path / "starter", "Starter")
     pdf = tmp_path / "report.pdf"

@@ -216,19 +216,42 @@ def never_picked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             and row["seat_games"] >= MIN_GROUP]
 
 
+def _opened_otherwise(at_why: Sequence[tuple[tuple[str, ...], Sequence[int]]],
+                      picked: tuple[str, ...]) -> tuple[int, int]:
+    """Seat-games and win units of the openings at one decision (`at_why`: each opening
+    there with its [seat-games, win units]) that part from `picked`: differ at some pick
+    both made. An opening that agrees with `picked` as far as both go chose no other plan:
+    a seat cut short on the same road (eliminated, or the game over, before its third pick
+    there), or one that went on from a shorter `picked`. Leaving those out keeps a forced
+    pick's "plan" from being flagged for the seats that lived to make it; a seat-game
+    never asked at the decision chose nothing there either."""
+    games = won = 0
+    for other, (g, w) in at_why:
+        n = min(len(other), len(picked))
+        if other[:n] != picked[:n]:
+            games += g
+            won += w
+    return games, won
+
+
 def opening_table(tally: ChoiceTally, credit_unit: int,
                   options: Sequence[Mapping[str, Any]] = ()) -> dict[str, Any]:
     """Openings (each seat's first OPENING_PICKS picks at each decision): how many distinct
     ones were played, and the OPENINGS_LISTED most played with their share of seat-games, their win rate
-    against every other seat-game (Wilson intervals, the option test Holm-corrected over
-    every opening with MIN_GROUP seat-games on both sides), their share of all wins, and
+    against the seat-games that opened otherwise at that decision (_opened_otherwise; Wilson
+    intervals, the option test Holm-corrected over every opening with MIN_GROUP seat-games
+    on both sides), their share of all wins, and
     `dominant` when the test flags them and they took DOMINANT_WIN_SHARE of the wins;
     `one_plan`: openings of two picks or more, at a decision with three options or more
     (`options`: the option rows), played in ONE_PLAN_SHARE of the seat-games or more."""
     total, units = tally.seat_games, tally.win_units
     rows = []
+    by_why: dict[str, list[tuple[tuple[str, ...], list[int]]]] = {}
+    for (why, picked), row in tally.openings.items():
+        by_why.setdefault(why, []).append((picked, row))
     for (why, picked), (games, won) in tally.openings.items():
-        rest_games, rest_won = total - games, (units - won) / credit_unit
+        rest_games, rest_won = _opened_otherwise(by_why[why], picked)
+        rest_won /= credit_unit
         tested = games >= MIN_GROUP and rest_games >= MIN_GROUP
         rows.append({
             "opening": f"{why}: {', '.join(picked)}", "why": why, "picks": list(picked),

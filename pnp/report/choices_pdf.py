@@ -124,13 +124,16 @@ def draw_choices(pages: Pages, doc: Mapping[str, Any]) -> None:
             f"A seat's opening at a decision is its first {openings['picks']} picks there, in "
             f"order; {openings['distinct']} distinct openings were played. The most played, "
             "with the share of seat-games that played them, their win rate (95% CI) against "
-            "every other seat-game's, and their share of all wins:", size=8, color=GREY)
+            "the seat-games that opened otherwise there, and their share of all wins:",
+            size=8, color=GREY)
         for r in openings["most_played"][:10]:
             flag = "  (dominant?)" if r["dominant"] else ""
+            rest = (", no seat opened otherwise" if r["win_rate_rest"] is None
+                    else f" against {pct(r['win_rate_rest'])}")
             pages.paragraph(
                 f"{r['opening']}: {pct(r['share'])} of seat-games, won {pct(r['win_rate'])} "
-                f"({pct(r['ci95'][0])}–{pct(r['ci95'][1])}) against "
-                f"{pct(r['win_rate_rest'] or 0)}, {pct(r['win_share'])} of wins{flag}",
+                f"({pct(r['ci95'][0])}–{pct(r['ci95'][1])}){rest}, "
+                f"{pct(r['win_share'])} of wins{flag}",
                 size=8, indent=8, color=FLAG if r["dominant"] else INK)
     never = [r for r in options if not r["picked"]]
     if never:
