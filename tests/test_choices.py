@@ -14,6 +14,7 @@ from pnp.engine import stats as st
 from pnp.engine.choices import (
     ChoiceTally,
     branching_table,
+    choices_document,
     holm_corrected,
     never_picked,
     opening_table,
@@ -221,6 +222,32 @@ def test_a_forced_pick_is_no_plan_however_its_survivors_win():
     [plan] = [r for r in parted["most_played"] if r["picks"] == ["move"] * 3]
     assert plan["tested"] and plan["win_rate_rest"] == 0.0
     assert [r["opening"] for r in parted["dominant"]] == ["pay to move: move, move, move"]
+
+
+def test_the_text_names_a_chosen_opening_when_the_most_played_is_a_forced_road():
+    """The most played opening is a forced pick ('move' three times: nobody stops): the
+    Openings line says nobody opened otherwise and names the most played opening that was
+    a real choice, with both sides' rates; a chosen opening on top gets no such addendum."""
+    from pnp.report.text import choice_lines
+
+    tally = ChoiceTally()
+    for g in range(200):
+        tally.add({}, {}, {2: 3}, 2, (g % 2,), 2,
+                  {(0, "pay to move"): ["move"] * 3, (1, "pay to move"): ["move"] * 3,
+                   (0, "tech"): ["mining"] if g % 3 else ["bronze"],
+                   (1, "tech"): ["bronze"]})
+    doc = {"choices": choices_document(tally, 200, 2)}
+    [line] = [x for x in choice_lines(doc) if x.startswith("Openings")]
+    assert "most played 'pay to move: move, move, move': 100% of seat-games" in line
+    assert "no seat opened otherwise; where seats chose, 'tech: bronze': 67%" in line
+    assert "the others there 50% [" in line
+    chosen = ChoiceTally()
+    for g in range(100):
+        chosen.add({}, {}, {2: 1}, 2, (g % 2,), 2,
+                   {(0, "tech"): ["mining"], (1, "tech"): ["bronze"]})
+    [line] = [x for x in choice_lines({"choices": choices_document(chosen, 100, 2)})
+              if x.startswith("Openings")]
+    assert "opened otherwise" not in line and "where seats chose" not in line
 
 
 def test_one_plan_for_everyone_needs_a_real_choice():

@@ -145,9 +145,18 @@ def choice_lines(doc: Mapping[str, Any]) -> list[str]:
     op = ch.get("openings") or {}
     if op.get("most_played"):
         top = op["most_played"][0]
-        lines.append(f"Openings   {op['distinct']} distinct (a seat's first {op['picks']} picks at "
-                     f"a decision); most played '{top['opening']}': {pct(top['share'])} of "
-                     f"seat-games, won {pct(top['win_rate'])} [{_ci(top['ci95'])}]")
+        line = (f"Openings   {op['distinct']} distinct (a seat's first {op['picks']} picks at "
+                f"a decision); most played '{top['opening']}': {pct(top['share'])} of "
+                f"seat-games, won {pct(top['win_rate'])} [{_ci(top['ci95'])}]")
+        if top["win_rate_rest"] is None:  # a forced road says little: name a chosen one too
+            line += ", no seat opened otherwise"
+            chosen = next((r for r in op["most_played"] if r["tested"]), None)
+            if chosen:
+                line += (f"; where seats chose, '{chosen['opening']}': {pct(chosen['share'])}"
+                         f", won {pct(chosen['win_rate'])} [{_ci(chosen['ci95'])}], the "
+                         f"others there {pct(chosen['win_rate_rest'])} "
+                         f"[{_ci(chosen['ci95_rest'])}]")
+        lines.append(line)
     return lines
 
 
