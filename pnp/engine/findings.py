@@ -550,8 +550,8 @@ def _plans(doc, game, agg) -> list[Finding]:
                            f"A dominant plan? Seats opening '{r['opening']}' won "
                            f"{pct(r['win_rate'])} (95% CI {pct(lo)}–{pct(hi)}, "
                            f"{r['seat_games']} seat-games) against {pct(r['win_rate_rest'])} for "
-                           f"the seats that opened otherwise there, and took {pct(r['win_share'])} of all wins "
-                           f"(Holm-corrected {_p(r['p_holm'])})"))
+                           f"the seats that opened otherwise there, and took "
+                           f"{pct(r['win_share'])} of all wins (Holm-corrected {_p(r['p_holm'])})"))
     for r in openings.get("one_plan") or []:
         out.append(Finding(INFO, "PNP-B025",
                            f"One plan for everyone: {pct(r['share'])} of seat-games opened "
