@@ -21,6 +21,7 @@ from pnp.engine.choices import (
     option_label,
     option_table,
 )
+from pnp.report.text import choice_lines
 from pnp.scaffold import scaffold
 
 CROWN = ('{id: crown, name: "Crown", count: 3, fields: {type: Goods, cost: 1, effect: "VP+6", '
@@ -228,8 +229,6 @@ def test_the_text_names_a_chosen_opening_when_the_most_played_is_a_forced_road()
     """The most played opening is a forced pick ('move' three times: nobody stops): the
     Openings line says nobody opened otherwise and names the most played opening that was
     a real choice, with both sides' rates; a chosen opening on top gets no such addendum."""
-    from pnp.report.text import choice_lines
-
     tally = ChoiceTally()
     for g in range(200):
         tally.add({}, {}, {2: 3}, 2, (g % 2,), 2,

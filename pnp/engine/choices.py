@@ -216,22 +216,32 @@ def never_picked(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
             and row["seat_games"] >= MIN_GROUP]
 
 
-def _opened_otherwise(at_why: Sequence[tuple[tuple[str, ...], Sequence[int]]],
-                      picked: tuple[str, ...]) -> tuple[int, int]:
-    """Seat-games and win units of the openings at one decision (`at_why`: each opening
-    there with its [seat-games, win units]) that part from `picked`: differ at some pick
-    both made. An opening that agrees with `picked` as far as both go chose no other plan:
-    a seat cut short on the same road (eliminated, or the game over, before its third pick
-    there), or one that went on from a shorter `picked`. Leaving those out keeps a forced
-    pick's "plan" from being flagged for the seats that lived to make it; a seat-game
-    never asked at the decision chose nothing there either."""
-    games = won = 0
-    for other, (g, w) in at_why:
-        n = min(len(other), len(picked))
-        if other[:n] != picked[:n]:
-            games += g
-            won += w
-    return games, won
+def _opened_otherwise(tally_openings: Mapping[tuple[str, tuple[str, ...]], Sequence[int]]
+                      ) -> dict[tuple[str, tuple[str, ...]], tuple[int, int]]:
+    """Per opening (why, picked): the seat-games and win units of the openings at the same
+    decision that part from it, differing at some pick both made. An opening that agrees
+    with `picked` as far as both go chose no other plan: a seat cut short on the same road
+    (eliminated, or the game over, before its third pick there), or one that went on from a
+    shorter `picked`. Leaving those out keeps a forced pick's "plan" from being flagged for
+    the seats that lived to make it; a seat-game never asked at the decision chose nothing
+    there either. Worked out from sums by prefix: those agreeing with `picked` are the ones
+    that begin with it, plus the ones that are exactly one of its shorter prefixes."""
+    starting: dict[tuple[str, tuple[str, ...]], list[int]] = {}  # (why, prefix) -> sums
+    for (why, picked), (games, won) in tally_openings.items():
+        for n in range(len(picked) + 1):
+            row = starting.setdefault((why, picked[:n]), [0, 0])
+            row[0] += games
+            row[1] += won
+    out = {}
+    for (why, picked) in tally_openings:
+        games, won = starting[(why, ())]
+        agree_g, agree_w = starting[(why, picked)]
+        for n in range(len(picked)):
+            exact = tally_openings.get((why, picked[:n]))
+            if exact is not None:
+                agree_g, agree_w = agree_g + exact[0], agree_w + exact[1]
+        out[(why, picked)] = (games - agree_g, won - agree_w)
+    return out
 
 
 def opening_table(tally: ChoiceTally, credit_unit: int,
@@ -246,11 +256,9 @@ def opening_table(tally: ChoiceTally, credit_unit: int,
     (`options`: the option rows), played in ONE_PLAN_SHARE of the seat-games or more."""
     total, units = tally.seat_games, tally.win_units
     rows = []
-    by_why: dict[str, list[tuple[tuple[str, ...], list[int]]]] = {}
-    for (why, picked), row in tally.openings.items():
-        by_why.setdefault(why, []).append((picked, row))
+    otherwise = _opened_otherwise(tally.openings)
     for (why, picked), (games, won) in tally.openings.items():
-        rest_games, rest_won = _opened_otherwise(by_why[why], picked)
+        rest_games, rest_won = otherwise[(why, picked)]
         rest_won /= credit_unit
         tested = games >= MIN_GROUP and rest_games >= MIN_GROUP
         rows.append({
