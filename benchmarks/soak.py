@@ -11,6 +11,11 @@ cell and, at the end, a table of every cell in DIR; `--summary` prints only the 
 `--markdown` only a Markdown table of where the named games stand, a line per player count
 (the one docs/simulate.md shows).
 
+`--estimates DIR` reads a shorter pass of the same cells kept in DIR (say `--games 20`): the
+cells still to play are played cheapest first by its cost a game (so more of them finish
+before a long run is stopped), and `--markdown` ends with how many cells are left and about
+how many CPU hours they will take.
+
 The line-up is `mcts:1` in every seat unless `--bots` says otherwise. A game whose game.yaml
 names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` against those
 bots instead: `mcts:1` never leaves greedy's pick, so in every seat it would play one game 500
@@ -27,7 +32,7 @@ the table and in DIR/GAME-P-VARIANT.err). Usage:
 
     python benchmarks/soak.py GAME [GAME ...] --out DIR [--players 2,3] [--variant base,a]
         [--games 500] [--bots mcts:1 | --one-seat mcts:32] [--seed 1] [--workers 1]
-        [--summary | --markdown]
+        [--estimates DIR] [--summary | --markdown]
 """
 
 from __future__ import annotations
@@ -37,6 +42,7 @@ import json
 import subprocess
 import sys
 import time
+from math import inf
 from pathlib import Path
 from typing import Any
 
@@ -136,9 +142,12 @@ def table(out: Path) -> bool:
     return clean
 
 
-def markdown(out: Path, games: list[str]) -> None:
+def markdown(out: Path, games: list[str], estimates: Path | None = None,
+             count: int = 500) -> None:
     """A line per game and player count: how many of its cells have a report in `out`, how
-    many of those are clean, the games that ended with every player out, and what is left."""
+    many of those are clean, the games that ended with every player out, and what is left;
+    with `estimates`, a last line with the cells left and their CPU hours at `count` games."""
+    left_cells: list[str] = []
     print("| game | players | cells soaked (of all) | clean | games ended with every player "
           "out | not yet soaked |")
     print("|---|---|---|---|---|---|")
@@ -155,6 +164,7 @@ def markdown(out: Path, games: list[str]) -> None:
                     record = json.loads(path.read_text())
                 except OSError:
                     missing.append(variant)
+                    left_cells.append(path.name)
                     continue
                 except ValueError:  # cut short: played, not clean
                     record = {}
@@ -167,6 +177,24 @@ def markdown(out: Path, games: list[str]) -> None:
             left = "all" if not done else ", ".join(missing) or "—"
             print(f"| {label} | {players} | {done} of {len(variants)} | {clean} | {out_all} "
                   f"| {left} |")
+    if estimates is not None:
+        hours = [hours_left(estimates, name, count) for name in left_cells]
+        known = [h for h in hours if h is not None]
+        unknown = len(hours) - len(known)
+        n = len(left_cells)
+        print(f"\n{n} cell{'' if n == 1 else 's'} left, about {sum(known):.1f} CPU hours at {count} "
+              f"games by the runs in {estimates}"
+              + (f" ({unknown} of them without a run there)" if unknown else ""))
+
+
+def hours_left(estimates: Path, name: str, games: int) -> float | None:
+    """CPU hours the cell whose report would be named `name` is expected to take for
+    `games` games, by its run kept in `estimates` (seconds a game); None where none is kept."""
+    try:
+        record = json.loads((estimates / name).read_text())
+        return record["seconds"] / record["games"] * games / 3600
+    except (OSError, ValueError, KeyError, TypeError, ZeroDivisionError):
+        return None
 
 
 def split(values: list[str] | None) -> list[str] | None:
@@ -191,26 +219,34 @@ def main() -> None:
     show.add_argument("--summary", action="store_true", help="print the table, play nothing")
     show.add_argument("--markdown", action="store_true",
                       help="print a Markdown table of the games' cells, play nothing")
+    ap.add_argument("--estimates", type=Path, metavar="DIR",
+                    help="a shorter pass of the same cells: play the cheapest first, and "
+                    "--markdown says the CPU hours left")
     args = ap.parse_args()
     players = [int(p) for p in split(args.players) or []] or None
     if args.markdown:
-        markdown(args.out, args.games)
+        markdown(args.out, args.games, args.estimates, args.count)
         return
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.summary:
+        todo = []
         for game in args.games:
             if Path(game).is_dir():  # a game folder: the cells run in the report folder
                 game = str(Path(game).resolve())
             name, wanted = cells(game, players, split(args.variant), args.one_seat)
-            for p, variant, bots in wanted:
-                path = args.out / f"{name}-{p}-{variant}.json"
-                if path.exists():
-                    continue
-                record = run_cell(path, game, p, variant, args.bots or bots, args.count,
-                                  args.seed, args.workers)
-                print("   " + (verdict(record)[1] if record else
-                               f"{name} {p}p {variant}: stopped by a signal, not kept"),
-                      flush=True)
+            todo += [(game, name, p, variant, bots) for p, variant, bots in wanted]
+        if args.estimates is not None:  # cheapest first; a cell without a run there last
+            todo.sort(key=lambda cell: hours_left(
+                args.estimates, f"{cell[1]}-{cell[2]}-{cell[3]}.json", args.count) or inf)
+        for game, name, p, variant, bots in todo:
+            path = args.out / f"{name}-{p}-{variant}.json"
+            if path.exists():  # played already (by an earlier run, or one running beside)
+                continue
+            record = run_cell(path, game, p, variant, args.bots or bots, args.count,
+                              args.seed, args.workers)
+            print("   " + (verdict(record)[1] if record else
+                           f"{name} {p}p {variant}: stopped by a signal, not kept"),
+                  flush=True)
     print(f"every cell in {args.out}:")
     sys.exit(0 if table(args.out) else 1)
 

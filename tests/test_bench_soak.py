@@ -63,6 +63,41 @@ def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
         "| Caravan | 4 | 1 of 2 | 0 | 0 | base |"]
 
 
+def test_estimates_play_the_cheapest_cell_first_and_count_the_hours_left(tmp_path):
+    game = tmp_path / "caravan"
+    scaffold(game)
+    with (game / "game.yaml").open("a") as f:
+        f.write('variants:\n  - {id: short, description: "A shorter road.", '
+                'overrides: {game/rules/end/max_turns: 20}}\n')
+    estimates = tmp_path / "pass"
+    estimates.mkdir()
+    # a shorter pass says base costs 36 s a game and short 3.6 s (made up, so the order is
+    # the estimates' and not the game's own)
+    for variant, seconds in (("base", 72.0), ("short", 7.2)):
+        (estimates / f"caravan-2-{variant}.json").write_text(
+            json.dumps({"games": 2, "seconds": seconds}))
+    run = soak("caravan", "--out", "reports", "--games", "1", "--players", "2,3",
+               "--estimates", "pass", cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    played = [line.split(" [")[0].strip() for line in run.stdout.split("every cell in")[0]
+              .splitlines()]
+    # cheapest first; the cells the pass never played last, in the game's order
+    assert played == ["caravan 2p short", "caravan 2p base", "caravan 3p base",
+                      "caravan 3p short"]
+
+    (tmp_path / "reports" / "caravan-2-base.json").unlink()
+    (tmp_path / "reports" / "caravan-3-short.json").unlink()
+    md = soak("caravan", "--out", "reports", "--markdown", "--estimates", "pass",
+              "--games", "100", cwd=tmp_path)
+    assert md.returncode == 0, md.stderr
+    # the table is over every player count (2 to 4): 2p base at 100 games is 3,600 s, one
+    # hour; 3p short and both 4p cells have no run in the pass
+    assert "| Caravan | 4 | 0 of 2 | 0 | 0 | all |" in md.stdout
+    assert md.stdout.splitlines()[-1] == (
+        "4 cells left, about 1.0 CPU hours at 100 games by the runs in pass "
+        "(3 of them without a run there)")
+
+
 def report(path: Path, **outcomes) -> None:
     """A cell's report as `pnp simulate --format json` writes it, trimmed to what the table
     reads: 10 games, with the given outcome counts."""
