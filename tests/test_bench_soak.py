@@ -19,12 +19,17 @@ def soak(*args: str, cwd: Path) -> subprocess.CompletedProcess:
                           cwd=cwd)
 
 
-def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
-    game = tmp_path / "caravan"
+def caravan(folder: Path) -> None:
+    """The starter game as folder/caravan, with one variant ('short') beside its base rules."""
+    game = folder / "caravan"
     scaffold(game)
     with (game / "game.yaml").open("a") as f:
         f.write('variants:\n  - {id: short, description: "A shorter road.", '
                 'overrides: {game/rules/end/max_turns: 20}}\n')
+
+
+def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
+    caravan(tmp_path)
     first = soak("caravan", "--out", "reports", "--games", "2", "--players", "2,3",
                  "--variant", "base,short,nope", cwd=tmp_path)
     assert first.returncode == 1, first.stderr
@@ -64,11 +69,7 @@ def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):
 
 
 def test_estimates_play_the_cheapest_cell_first_and_count_the_hours_left(tmp_path):
-    game = tmp_path / "caravan"
-    scaffold(game)
-    with (game / "game.yaml").open("a") as f:
-        f.write('variants:\n  - {id: short, description: "A shorter road.", '
-                'overrides: {game/rules/end/max_turns: 20}}\n')
+    caravan(tmp_path)
     estimates = tmp_path / "pass"
     estimates.mkdir()
     # a shorter pass says base costs 36 s a game and short 3.6 s (made up, so the order is
