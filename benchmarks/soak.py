@@ -75,6 +75,11 @@ def cells_of(definition: Any, players: list[int] | None, variants: list[str] | N
     return wanted
 
 
+def report_name(game_id: str, players: int, variant: str) -> str:
+    """The file a cell's report is kept in, in the soak's folder and in an --estimates one."""
+    return f"{game_id}-{players}-{variant}.json"
+
+
 def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games: int,
              seed: int, workers: int) -> dict[str, Any] | None:
     """Play one cell in its own process; keep its report (or what went wrong) at `path`.
@@ -159,7 +164,7 @@ def markdown(out: Path, games: list[str], estimates: Path | None = None,
             done = clean = out_all = 0
             missing = []
             for variant in variants:
-                path = out / f"{name}-{players}-{variant}.json"
+                path = out / report_name(name, players, variant)
                 try:
                     record = json.loads(path.read_text())
                 except OSError:
@@ -178,7 +183,7 @@ def markdown(out: Path, games: list[str], estimates: Path | None = None,
             print(f"| {label} | {players} | {done} of {len(variants)} | {clean} | {out_all} "
                   f"| {left} |")
     if estimates is not None:
-        hours = [hours_left(estimates, name, count) for name in left_cells]
+        hours = [cell_hours(estimates, name, count) for name in left_cells]
         known = [h for h in hours if h is not None]
         unknown = len(hours) - len(known)
         n = len(left_cells)
@@ -187,7 +192,7 @@ def markdown(out: Path, games: list[str], estimates: Path | None = None,
               + (f" ({unknown} of them without a run there)" if unknown else ""))
 
 
-def hours_left(estimates: Path, name: str, games: int) -> float | None:
+def cell_hours(estimates: Path, name: str, games: int) -> float | None:
     """CPU hours the cell whose report would be named `name` is expected to take for
     `games` games, by its run kept in `estimates` (seconds a game); None where none is kept."""
     try:
@@ -236,10 +241,12 @@ def main() -> None:
             name, wanted = cells(game, players, split(args.variant), args.one_seat)
             todo += [(game, name, p, variant, bots) for p, variant, bots in wanted]
         if args.estimates is not None:  # cheapest first; a cell without a run there last
-            todo.sort(key=lambda cell: hours_left(
-                args.estimates, f"{cell[1]}-{cell[2]}-{cell[3]}.json", args.count) or inf)
+            def cost(cell: tuple) -> float:
+                hours = cell_hours(args.estimates, report_name(*cell[1:4]), args.count)
+                return inf if hours is None else hours
+            todo.sort(key=cost)
         for game, name, p, variant, bots in todo:
-            path = args.out / f"{name}-{p}-{variant}.json"
+            path = args.out / report_name(name, p, variant)
             if path.exists():  # played already (by an earlier run, or one running beside)
                 continue
             record = run_cell(path, game, p, variant, args.bots or bots, args.count,
