@@ -265,3 +265,34 @@ def test_one_plan_for_everyone_needs_a_real_choice():
 
     [finding] = _plans(doc, None, None)
     assert finding.code == "PNP-B025" and "100% of seat-games" in finding.message
+
+
+class _Second:
+    """A bot that always takes the second option."""
+
+    def choose(self, state, seat, options, why, outcomes):
+        return 1
+
+
+@pytest.mark.parametrize("logged", [False, True], ids=["fast path", "logged path"])
+def test_a_modules_names_count_card_options_by_card_and_change_no_pick(logged):
+    """Two copies of one card offered at once count as one offer of the card, under its name;
+    an option with no name keeps its own label; the pick and the log are the option's text."""
+    from pnp.engine.api import Context, GameResult, PlayerState, State
+    from pnp.engine.core import ScriptedDice
+
+    log = [] if logged else None
+    result = GameResult(game="g", seed=0, players=2, bots=("t", "t"))
+    ctx = Context(State([PlayerState({}), PlayerState({})]), ScriptedDice([]),
+                  [_Second(), _Second()], result, log, tally_choices=True)
+    names = {"row:88": "Ember Mill", "row:89": "Ember Mill", "row:90": "Town Hall"}.get
+    pick = ctx.choose(0, ["draw", "row:88", "row:89", "row:90"], "explore", None, names)
+    assert pick == "row:88"
+    assert result.offers == {(0, "explore", "draw"): 1, (0, "explore", "Ember Mill"): 1,
+                             (0, "explore", "Town Hall"): 1}
+    assert result.picks == {(0, "explore", "Ember Mill"): 1}
+    assert result.openings == {(0, "explore"): ["Ember Mill"]}
+    if logged:
+        assert log[-1]["value"] == "row:88" and log[-1]["options"][1] == "row:88"
+    ctx.choose(1, ["row:88", "row:90"], "explore")  # no names: the text's own label
+    assert result.picks[(1, "explore", "row")] == 1

@@ -162,3 +162,33 @@ def test_a_card_moved_behind_the_contexts_back_is_caught(monkeypatch):
     play_game(game, 2, 3, ["greedy"], invariants="none", log=log)
     final, _ = replay(game, 2, trace_from_log(log))
     assert "empire@0" in _unexplained(game, 2, log, final)
+
+
+def test_the_choices_report_counts_card_options_by_the_cards_name():
+    """"Why would anyone pick this card?" needs the card: an option's text carries a card's
+    instance number (recruit '88@retire:0', build 'empire-row/121'), and the report names the
+    card instead, so two games' copies of one card count together."""
+    import json
+
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    game = _game().game
+    names = {deck: {c.name for c in game.decks[deck].cards}
+             for deck in ("military", "empire-a", "empire-b", "empire-c", "starting-empire")}
+    empire = set().union(*(names[d] for d in names if d != "military"))
+    out = CliRunner().invoke(main, ["simulate", str(FOLDER), "--players", "3", "--games", "20",
+                                    "--skill", "none", "--format", "json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.stdout)["choices"]["options"]
+
+    def options(why):
+        return {r["option"] for r in rows if r["why"] == why}
+
+    recruited, built = options("recruit a military card"), options("build an empire card")
+    assert recruited and recruited <= names["military"]
+    assert len(built) > 5 and built - {"none"} <= empire
+    assert options("explore") - {"draw"} <= empire
+    picked = {r["option"]: r["picked"] for r in rows if r["why"] == "build an empire card"}
+    assert sum(picked.values()) > 20  # the built cards, under their names

@@ -448,7 +448,8 @@ class Context(ZoneOps, MapOps):
         tally = self._tally_choice if self._tally else None
 
         def choose(seat: int, options: Sequence[Any], why: str,
-                   outcomes: Callable[[Any], dict[str, float]] | None = None) -> Any:
+                   outcomes: Callable[[Any], dict[str, float]] | None = None,
+                   names: Callable[[Any], str | None] | None = None) -> Any:
             n = len(options)
             if n < 2:
                 return slow(self, seat, options, why, outcomes)
@@ -462,7 +463,7 @@ class Context(ZoneOps, MapOps):
             if not self.decisions % DECISION_CHECK:
                 self._check_decisions(seat, why)
             if tally is not None:
-                tally(seat, options, why, pick)
+                tally(seat, options, why, pick, names)
             return options[pick]
 
         return choose
@@ -574,8 +575,12 @@ class Context(ZoneOps, MapOps):
 
     # decisions ---------------------------------------------------------------------------
     def choose(self, seat: int, options: Sequence[Any], why: str,
-               outcomes: Callable[[Any], dict[str, float]] | None = None) -> Any:
-        """One decision by `seat` among legal `options`; a single option is taken unasked."""
+               outcomes: Callable[[Any], dict[str, float]] | None = None,
+               names: Callable[[Any], str | None] | None = None) -> Any:
+        """One decision by `seat` among legal `options`; a single option is taken unasked.
+        `names(option)`, when given, is what the choices report counts an option as (a
+        card's name where the option's text carries its instance number); it is asked only
+        while a self-play report is counting, never by a bot, and changes no pick."""
         n = len(options)
         if n == 1:
             return options[0]
@@ -592,17 +597,19 @@ class Context(ZoneOps, MapOps):
         if not self.decisions % DECISION_CHECK:
             self._check_decisions(seat, why)
         if self._tally:
-            self._tally_choice(seat, options, why, pick)
+            self._tally_choice(seat, options, why, pick, names)
         if self.log is not None:
             self.log.append({"e": "choice", "seat": seat, "why": why, "options": list(options),
                              "pick": pick, "value": options[pick]})
         return options[pick]
 
-    def _tally_choice(self, seat: int, options: Sequence[Any], why: str, pick: int) -> None:
+    def _tally_choice(self, seat: int, options: Sequence[Any], why: str, pick: int,
+                      names: Callable[[Any], str | None] | None = None) -> None:
         """Count a decision's size (the branching factor) and, for options that are text
         (a card, an action, a space: numbers are amounts, not things), each label offered to
         this seat (once a decision) and the one picked, keyed (seat, why, label):
-        pnp/engine/choices.py."""
+        pnp/engine/choices.py. An option's label is `names(option)` where the module gives
+        one, else option_label(option)."""
         res = self.result
         sizes = res.branching
         n = len(options)
@@ -610,12 +617,17 @@ class Context(ZoneOps, MapOps):
         offers = res.offers
         get = offers.get
         known = LABELS.get
-        for label in {known(o) or option_label(o) for o in options if o.__class__ is str}:
+        if names is None:
+            labels = {known(o) or option_label(o) for o in options if o.__class__ is str}
+        else:
+            labels = {names(o) or known(o) or option_label(o)
+                      for o in options if o.__class__ is str}
+        for label in labels:
             key = (seat, why, label)
             offers[key] = get(key, 0) + 1
         option = options[pick]
         if option.__class__ is str:
-            label = option_label(option)
+            label = (names and names(option)) or option_label(option)
             key = (seat, why, label)
             res.picks[key] = res.picks.get(key, 0) + 1
             opening = res.openings.setdefault((seat, why), [])

@@ -310,9 +310,11 @@ class Actions(Table):
         if st.vars["first_pass"] < 0:
             st.vars["first_pass"] = seat
             if self.has(seat, "first-pass-store"):
-                opts = [NONE, "deck"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
+                row = [(f"row:{c.uid}", c) for c in self.zone("empire-row")]
+                opts = [NONE, "deck"] + [o for o, _ in row]
                 est = {o: self.r.estimate({"victory-points": 0.5}) for o in opts[1:]}
-                pick = self.choose(seat, opts, "store a card for passing first", est)
+                pick = self.choose(seat, opts, "store a card for passing first", est,
+                                   self.by_card(row))
                 if pick == "deck":
                     deck = self.current_deck()
                     self.refill_deck_from_discard(deck)

@@ -173,10 +173,11 @@ class Board(Table):
         cards = [c for c in self.zone("armies", seat) if tok(c, "name") + tok(c, "picture")]
         if not cards:
             return
-        opts = [NONE] + [f"{c.uid}/{w}" for c in cards for w in ("name", "picture") if tok(c, w)]
+        pairs = [(f"{c.uid}/{w}", c) for c in cards for w in ("name", "picture") if tok(c, w)]
+        opts = [NONE] + [o for o, _ in pairs]
         est = {o: self.r.estimate({"coins": 0.5 if o.endswith("picture") else 0.8})
                for o in opts[1:]}
-        pick = self.choose(seat, opts, why, est)
+        pick = self.choose(seat, opts, why, est, self.by_card(pairs))
         if pick == NONE:
             return
         uid, where = pick.split("/")
@@ -207,7 +208,8 @@ class Board(Table):
         last = self.st.turn >= self.r.rounds  # room for cards no later round can fill is worth 0
         est2 = {f"district:{c.uid}": self.r.estimate({"victory-points": (0 if last else self.r.f(
             c.card, "capacity")) + len(self.r.f(c.card, "banners") or ())}) for c in drawn}
-        pick = self.choose(seat, opts, "keep a district", est2)
+        pick = self.choose(seat, opts, "keep a district", est2,
+                           self.by_card((f"district:{c.uid}", c) for c in drawn))
         for c in drawn:
             c.face_up = None
             if pick == f"district:{c.uid}":
@@ -238,7 +240,8 @@ class Board(Table):
                 return
             opts = [f"repair:{c.uid}" for c in dmg]
             est = {f"repair:{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for c in dmg}
-            pick = self.choose(seat, opts, f"{why}: repair a damaged empire card", est)
+            pick = self.choose(seat, opts, f"{why}: repair a damaged empire card", est,
+                               self.by_card(zip(opts, dmg, strict=True)))
             self.repair_uid(seat, int(pick[7:]))
 
     def repair_uid(self, seat: int, uid: int) -> None:
@@ -292,7 +295,8 @@ class Board(Table):
                             "coins": -float(f(c.card, "cost_coins")),
                             "victory-points": 0.5 if pl.startswith("retire") else 0.0})
                for o, (c, pl) in zip(opts, pairs, strict=True)}
-        pick = self.choose(seat, opts, "recruit a military card", est)
+        pick = self.choose(seat, opts, "recruit a military card", est,
+                           self.by_card((o, c) for o, (c, _) in zip(opts, pairs, strict=True)))
         c, place = pairs[opts.index(pick)]
         self.gain(seat, "coins", -f(c.card, "cost_coins"))
         armies = self.armies(seat)
@@ -317,11 +321,12 @@ class Board(Table):
 
     def do_explore(self, seat: int) -> None:
         rule = self.rule
-        opts = ["draw"] + [f"row:{c.uid}" for c in self.zone("empire-row")]
+        cards = [(f"row:{c.uid}", c) for c in self.zone("empire-row")]
         if rule("actions", "explore", "from_c"):
-            opts += [f"c:{c.uid}" for c in self.zone("empire-c")]
+            cards += [(f"c:{c.uid}", c) for c in self.zone("empire-c")]
+        opts = ["draw"] + [o for o, _ in cards]
         est = {o: self.r.estimate({"victory-points": 0.6}) for o in opts}
-        pick = self.choose(seat, opts, "explore", est)
+        pick = self.choose(seat, opts, "explore", est, self.by_card(cards))
         if pick.startswith("row:"):
             self.store_from(seat, "empire-row", int(pick[4:]))
             return
@@ -338,7 +343,8 @@ class Board(Table):
         opts = [f"keep:{c.uid}" for c in drawn]
         est = {f"keep:{c.uid}": self.r.estimate({"victory-points": self.card_value(seat, c.card)[
             "victory-points"] / 4}) for c in drawn}
-        pick = self.choose(seat, opts, "store one explored card", est)
+        pick = self.choose(seat, opts, "store one explored card", est,
+                           self.by_card(zip(opts, drawn, strict=True)))
         for c in drawn:
             if pick == f"keep:{c.uid}":
                 self.mover.move(c, deck, ("stored", seat), "store an explored card", seat)
@@ -369,17 +375,19 @@ class Board(Table):
         offered = self.buyable(seat)
         options = [(z, c) for z, c in offered if self.can_build(seat, c.card)]
         crane = self.crane(seat)
-        opts = [NONE] + [f"{z}/{c.uid}" for z, c in options]
-        est = {f"{z}/{c.uid}": self.r.estimate(self.card_value(seat, c.card)) for z, c in options}
+        cards = [(f"{z}/{c.uid}", c) for z, c in options]
+        opts = [NONE] + [o for o, _ in cards]
+        est = {o: self.r.estimate(self.card_value(seat, c.card)) for o, c in cards}
         if crane is not None:
             for z, c in offered:
                 if c.card != crane.card and self.can_build(seat, c.card, free=True, leaving=1):
                     o = f"crane:{z}/{c.uid}"
                     opts.append(o)
+                    cards.append((o, c))
                     est[o] = self.r.estimate(self.crane_value(seat, c.card))
         if len(opts) == 1:
             return
-        pick = self.choose(seat, opts, "build an empire card", est)
+        pick = self.choose(seat, opts, "build an empire card", est, self.by_card(cards))
         if pick == NONE:
             return
         free = pick.startswith("crane:")

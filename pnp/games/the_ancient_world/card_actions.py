@@ -45,7 +45,7 @@ class CardActions(Table):
             est = {f"top:{c.uid}": self.r.estimate({"victory-points": -self.r.f(c.card, "defence")
                                              / (4 * (len(order) + 1))}) for c in left}
             pick = self.choose(seat, opts, f"Forest Hideout: the titan for place {len(order) + 1}",
-                               est)
+                               est, self.by_card(zip(opts, left, strict=True)))
             order.append(left.pop(opts.index(pick)))
         for c in reversed(order):  # the first chosen ends on top
             self.mover.move(c, pile, pile, "Forest Hideout: rearrange the top titans", seat,
@@ -86,7 +86,8 @@ class CardActions(Table):
                 opts = [f"clear:{c.uid}" for c in cards]
                 est = {f"clear:{c.uid}": self.r.estimate(
                     {"coins": float(tok(c, "name") + tok(c, "picture"))}) for c in cards}
-                pick = self.choose(seat, opts, "Holy Site: clear a military card", est)
+                pick = self.choose(seat, opts, "Holy Site: clear a military card", est,
+                                   self.by_card(zip(opts, cards, strict=True)))
                 c = cards[opts.index(pick)]
                 self.st.supply["coins"] += tok(c, "name") + tok(c, "picture")
                 set_tok(c, "name", 0)
@@ -97,7 +98,8 @@ class CardActions(Table):
                 opts = [f"borrow:{c.uid}" for c in cards]
                 est = {f"borrow:{c.uid}": self.r.estimate(self.card_estimate(seat, c.card) or {})
                        for c in cards}
-                pick = self.choose(seat, opts, "use another player's card action", est)
+                pick = self.choose(seat, opts, "use another player's card action", est,
+                                   self.by_card(zip(opts, cards, strict=True)))
                 self.event("borrow-action", seat)
                 self.card_effect(seat, cards[opts.index(pick)].card)
         elif ab == "action-titan-scout":

@@ -5,6 +5,7 @@ scoring) are mixins of this class, put together in game.py."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pnp.engine.api import Context, Estimate, GameResult, State, ZoneRef
@@ -61,12 +62,28 @@ class Table:
         return self._quiet
 
     def choose(self, seat: int, options: list[str], why: str,
-               est: dict[str, Estimate] | None = None) -> str:
+               est: dict[str, Estimate] | None = None,
+               names: Callable[[str], str | None] | None = None) -> str:
         if len(options) == 1:
             return options[0]
         assert self.ctx is not None
         return self.ctx.choose(seat, options, why,
-                               (lambda o: est.get(o, _ZERO)) if est else None)
+                               (lambda o: est.get(o, _ZERO)) if est else None, names)
+
+    def by_card(self, pairs: Iterable[tuple[str, Any]]) -> Callable[[str], str | None]:
+        """`names` for a decision whose options stand for cards ((option, card) pairs): the
+        choices report counts each as its card's name, not by the instance number in its
+        text ('row:88' is Desert Caravan). The pairs are read only if the report asks, during
+        the choose call (a bot's playouts never ask), so a lazy zip is enough."""
+        found: dict[str, str] = {}
+
+        def name(option: str) -> str | None:
+            if not found:
+                names = self.r.names
+                found.update((o, names[c.card]) for o, c in pairs)
+            return found.get(option)
+
+        return name
 
     def gain(self, seat: int, token: str, n: int) -> int:
         """Take n tokens from the box (or pay them back with n < 0; never below zero)."""

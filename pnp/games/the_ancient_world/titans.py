@@ -54,7 +54,9 @@ class Titans(Table):
                 opts = [f"titan:{c.uid}" for _, c in offer]
                 est = {o: self.r.estimate({"victory-points": -self.r.f(c.card, "defence") / 3})
                        for o, (_, c) in zip(opts, offer, strict=True)}
-                pick = self.choose(seat, opts, "choose a threatening titan", est)
+                pick = self.choose(seat, opts, "choose a threatening titan", est,
+                                   self.by_card((o, c) for o, (_, c) in
+                                                 zip(opts, offer, strict=True)))
                 pile, card = offer.pop(opts.index(pick))
                 self.mover.move(card, pile, ("threat", seat), "a drafted threatening titan",
                                 seat)
@@ -100,7 +102,8 @@ class Titans(Table):
         opts = [f"damage:{c.uid}" for c in cards]
         est = {f"damage:{c.uid}": self.r.estimate({"victory-points": -self.card_value(seat, c.card)[
             "victory-points"] / 3}) for c in cards}
-        pick = self.choose(seat, opts, "damage an empire card", est)
+        pick = self.choose(seat, opts, "damage an empire card", est,
+                           self.by_card(zip(opts, cards, strict=True)))
         set_flag(cards[opts.index(pick)], "damaged")
         self.check_armies(seat)
 
@@ -139,7 +142,8 @@ class Titans(Table):
             act = self.actives(seat)
             if act:
                 opts = [f"coin:{c.uid}" for c in act]
-                pick = self.choose(seat, opts, "put a coin on an army")
+                pick = self.choose(seat, opts, "put a coin on an army",
+                                   names=self.by_card(zip(opts, act, strict=True)))
                 c = act[opts.index(pick)]
                 set_tok(c, "picture", tok(c, "picture") + 1)
                 self.st.supply["coins"] -= 1
@@ -147,7 +151,8 @@ class Titans(Table):
             act = self.actives(seat)
             if act:
                 opts = [f"discard:{c.uid}" for c in act]
-                pick = self.choose(seat, opts, "discard a military card")
+                pick = self.choose(seat, opts, "discard a military card",
+                                   names=self.by_card(zip(opts, act, strict=True)))
                 self.discard_military(seat, act[opts.index(pick)])
         elif effect == "discard-stored":
             self.mover.draw_to(("stored", seat), len(self.zone("stored", seat)),
@@ -156,7 +161,8 @@ class Titans(Table):
             ds = [c for c in self.zone("lands", seat) if self.r.deck_of[c.card] == "districts"]
             if ds:
                 opts = [f"district:{c.uid}" for c in ds]
-                pick = self.choose(seat, opts, "discard a district")
+                pick = self.choose(seat, opts, "discard a district",
+                                   names=self.by_card(zip(opts, ds, strict=True)))
                 c = ds[opts.index(pick)]
                 self.mover.move(c, ("lands", seat), "box", "a titan takes a district", seat)
                 self.check_armies(seat)
