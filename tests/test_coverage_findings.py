@@ -53,3 +53,18 @@ def test_a_modules_own_kind_is_named_in_plain_english(monkeypatch) -> None:
     assert messages == ["1 wonder never used (no wonder was used at all) in 2 games: colossus",
                         "2 boxes never used in 2 games: blue, green",
                         "2 technologies never used in 2 games: currency, engineering"]
+
+
+def test_a_kind_keyed_by_a_card_id_is_named_by_the_card(monkeypatch) -> None:
+    """The Ancient World counts card actions by the card's id: the finding names the card
+    the designer would look for; a key that is no card's id, or two cards' names, stays."""
+    doc = _sim([Counter({("card-action", "town-hall"): 1})] * 2,
+               {"card-action": ["town-hall", "desert-caravan", "twin", "no-card"]}, monkeypatch)
+    card = SimpleNamespace
+    decks = {"a": card(cards=(card(id="desert-caravan", name="Desert Caravan"),
+                              card(id="town-hall", name="Town Hall"),
+                              card(id="twin", name="Twin A"))),
+             "b": card(cards=(card(id="twin", name="Twin B"),))}
+    game = SimpleNamespace(id="race", tracks={}, charts={}, stats={}, decks=decks)
+    found = [f.message for f in find(doc, game) if f.code == "PNP-B017"]
+    assert found == ["3 card-actions never used in 2 games: Desert Caravan, twin, no-card"]

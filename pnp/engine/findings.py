@@ -321,7 +321,10 @@ def _key_name(game: Any, kind: str, key: str) -> str:
         return getattr(c, "name", None) or key
     if kind == "action":
         return _name(getattr(game, "action_spaces", None), key)
-    return key
+    # a module's own kind keyed by a card's id ('card-action', 'technology'): the card's name
+    names = {c.name for d in (getattr(game, "decks", None) or {}).values()
+             for c in getattr(d, "cards", ()) if c.id == key and c.name}
+    return names.pop() if len(names) == 1 else key
 
 
 def _never_used(doc, game, agg) -> list[Finding]:
