@@ -70,7 +70,7 @@ class Trading:
         """End of the Trade Phase: buy from the Purchase List, one item at a time, until done."""
         pay, rows, outcomes = self.r.tables[table_id]
         p = self.players[seat]
-        why = "purchase " + table_id
+        why = f"buy from the {self.r.game.tables[table_id].name or table_id}"
         lo = self.book.lo[pay]
         menus = self.r.purchase_menus
         by_label = self.r.table_rows[table_id]
