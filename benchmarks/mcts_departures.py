@@ -53,11 +53,12 @@ def main() -> None:
     rows: list[tuple[float, float]] = []
     decide = mcts.MctsBot.decide
 
-    def check(self, root, state, seat, options, why, outcomes, hint):
-        chosen = decide(self, root, state, seat, options, why, outcomes, hint)
-        if chosen == hint:
+    def check(self, root, state, seat, options, why, outcomes, picks):
+        chosen = decide(self, root, state, seat, options, why, outcomes, picks)
+        if chosen in picks:
             return chosen
         keys = [(seat, why, mcts._label(o)) for o in options]
+        hint = mcts.greedy_reference(root, keys, picks)
         mine, theirs = root.children[keys[chosen]].samples, root.children[keys[hint]].samples
         seen = [a - b for a, b in zip(mine or [], theirs or [], strict=False)]
         said = statistics.fmean(seen) if seen else 0.0

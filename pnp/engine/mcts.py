@@ -180,21 +180,34 @@ def _settled(root: _Node, keys: Sequence[tuple], seat: int, pick: int | None,
     return chased + left < ahead.visits
 
 
+def greedy_reference(root: _Node, keys: Sequence[tuple], picks: Sequence[int]) -> int:
+    """The greedy pick a rival must surely beat: the one pick, or of greedy's tied best (a
+    game without chance) the most visited, ties to the earlier option."""
+    if len(picks) == 1:
+        return picks[0]
+    return max(picks, key=lambda i: (getattr(root.children.get(keys[i]), "visits", -1), -i))
+
+
 def _label(option: Any) -> str:
     return option if isinstance(option, str) else repr(option)
 
 
 class _Rollout:
     """The playout bot past the tree: greedy on the module's estimates with a little noise,
-    uniform where the module gives none."""
+    uniform where the module gives none. In a game without chance (GameMeta.has_chance
+    False) greedy's ties are broken at random, as greedy-varied breaks them: there the
+    first of the tied options is one fixed habit that every playout would repeat, and the
+    only variety would be the noise."""
 
-    __slots__ = ("greedy", "guided", "rand")
+    __slots__ = ("greedy", "guided", "rand", "varied")
 
     def __init__(self, meta: GameMeta, hints: BotHints, rand: random.Random, players: int,
                  guided: bool = False):
-        from pnp.engine.bots import GreedyBot
+        from pnp.engine.bots import GreedyBot, VariedGreedyBot
 
-        self.greedy = [GreedyBot(0, s, meta, hints) for s in range(players)]
+        self.varied = not meta.has_chance
+        kind = VariedGreedyBot if self.varied else GreedyBot  # .best: the tied options
+        self.greedy = [kind(0, s, meta, hints) for s in range(players)]
         self.rand = rand
         self.guided = guided  # the game gives estimates: unestimated decisions go as greedy's
 
@@ -204,7 +217,16 @@ class _Rollout:
         None (no guidance)."""
         if outcomes is None:
             return 0 if self.guided else None
-        return self.greedy[seat].choose(state, seat, options, why, outcomes)
+        return self.greedy_pick(state, seat, options, outcomes)
+
+    def greedy_pick(self, state: State, seat: int, options: Sequence[Any], outcomes: Any
+                    ) -> int:
+        """Greedy's pick; in a game without chance one of its tied best at random."""
+        bot = self.greedy[seat]
+        if self.varied:
+            tied = bot.best(state, seat, options, outcomes)  # type: ignore[attr-defined]
+            return tied[0] if len(tied) == 1 else tied[int(self.rand.random() * len(tied))]
+        return bot.choose(state, seat, options, "", outcomes)
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -212,7 +234,7 @@ class _Rollout:
             return int(self.rand.random() * len(options))
         if outcomes is None:
             return 0
-        return self.greedy[seat].choose(state, seat, options, why, outcomes)
+        return self.greedy_pick(state, seat, options, outcomes)
 
 
 class _Walk:
@@ -371,30 +393,40 @@ class MctsBot(Replaying):
         tag = f"mcts:{self.seed}:{seat}:{real.decisions}"
         root = _Node(self.players)
         keys = [(seat, why, _label(o)) for o in options]
-        hint = self.greedy_pick(state, seat, options, why, outcomes)
+        picks = self.greedy_picks(state, seat, options, why, outcomes)
         # the option that ends the search once it cannot be overtaken (None: any leader)
-        settles = None if outcomes is None and not self.guided else hint
+        settles = None if (outcomes is None and not self.guided) or len(picks) > 1 else picks[0]
         for j in range(self.iterations):
             self.iterate(root, prefix, f"{tag}:{j}", tag, seat, options, why, outcomes, j == 0)
             if SETTLE and _settled(root, keys, seat, settles, self.iterations - j - 1):
                 break
-        return self.decide(root, state, seat, options, why, outcomes, hint)
+        return self.decide(root, state, seat, options, why, outcomes, picks)
 
-    def greedy_pick(self, state: State, seat: int, options: Sequence[Any], why: str,
-                    outcomes: Any) -> int:
-        """What the greedy bot would play here (0 where the module gives no estimate)."""
-        from pnp.engine.bots import GreedyBot
+    def greedy_picks(self, state: State, seat: int, options: Sequence[Any], why: str,
+                     outcomes: Any) -> list[int]:
+        """What the greedy bot would play here (0 where the module gives no estimate); in a
+        game without chance every option it scores as the best, since its tie-break (the
+        first) is a habit there, not a judgement (the rollouts break ties at random)."""
+        from pnp.engine.bots import GreedyBot, VariedGreedyBot
 
-        return GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
-                                                                 outcomes)
+        if not self.meta.has_chance and outcomes is not None:
+            return VariedGreedyBot(0, seat, self.meta, self.hints).best(state, seat, options,
+                                                                        outcomes)
+        return [GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
+                                                                  outcomes)]
 
     def decide(self, root: _Node, state: State, seat: int, options: Sequence[Any], why: str,
-               outcomes: Any, hint: int) -> int:
-        """The most visited option, unless the greedy pick `hint` is not clearly worse (SURE)."""
+               outcomes: Any, picks: list[int]) -> int:
+        """The most visited option, unless greedy's pick is not clearly worse (SURE). With
+        greedy's best tied (`picks`, a game without chance), the most visited of them is
+        greedy's pick, and a leader among them is played as it is."""
         keys = [(seat, why, _label(o)) for o in options]
         pick = _leader(root, keys, seat) or 0
+        hint = greedy_reference(root, keys, picks)
         if outcomes is None and not self.guided:
             self.departures += pick != hint
+            return pick
+        if pick in picks:
             return pick
         mine, theirs = root.children.get(keys[pick]), root.children.get(keys[hint])
         if pick == hint or mine is None or theirs is None:
