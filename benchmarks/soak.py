@@ -18,8 +18,8 @@ how many CPU hours they will take.
 
 The line-up is `mcts:1` in every seat unless `--bots` says otherwise. A game whose game.yaml
 names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` against those
-bots instead: `mcts:1` never leaves greedy's pick, so in every seat it would play one game 500
-times.
+bots instead, as the game's own report plays them (while `mcts:1` kept greedy's first tied
+option, it played one such game 500 times in every seat).
 
 `--one-seat BOT` seats BOT in one seat and the game's own opponents (greedy, or the game's
 self-play bots) in every other, each seat in turn: a deeper pass for a bot whose costly paths
