@@ -217,16 +217,16 @@ class _Rollout:
         None (no guidance)."""
         if outcomes is None:
             return 0 if self.guided else None
-        return self.greedy_pick(state, seat, options, outcomes)
+        return self.greedy_pick(state, seat, options, why, outcomes)
 
-    def greedy_pick(self, state: State, seat: int, options: Sequence[Any], outcomes: Any
-                    ) -> int:
+    def greedy_pick(self, state: State, seat: int, options: Sequence[Any], why: str,
+                    outcomes: Any) -> int:
         """Greedy's pick; in a game without chance one of its tied best at random."""
         bot = self.greedy[seat]
         if self.varied:
             tied = bot.best(state, seat, options, outcomes)  # type: ignore[attr-defined]
             return tied[0] if len(tied) == 1 else tied[int(self.rand.random() * len(tied))]
-        return bot.choose(state, seat, options, "", outcomes)
+        return bot.choose(state, seat, options, why, outcomes)
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any) -> int:
@@ -234,7 +234,7 @@ class _Rollout:
             return int(self.rand.random() * len(options))
         if outcomes is None:
             return 0
-        return self.greedy_pick(state, seat, options, outcomes)
+        return self.greedy_pick(state, seat, options, why, outcomes)
 
 
 class _Walk:
