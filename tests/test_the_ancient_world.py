@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 import pytest
+from click.testing import CliRunner
 
+from pnp.cli import main
 from pnp.data.game import load_game
 from pnp.engine.core import trace_from_log
 from pnp.engine.play import play_game, replay
@@ -168,12 +171,6 @@ def test_the_choices_report_counts_card_options_by_the_cards_name():
     """"Why would anyone pick this card?" needs the card: an option's text carries a card's
     instance number (recruit '88@retire:0', build 'empire-row/121'), and the report names the
     card instead, so two games' copies of one card count together."""
-    import json
-
-    from click.testing import CliRunner
-
-    from pnp.cli import main
-
     game = _game().game
     names = {deck: {c.name for c in game.decks[deck].cards}
              for deck in ("military", "empire-a", "empire-b", "empire-c", "starting-empire")}

@@ -214,6 +214,21 @@ class GreedyBot:
             return 0
         return self.pick(stats, options, outcomes)
 
+    def best(self, state: State, seat: int, options: Sequence[Any],
+             outcomes: Outcomes) -> list[int]:
+        """Every option scored within greedy's tolerance (1e-9) of the best, in order; all of
+        them when the rules give no estimates."""
+        if outcomes is None:
+            return list(range(len(options)))
+        stats = self.counters(state, seat)
+        if outcomes.__class__ is OptionTable and options is outcomes.options:
+            deltas = outcomes.estimates
+        else:
+            deltas = map(outcomes, options)
+        scores = [self.score(stats, delta or {}) for delta in deltas]
+        top = max(scores) - 1e-9
+        return [i for i, s in enumerate(scores) if s >= top]
+
     def pick(self, stats: dict[str, int], options: Sequence[Any], outcomes: Outcomes) -> int:
         """The best option scored one by one (ties to the earliest)."""
         info = self.info
@@ -246,6 +261,12 @@ class GreedyBot:
         return pick
 
 
+def break_tie(tied: Sequence[int], draw: Callable[[], float]) -> int:
+    """One of greedy's tied best (`GreedyBot.best`), drawn with `draw` when there are
+    several: greedy-varied's tie-break, and mcts's rollouts' in a game without chance."""
+    return tied[0] if len(tied) == 1 else tied[int(draw() * len(tied))]
+
+
 class VariedGreedyBot(GreedyBot):
     """Greedy's judgement with its ties broken at random (seeded by game seed and seat), so
     bots that judge alike still play distinct games where the rules add no chance."""
@@ -256,23 +277,7 @@ class VariedGreedyBot(GreedyBot):
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Outcomes) -> int:
-        tied = self.best(state, seat, options, outcomes)
-        return tied[0] if len(tied) == 1 else tied[int(self._random() * len(tied))]
-
-    def best(self, state: State, seat: int, options: Sequence[Any],
-             outcomes: Outcomes) -> list[int]:
-        """Every option scored within greedy's tolerance (1e-9) of the best, in order; all of
-        them when the rules give no estimates."""
-        if outcomes is None:
-            return list(range(len(options)))
-        stats = self.counters(state, seat)
-        if outcomes.__class__ is OptionTable and options is outcomes.options:
-            deltas = outcomes.estimates
-        else:
-            deltas = map(outcomes, options)
-        scores = [self.score(stats, delta or {}) for delta in deltas]
-        top = max(scores) - 1e-9
-        return [i for i, s in enumerate(scores) if s >= top]
+        return break_tie(self.best(state, seat, options, outcomes), self._random)
 
 
 #: emptied past 64 (meta, hints) pairs

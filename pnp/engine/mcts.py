@@ -199,15 +199,15 @@ class _Rollout:
     first of the tied options is one fixed habit that every playout would repeat, and the
     only variety would be the noise."""
 
-    __slots__ = ("greedy", "guided", "rand", "varied")
+    __slots__ = ("break_tie", "greedy", "guided", "rand", "varied")
 
     def __init__(self, meta: GameMeta, hints: BotHints, rand: random.Random, players: int,
                  guided: bool = False):
-        from pnp.engine.bots import GreedyBot, VariedGreedyBot
+        from pnp.engine.bots import GreedyBot, break_tie
 
         self.varied = not meta.has_chance
-        kind = VariedGreedyBot if self.varied else GreedyBot  # .best: the tied options
-        self.greedy = [kind(0, s, meta, hints) for s in range(players)]
+        self.break_tie = break_tie
+        self.greedy = [GreedyBot(0, s, meta, hints) for s in range(players)]
         self.rand = rand
         self.guided = guided  # the game gives estimates: unestimated decisions go as greedy's
 
@@ -224,8 +224,7 @@ class _Rollout:
         """Greedy's pick; in a game without chance one of its tied best at random."""
         bot = self.greedy[seat]
         if self.varied:
-            tied = bot.best(state, seat, options, outcomes)  # type: ignore[attr-defined]
-            return tied[0] if len(tied) == 1 else tied[int(self.rand.random() * len(tied))]
+            return self.break_tie(bot.best(state, seat, options, outcomes), self.rand.random)
         return bot.choose(state, seat, options, why, outcomes)
 
     def choose(self, state: State, seat: int, options: Sequence[Any], why: str,
@@ -407,13 +406,12 @@ class MctsBot(Replaying):
         """What the greedy bot would play here (0 where the module gives no estimate); in a
         game without chance every option it scores as the best, since its tie-break (the
         first) is a habit there, not a judgement (the rollouts break ties at random)."""
-        from pnp.engine.bots import GreedyBot, VariedGreedyBot
+        from pnp.engine.bots import GreedyBot
 
+        greedy = GreedyBot(0, seat, self.meta, self.hints)
         if not self.meta.has_chance and outcomes is not None:
-            return VariedGreedyBot(0, seat, self.meta, self.hints).best(state, seat, options,
-                                                                        outcomes)
-        return [GreedyBot(0, seat, self.meta, self.hints).choose(state, seat, options, why,
-                                                                  outcomes)]
+            return greedy.best(state, seat, options, outcomes)
+        return [greedy.choose(state, seat, options, why, outcomes)]
 
     def decide(self, root: _Node, state: State, seat: int, options: Sequence[Any], why: str,
                outcomes: Any, picks: list[int]) -> int:
