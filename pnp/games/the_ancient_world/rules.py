@@ -41,13 +41,10 @@ class Rules:
         rule = game.rule
         self.cards: dict[str, dict[str, Any]] = {}
         self.deck_of: dict[str, str] = {}
-        #: a card's name by id (what the choices report counts a card option as)
-        self.names: dict[str, str] = {}
         for deck in game.decks.values():
             for card in deck.cards:
                 self.cards[card.id] = dict(card.fields)
                 self.deck_of[card.id] = deck.id
-                self.names[card.id] = card.name or card.id
         #: empire cards with an action a citizen can be placed on (has_action)
         self.action_cards = frozenset(c for c in self.cards if has_action(self, c))
         self.rounds = int(rule("end", "max_turns"))

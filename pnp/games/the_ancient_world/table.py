@@ -79,8 +79,8 @@ class Table:
 
         def name(option: str) -> str | None:
             if not found:
-                names = self.r.names
-                found.update((o, names[c.card]) for o, c in pairs)
+                f = self.r.f
+                found.update((o, f(c.card, "name") or c.card) for o, c in pairs)
             return found.get(option)
 
         return name
