@@ -16,6 +16,13 @@ cells still to play are played cheapest first by its cost a game (so more of the
 before a long run is stopped), and `--markdown` ends with how many cells are left and about
 how many CPU hours they will take.
 
+`--ledger FILE` keeps a line per finished cell in FILE (JSON Lines: the cell's verdict, its
+outcome counts, the commit that played it and the day), small enough to commit beside the
+code. A cell the ledger holds for the same games, seed and line-up is not played again, and
+`--summary` and `--markdown` count the ledger's cells with DIR's, so a soak spread over
+several machines keeps its record when a machine's folder is gone (DIR's full reports are for
+reading one cell; the ledger is the record the docs' table is built from).
+
 The line-up is `mcts:1` in every seat unless `--bots` says otherwise. A game whose game.yaml
 names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` against those
 bots instead, as the game's own report plays them (while `mcts:1` kept greedy's first tied
@@ -32,7 +39,7 @@ the table and in DIR/GAME-P-VARIANT.err). Usage:
 
     python benchmarks/soak.py GAME [GAME ...] --out DIR [--players 2,3] [--variant base,a]
         [--games 500] [--bots mcts:1 | --one-seat mcts:32] [--seed 1] [--workers 1]
-        [--estimates DIR] [--summary | --markdown]
+        [--estimates DIR] [--ledger FILE] [--summary | --markdown]
 """
 
 from __future__ import annotations
@@ -42,6 +49,7 @@ import json
 import subprocess
 import sys
 import time
+from datetime import datetime, timezone
 from math import inf
 from pathlib import Path
 from typing import Any
@@ -110,6 +118,72 @@ def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games
     return record
 
 
+def ledger_line(record: dict[str, Any], seed: int) -> dict[str, Any]:
+    """What the ledger keeps of a cell's report: enough for verdict() and the tables, the
+    first violations to start from, and where and when it was played."""
+    keep = {k: record[k] for k in ("game", "players", "variant", "games", "seconds", "error",
+                                   "outcomes", "soak") if k in record}
+    keep["seed"] = seed
+    if "seats" in record:
+        keep["seats"] = [{"win_rate": s["win_rate"]} for s in record["seats"]]
+        keep["lineup"] = {"bots": record["lineup"]["bots"]}
+        keep["violations"] = record["violations"][:3]
+        keep["violation_count"] = len(record["violations"])
+    keep["commit"], keep["day"] = _commit(), datetime.now(timezone.utc).date().isoformat()
+    return keep
+
+
+def _commit() -> str:
+    """The commit of the pnp checkout that played the cell (+ when it had changes), or pnp's
+    version where pnp is not a checkout."""
+    import pnp
+    here = Path(pnp.__file__).resolve().parent
+    try:
+        head = subprocess.run(["git", "-C", str(here), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--", "."],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return f"pnp {pnp.__version__}"
+    return head + ("+" if dirty else "")
+
+
+def read_ledger(ledger: Path | None, games: int | None = None) -> dict[str, dict[str, Any]]:
+    """The ledger's cells by report name (the last line of a cell wins), only those of
+    `games` games when it is given; {} without a ledger or before its first line."""
+    cells: dict[str, dict[str, Any]] = {}
+    try:
+        text = ledger.read_text() if ledger is not None else ""
+    except FileNotFoundError:
+        return cells
+    for line in text.splitlines():
+        try:
+            record = json.loads(line)
+            name = report_name(record["game"], record["players"], record["variant"] or "base")
+        except (ValueError, KeyError, TypeError):
+            continue  # a line cut short by a stop: that cell plays again
+        if games is None or record.get("games") == games:
+            cells[name] = record
+    return cells
+
+
+def kept(out: Path, ledger: Path | None, games: int | None) -> dict[str, dict[str, Any] | None]:
+    """Every cell with a record: the ledger's, then DIR's full reports over them (None for a
+    report that cannot be read: played, not clean)."""
+    records: dict[str, dict[str, Any] | None] = dict(read_ledger(ledger, games))
+    for path in sorted(out.glob("*.json")) if out.is_dir() else []:
+        try:
+            records[path.name] = json.loads(path.read_text())
+        except ValueError:
+            records[path.name] = None
+    return records
+
+
+def append_ledger(ledger: Path, record: dict[str, Any], seed: int) -> None:
+    with ledger.open("a") as f:
+        f.write(json.dumps(ledger_line(record, seed), sort_keys=True) + "\n")
+
+
 def verdict(record: dict[str, Any]) -> tuple[bool, str]:
     """Whether a cell finished clean, and its table line."""
     name = (f"{record.get('game')} {record.get('players')}p "
@@ -121,7 +195,9 @@ def verdict(record: dict[str, Any]) -> tuple[bool, str]:
     bots = ",".join(dict.fromkeys(record["lineup"]["bots"]))
     problems = [f"{n} {label}" for n, label in ((o["crashed"], "crashed"),
                                                 (o["timeouts"], "timeouts"),
-                                                (len(record["violations"]), "violations"))
+                                                (record.get("violation_count",
+                                                            len(record["violations"])),
+                                                 "violations"))
                 if n]
     if o["all_alike"]:
         problems.append("every game alike (use bots that vary)")
@@ -134,25 +210,29 @@ def verdict(record: dict[str, Any]) -> tuple[bool, str]:
     return not problems, line + ("; " + ", ".join(problems) if problems else "; clean")
 
 
-def table(out: Path) -> bool:
-    """Print every cell kept in `out`; True when all are clean."""
+def table(out: Path, ledger: Path | None = None, games: int | None = None) -> bool:
+    """Print every cell kept in `out` (and in the ledger); True when all are clean."""
     clean = True
-    for path in sorted(out.glob("*.json")):
+    for name, record in sorted(kept(out, ledger, games).items()):
         try:
-            ok, line = verdict(json.loads(path.read_text()))
+            if record is None:
+                raise ValueError("cut short")
+            ok, line = verdict(record)
         except (ValueError, KeyError, TypeError) as e:  # not a report soak.py wrote
-            ok, line = False, f"{path.name}: FAILED unreadable report ({e.__class__.__name__})"
+            error = "JSONDecodeError" if record is None else e.__class__.__name__
+            ok, line = False, f"{name}: FAILED unreadable report ({error})"
         clean &= ok
         print(("   " if ok else "!! ") + line)
     return clean
 
 
 def markdown(out: Path, games: list[str], estimates: Path | None = None,
-             count: int = 500) -> None:
+             count: int = 500, ledger: Path | None = None) -> None:
     """A line per game and player count: how many of its cells have a report in `out`, how
     many of those are clean, the games that ended with every player out, and what is left;
     with `estimates`, a last line with the cells left and their CPU hours at `count` games."""
     left_cells: list[str] = []
+    records = kept(out, ledger, count)
     print("| game | players | cells soaked (of all) | clean | games ended with every player "
           "out | not yet soaked |")
     print("|---|---|---|---|---|---|")
@@ -164,15 +244,12 @@ def markdown(out: Path, games: list[str], estimates: Path | None = None,
             done = clean = out_all = 0
             missing = []
             for variant in variants:
-                path = out / report_name(name, players, variant)
-                try:
-                    record = json.loads(path.read_text())
-                except OSError:
+                cell = report_name(name, players, variant)
+                if cell not in records:
                     missing.append(variant)
-                    left_cells.append(path.name)
+                    left_cells.append(cell)
                     continue
-                except ValueError:  # cut short: played, not clean
-                    record = {}
+                record = records[cell] or {}  # None: cut short, played, not clean
                 done += 1
                 try:
                     clean += verdict(record)[0]
@@ -227,10 +304,12 @@ def main() -> None:
     ap.add_argument("--estimates", type=Path, metavar="DIR",
                     help="a shorter pass of the same cells: play the cheapest first, and "
                     "--markdown says the CPU hours left")
+    ap.add_argument("--ledger", type=Path, metavar="FILE",
+                    help="a line per finished cell, kept across machines (JSON Lines)")
     args = ap.parse_args()
     players = [int(p) for p in split(args.players) or []] or None
     if args.markdown:
-        markdown(args.out, args.games, args.estimates, args.count)
+        markdown(args.out, args.games, args.estimates, args.count, args.ledger)
         return
     args.out.mkdir(parents=True, exist_ok=True)
     if not args.summary:
@@ -249,13 +328,19 @@ def main() -> None:
             path = args.out / report_name(name, p, variant)
             if path.exists():  # played already (by an earlier run, or one running beside)
                 continue
+            line = read_ledger(args.ledger, args.count).get(path.name)
+            if line and line.get("seed") == args.seed and \
+                    line.get("soak", {}).get("bots") == (args.bots or bots):
+                continue  # played on another machine, or before this folder was emptied
             record = run_cell(path, game, p, variant, args.bots or bots, args.count,
                               args.seed, args.workers)
+            if record is not None and args.ledger is not None:
+                append_ledger(args.ledger, record, args.seed)
             print("   " + (verdict(record)[1] if record else
                            f"{name} {p}p {variant}: stopped by a signal, not kept"),
                   flush=True)
-    print(f"every cell in {args.out}:")
-    sys.exit(0 if table(args.out) else 1)
+    print(f"every cell in {args.out}" + (f" and {args.ledger}" if args.ledger else "") + ":")
+    sys.exit(0 if table(args.out, args.ledger, args.count if args.ledger else None) else 1)
 
 
 if __name__ == "__main__":

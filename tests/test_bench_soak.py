@@ -179,3 +179,41 @@ def test_one_seat_puts_the_bot_in_one_seat_against_the_games_own_opponents(tmp_p
     both = soak("caravan", "--out", "deep", "--bots", "mcts:1", "--one-seat", "mcts:4",
                 cwd=tmp_path)
     assert both.returncode == 2 and "not allowed with" in both.stderr
+
+
+def test_the_ledger_keeps_the_soak_when_the_reports_folder_is_gone(tmp_path):
+    """A soak spread over machines: the ledger (a line per cell, committed beside the code)
+    is what survives a machine whose report folder is lost."""
+    caravan(tmp_path)
+    first = soak("caravan", "--out", "one", "--games", "2", "--players", "2",
+                 "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert first.returncode == 0, first.stderr
+    lines = [json.loads(line) for line in (tmp_path / "ledger.jsonl").read_text().splitlines()]
+    assert [(r["players"], r["variant"], r["games"], r["seed"]) for r in lines] == [
+        (2, None, 2, 1), (2, "short", 2, 1)]
+    assert all(r["commit"] and r["day"] and r["soak"]["bots"] == "mcts:1" for r in lines)
+
+    # another machine: the folder is gone, the ledger is not; nothing is played again and
+    # the tables count the ledger's cells
+    again = soak("caravan", "--out", "two", "--games", "2", "--players", "2",
+                 "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert again.returncode == 0, again.stderr
+    assert not list((tmp_path / "two").glob("*.json"))
+    assert again.stdout.count("clean") == 2
+    md = soak("caravan", "--out", "two", "--markdown", "--games", "2",
+              "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert "| Caravan | 2 | 2 of 2 | 2 | 0 | — |" in md.stdout
+    # a 500-game table does not count a 2-game pass
+    md500 = soak("caravan", "--out", "two", "--markdown", "--ledger", "ledger.jsonl",
+                 cwd=tmp_path)
+    assert "| Caravan | 2 | 0 of 2 | 0 | 0 | all |" in md500.stdout
+
+    # a cell the ledger records as broken fails the summary, though its report is gone
+    broken = dict(lines[1], outcomes=dict(lines[1]["outcomes"], completed=1, crashed=1))
+    with (tmp_path / "ledger.jsonl").open("a") as f:
+        f.write(json.dumps(broken) + "\n" + '{"game": "cara')  # and a line cut short
+    summary = soak("caravan", "--out", "two", "--summary", "--games", "2",
+                   "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert summary.returncode == 1
+    assert summary.stdout.splitlines()[-1].startswith("!! caravan 2p short")
+    assert summary.stdout.splitlines()[-1].endswith("1 crashed")
