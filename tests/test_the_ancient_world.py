@@ -189,3 +189,14 @@ def test_the_choices_report_counts_card_options_by_the_cards_name():
     assert options("explore") - {"draw"} <= empire
     picked = {r["option"]: r["picked"] for r in rows if r["why"] == "build an empire card"}
     assert sum(picked.values()) > 20  # the built cards, under their names
+    # the greedy bot weighs a card in view at explore against what a draw may bring, so the
+    # row's cards are not all "never picked" (they were while every option counted the same)
+    explored = {r["option"]: r["picked"] for r in rows if r["why"] == "explore"}
+    assert explored["draw"] > 0 and sum(explored.values()) - explored["draw"] > 0
+
+
+def test_a_draw_at_explore_is_worth_the_best_of_its_cards_taken_from_the_row():
+    from pnp.games.the_ancient_world.board import best_of
+    assert best_of([1.0, 2.0, 3.0], 2) == pytest.approx((2 + 3 + 3) / 3)
+    assert best_of([1.0, 2.0, 3.0], 1) == pytest.approx(2.0)  # one card: the row's mean
+    assert best_of([1.0, 5.0], 4) == 5.0  # more draws than cards in view: the best of them

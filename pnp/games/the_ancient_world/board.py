@@ -3,6 +3,7 @@ Grow) and what they share: building a card, storing one, a new or upgraded citiz
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any
 
 from .pieces import is_damaged, is_retired, set_flag, set_tok, tok
@@ -13,6 +14,14 @@ from .table import Table, at
 #: (the round of its action a starving citizen loses, and the penalty should it end the game
 #: starving; the same worth the bot gives feeding a citizen with ambrosia)
 FED_CITIZEN = 3.0
+
+
+def best_of(values: list[float], n: int) -> float:
+    """The expected best of n values taken at random, without replacement, from `values`
+    (sorted ascending): the k-th smallest is the best with chance C(k-1, n-1) / C(m, n)."""
+    m = len(values)
+    n = max(1, min(n, m))
+    return sum(comb(k - 1, n - 1) * v for k, v in enumerate(values, 1)) / comb(m, n)
 
 
 class Board(Table):
@@ -325,8 +334,9 @@ class Board(Table):
         if rule("actions", "explore", "from_c"):
             cards += [(f"c:{c.uid}", c) for c in self.zone("empire-c")]
         opts = ["draw"] + [o for o, _ in cards]
-        est = {o: self.r.estimate({"victory-points": 0.6}) for o in opts}
-        pick = self.choose(seat, opts, "explore", est, self.by_card(cards))
+        n = rule("actions", "explore", "draw") + self.symbols(seat, "explore")
+        pick = self.choose(seat, opts, "explore", self.explore_estimates(seat, cards, n),
+                           self.by_card(cards))
         if pick.startswith("row:"):
             self.store_from(seat, "empire-row", int(pick[4:]))
             return
@@ -334,7 +344,6 @@ class Board(Table):
             self.store_from(seat, "empire-c", int(pick[2:]))
             return
         deck = self.current_deck()
-        n = rule("actions", "explore", "draw") + self.symbols(seat, "explore")
         if len(self.zone(deck)) < n:  # depleted while drawing: the discards refresh it
             self.mover.reshuffle("empire-discard", deck, f"reshuffle {deck}")
         drawn = self.zone(deck)[:n]  # looked at on the deck: one is stored, the rest discarded
@@ -350,6 +359,19 @@ class Board(Table):
                 self.mover.move(c, deck, ("stored", seat), "store an explored card", seat)
             else:
                 self.mover.move(c, deck, "empire-discard", "discard an explored card", seat)
+
+    def explore_estimates(self, seat: int, cards: list, n: int) -> dict:
+        """What the greedy bot expects of each way to explore: a card in view is worth what
+        keeping it from a draw is worth (a quarter of building it, as below); a draw keeps the
+        best of n unseen cards, read as the best of n taken at random from the row, the same
+        deck's cards in view (the bot may not look at the deck)."""
+        if self.st.turn >= self.r.rounds:  # the last round: a stored card no longer pays off
+            return {o: self.r.estimate({}) for o in ["draw", *(o for o, _ in cards)]}
+        worth = {o: self.card_value(seat, c.card)["victory-points"] / 4 for o, c in cards}
+        row = sorted(worth[o] for o, c in cards if o.startswith("row:"))
+        draw = best_of(row, n) if row else 0.6
+        return {o: self.r.estimate({"victory-points": v})
+                for o, v in [("draw", draw), *worth.items()]}
 
     def do_grow(self, seat: int) -> None:
         cost = self.rule("actions", "grow", "coins")
