@@ -98,6 +98,7 @@ def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games
                "--format", "json"]
     if variant != "base":
         command += ["--variant", variant]
+    commit = _commit()  # the code the cell runs: read as it starts, not when it ends
     start = time.monotonic()
     done = subprocess.run(command, capture_output=True, text=True, cwd=path.parent)
     wall = time.monotonic() - start
@@ -111,7 +112,8 @@ def run_cell(path: Path, game: str, players: int, variant: str, bots: str, games
         record = {"game": path.name.rsplit(f"-{players}-", 1)[0], "players": players,
                   "variant": variant,
                   "error": f"exit {done.returncode}: {last[0]}"}
-    record["soak"] = {"exit": done.returncode, "wall_seconds": round(wall, 1), "bots": bots}
+    record["soak"] = {"exit": done.returncode, "wall_seconds": round(wall, 1), "bots": bots,
+                      "commit": commit}
     temporary = path.with_suffix(".tmp")
     temporary.write_text(json.dumps(record))
     temporary.replace(path)
@@ -129,7 +131,8 @@ def ledger_line(record: dict[str, Any], seed: int) -> dict[str, Any]:
         keep["lineup"] = {"bots": record["lineup"]["bots"]}
         keep["violations"] = record["violations"][:3]
         keep["violation_count"] = len(record["violations"])
-    keep["commit"], keep["day"] = _commit(), datetime.now(timezone.utc).date().isoformat()
+    keep["commit"] = record.get("soak", {}).get("commit") or _commit()
+    keep["day"] = datetime.now(timezone.utc).date().isoformat()
     return keep
 
 
