@@ -49,7 +49,7 @@ import json
 import subprocess
 import sys
 import time
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from math import inf
 from pathlib import Path
 from typing import Any
@@ -132,7 +132,7 @@ def ledger_line(record: dict[str, Any], seed: int) -> dict[str, Any]:
         keep["violations"] = record["violations"][:3]
         keep["violation_count"] = len(record["violations"])
     keep["commit"] = record.get("soak", {}).get("commit") or _commit()
-    keep["day"] = datetime.now(timezone.utc).date().isoformat()
+    keep["day"] = datetime.now(UTC).date().isoformat()
     return keep
 
 
