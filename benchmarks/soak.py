@@ -131,7 +131,7 @@ def ledger_line(record: dict[str, Any], seed: int) -> dict[str, Any]:
         keep["lineup"] = {"bots": record["lineup"]["bots"]}
         keep["violations"] = record["violations"][:3]
         keep["violation_count"] = len(record["violations"])
-    keep["commit"] = record.get("soak", {}).get("commit") or _commit()
+    keep["commit"] = record["soak"]["commit"]
     keep["day"] = datetime.now(UTC).date().isoformat()
     return keep
 
@@ -218,12 +218,11 @@ def table(out: Path, ledger: Path | None = None, games: int | None = None) -> bo
     clean = True
     for name, record in sorted(kept(out, ledger, games).items()):
         try:
-            if record is None:
-                raise ValueError("cut short")
+            if record is None:  # cut short
+                raise json.JSONDecodeError("cut short", "", 0)
             ok, line = verdict(record)
         except (ValueError, KeyError, TypeError) as e:  # not a report soak.py wrote
-            error = "JSONDecodeError" if record is None else e.__class__.__name__
-            ok, line = False, f"{name}: FAILED unreadable report ({error})"
+            ok, line = False, f"{name}: FAILED unreadable report ({e.__class__.__name__})"
         clean &= ok
         print(("   " if ok else "!! ") + line)
     return clean
@@ -327,11 +326,12 @@ def main() -> None:
                 hours = cell_hours(args.estimates, report_name(*cell[1:4]), args.count)
                 return inf if hours is None else hours
             todo.sort(key=cost)
+        ledger = read_ledger(args.ledger, args.count)  # cells played before this run
         for game, name, p, variant, bots in todo:
             path = args.out / report_name(name, p, variant)
             if path.exists():  # played already (by an earlier run, or one running beside)
                 continue
-            line = read_ledger(args.ledger, args.count).get(path.name)
+            line = ledger.get(path.name)
             if line and line.get("seed") == args.seed and \
                     line.get("soak", {}).get("bots") == (args.bots or bots):
                 continue  # played on another machine, or before this folder was emptied

@@ -350,8 +350,8 @@ class Board(Table):
         if not drawn:
             return
         opts = [f"keep:{c.uid}" for c in drawn]
-        est = {f"keep:{c.uid}": self.r.estimate({"victory-points": self.card_value(seat, c.card)[
-            "victory-points"] / 4}) for c in drawn}
+        est = {f"keep:{c.uid}": self.r.estimate({"victory-points": self.stored_worth(seat, c.card)})
+               for c in drawn}
         pick = self.choose(seat, opts, "store one explored card", est,
                            self.by_card(zip(opts, drawn, strict=True)))
         for c in drawn:
@@ -360,14 +360,19 @@ class Board(Table):
             else:
                 self.mover.move(c, deck, "empire-discard", "discard an explored card", seat)
 
+    def stored_worth(self, seat: int, cid: str) -> float:
+        """What storing `cid` is worth to the greedy bot, in points: a quarter of building it
+        (a stored card still has to be built, in a later round)."""
+        return self.card_value(seat, cid)["victory-points"] / 4
+
     def explore_estimates(self, seat: int, cards: list, n: int) -> dict:
-        """What the greedy bot expects of each way to explore: a card in view is worth what
-        keeping it from a draw is worth (a quarter of building it, as below); a draw keeps the
-        best of n unseen cards, read as the best of n taken at random from the row, the same
-        deck's cards in view (the bot may not look at the deck)."""
+        """What the greedy bot expects of each way to explore: a card in view is worth storing
+        it (stored_worth); a draw keeps the best of n unseen cards, read as the best of n taken
+        at random from the row, the same deck's cards in view (the bot may not look at the
+        deck)."""
         if self.st.turn >= self.r.rounds:  # the last round: a stored card no longer pays off
             return {o: self.r.estimate({}) for o in ["draw", *(o for o, _ in cards)]}
-        worth = {o: self.card_value(seat, c.card)["victory-points"] / 4 for o, c in cards}
+        worth = {o: self.stored_worth(seat, c.card) for o, c in cards}
         row = sorted(worth[o] for o, c in cards if o.startswith("row:"))
         draw = best_of(row, n) if row else 0.6
         return {o: self.r.estimate({"victory-points": v})
