@@ -76,21 +76,31 @@ def reserves(r: Rules) -> dict[str, int]:
     return out
 
 
+#: abilities that only swap one stat for another (Sell Surplus): not a use of their own
+SWAPS = frozenset({"exchange"})
+
+
 def single_use(r: Rules) -> frozenset[str]:
-    """Stats that only pay for one phase's moves (Wonder Points, Ideas): nothing else in
-    the rules spends them, so they are worth what those moves bring."""
+    """Stats that pay for one phase's moves and nothing else (Wonder Points, Ideas,
+    Resources), so they are worth what those moves bring. Swapping one away (a trade offer,
+    Sell Surplus) is not another use: the bot judges a swap at the stats' worths. Before
+    Resources counted (they can be traded), greedy valued them at a flat 0.8, below the 2
+    Gold a point costs on the Purchase List, and never bought one: a habit `simulate`
+    reported as "never picked", and one seat valuing them at what a Build move brings won
+    about 14 points more than greedy at three players (benchmarks/pick_probe.py)."""
     paid: dict[str, int] = {}
     for plan in r.phases:
         for stat, k in plan.cost.items():
             if k < 0:
                 paid[stat] = paid.get(stat, 0) + 1
-    other = set(r.start_cost) | set(r.trade_stats)
+    other = set(r.start_cost)
     other |= {pay for pay, _, _ in r.tables.values()}
     other |= {s for c in r.conversions.values() for s in c[1]}
     for tt in r.tracks.values():
         for alts in tt.effects:
             for op in (op for alt in alts for op in alt if op[0] == ABILITY):
-                other.update(a for a in op[2] if a in r.bounds)
+                if op[1] not in SWAPS:
+                    other.update(a for a in op[2] if a in r.bounds)
     return frozenset(s for s, n in paid.items() if n == 1 and s not in other)
 
 
