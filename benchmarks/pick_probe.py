@@ -12,16 +12,21 @@ offered PICK is the plain game, so the pairs cancel most of the luck.
 
 Read a gain above 0 as a blind spot of greedy's (picking the option wins more than greedy's
 habit); a loss says that this way of picking it loses, not that no way of picking it wins.
+`--value STAT=V` (repeatable) instead, or as well, gives the probe's greedy bot another worth
+for a stat (GameMeta.bot_values): is a stat greedy undervalues a blind spot? `--value
+resources=0.8` seats Ancient Civilizations' earlier greedy among today's.
 `--record FILE` writes the seat-games in mcts_bot.py's form (benchmarks/mcts_pool.py pools
 several seeds). Labels are `simulate`'s (pnp/engine/choices.py: 'C+1', 'stop', 'explore').
 
     python benchmarks/pick_probe.py GAME --at 'build: pay to move' --pick stop
-        [--players 3] [--games 60] [--seed 1] [--share 1] [--opponent greedy] [--record FILE]
+        [--value STAT=V] [--players 3] [--games 60] [--seed 1] [--share 1]
+        [--opponent greedy] [--record FILE]
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import random
 import sys
@@ -40,9 +45,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from mcts_bot import one_seat_games  # noqa: E402
 
 
-def keep_probe_bots(at: str, pick: str, share: float, opponent: str) -> list[Any]:
-    """Register `bench-probe`: OPPONENT's bot that, at a decision whose why is `at`, picks the
-    option labelled `pick` (at `share` of those decisions). Returns the list of made bots
+def keep_probe_bots(at: str | None, pick: str | None, share: float, opponent: str,
+                    values: dict[str, float] | None = None) -> list[Any]:
+    """Register `bench-probe`: OPPONENT's bot (valuing stats at `values` where given) that, at
+    a decision whose why is `at`, picks the option labelled `pick` (at `share` of those
+    decisions). Returns the list of made bots
     (each counts `offered`, `forced`: decisions where PICK was offered, and where the probe
     took it though its own bot would not have)."""
     made: list[Any] = []
@@ -50,6 +57,8 @@ def keep_probe_bots(at: str, pick: str, share: float, opponent: str) -> list[Any
 
     class Probe:
         def __init__(self, seed: int, seat: int, meta: Any, hints: Any = NO_HINTS):
+            if values:
+                meta = dataclasses.replace(meta, bot_values={**meta.bot_values, **values})
             self.inner = base(seed, seat, meta, hints)
             self.draw = random.Random(f"probe:{seed}:{seat}").random
             self.offered = self.forced = 0
@@ -57,7 +66,7 @@ def keep_probe_bots(at: str, pick: str, share: float, opponent: str) -> list[Any
         def choose(self, state: Any, seat: int, options: Sequence[Any], why: str,
                    outcomes: Any) -> int:
             own = self.inner.choose(state, seat, options, why, outcomes)
-            if why != at:
+            if at is None or why != at:
                 return own
             for i, option in enumerate(options):
                 if isinstance(option, str) and option_label(option) == pick:
@@ -80,8 +89,10 @@ def keep_probe_bots(at: str, pick: str, share: float, opponent: str) -> list[Any
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
-    ap.add_argument("--at", required=True, help="the decision's why, as simulate prints it")
-    ap.add_argument("--pick", required=True, help="the option's label, as simulate prints it")
+    ap.add_argument("--at", help="the decision's why, as simulate prints it")
+    ap.add_argument("--pick", help="the option's label, as simulate prints it")
+    ap.add_argument("--value", action="append", default=[], metavar="STAT=V",
+                    help="the probe's greedy values STAT at V")
     ap.add_argument("--share", type=float, default=1.0,
                     help="pick it at this share of the decisions that offer it")
     ap.add_argument("--players", type=int, default=3)
@@ -90,8 +101,17 @@ def main() -> None:
     ap.add_argument("--opponent", default="greedy")
     ap.add_argument("--record", metavar="FILE", help="write every seat-game's result (JSON)")
     args = ap.parse_args()
+    if (args.at is None) != (args.pick is None) or not (args.at or args.value):
+        ap.error("give --at and --pick together, or --value, or both")
+    values = {}
+    for item in args.value:
+        stat, _, v = item.partition("=")
+        try:
+            values[stat] = float(v)
+        except ValueError:
+            ap.error(f"--value {item!r}: give STAT=NUMBER")
     game = load_or_exit(args.game).game
-    made = keep_probe_bots(args.at, args.pick, args.share, args.opponent)
+    made = keep_probe_bots(args.at, args.pick, args.share, args.opponent, values)
     names = ("bench-probe",) + (args.opponent,) * (args.players - 1)
     games = lineup.balanced_games(args.games, names, args.players)
     mine, base, seconds, _ = one_seat_games(game, args.players, games, args.seed, names,
@@ -101,12 +121,15 @@ def main() -> None:
     gain, gain_lo, gain_hi = st.mean_ci([m[2] - b for m, b in zip(mine, base, strict=True)])
     offered = sum(b.offered for b in made)
     forced = sum(b.forced for b in made)
-    print(f"{game.id}, {args.players} players, {games} games: one seat picks {args.pick!r} at "
-          f"{args.at!r} (share {args.share:g}) against {args.opponent}")
-    print(f"  offered at {offered} decisions; picked it where {args.opponent} would not at "
-          f"{forced}")
-    if not offered:
-        print("  never offered: check --at and --pick against simulate's choices")
+    what = [f"picks {args.pick!r} at {args.at!r} (share {args.share:g})"] if args.at else []
+    what += [f"values {stat} at {v:g}" for stat, v in values.items()]
+    print(f"{game.id}, {args.players} players, {games} games: one seat {' and '.join(what)} "
+          f"against {args.opponent}")
+    if args.at:
+        print(f"  offered at {offered} decisions; picked it where {args.opponent} would not at "
+              f"{forced}")
+        if not offered:
+            print("  never offered: check --at and --pick against simulate's choices")
     print(f"  probe wins {wins / len(mine):.1%} of its seat-games (95% CI {lo:.1%}-{hi:.1%}); "
           f"{args.opponent} in the same seats on the same seeds {sum(base) / len(base):.1%}; "
           f"gain {gain:+.1%} (95% CI {gain_lo:+.1%} to {gain_hi:+.1%}), paired")
@@ -117,7 +140,7 @@ def main() -> None:
         with open(args.record, "w", encoding="utf-8") as fh:
             json.dump({"game": game.id, "players": args.players, "opponent": args.opponent,
                        "mixed": False, "settings": [f"at={args.at}", f"pick={args.pick}",
-                                                    f"share={args.share:g}"],
+                                                    f"share={args.share:g}", *args.value],
                        "budget": 0, "seed": args.seed, "records": records}, fh)
 
 

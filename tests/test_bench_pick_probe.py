@@ -42,3 +42,16 @@ def test_a_probe_counts_its_overrides_and_plays_other_games(tmp_path):
 def test_a_decision_the_game_never_asks_is_said_plainly(tmp_path):
     out = probe(tmp_path, "--at", "no such decision", "--pick", "stop")
     assert "never offered" in out and figures(out)[:2] == (0, 0)
+
+
+def test_a_probe_valuing_a_stat_as_greedy_does_plays_greedys_games(tmp_path):
+    out = probe(tmp_path, "--value", "gold=0.8")  # greedy's own worth for Gold
+    assert "values gold at 0.8" in out and "offered at" not in out
+    assert float(re.search(r"gain ([+-][\d.]+)%", out).group(1)) == 0.0
+
+
+def test_a_probe_with_nothing_to_change_is_refused(tmp_path):
+    for args in ([], ["--at", "build: pay to move"], ["--value", "gold=lots"]):
+        run = subprocess.run([sys.executable, str(SCRIPT), "ancient-civilizations", *args],
+                             capture_output=True, text=True, cwd=tmp_path)
+        assert run.returncode == 2 and "pick_probe.py: error:" in run.stderr
