@@ -196,7 +196,8 @@ def test_an_endless_computation_is_a_finding_with_the_default_budget(tmp_path):
     started = time.monotonic()
     result = run("simulate", str(folder), "--games", "200", "--format", "json")
     assert result.exit_code == 1
-    assert time.monotonic() - started < 30  # one budget (10 s), not one per game
+    # one budget (10 CPU s; wall time stretches on a loaded machine), not one per game (2,000)
+    assert time.monotonic() - started < 60
     assert any("computed for more than 10 CPU s" in m for m in findings(result))
 
 
