@@ -21,6 +21,7 @@ COMMANDS = {
     "compare": "compare",
     "sweep": "sweep",
     "ladder": "ladder",
+    "probe": "probe",
     "tune": "tune",
     "scenario": "scenario",
     "render": "render",

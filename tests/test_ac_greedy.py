@@ -56,7 +56,7 @@ def builder(ac, resources: int) -> tuple[int, int]:
 def test_greedy_builder_takes_resources_it_can_build_with(ac) -> None:
     """Resources pay for Build moves (2 a move), so five of them are worth more than a Wonder
     Point; a seat forced to take the Wonder Point instead loses about 4 points of win rate
-    at 2 to 4 players (benchmarks/pick_probe.py, 3,000 games each). Greedy took the Wonder
+    at 2 to 4 players (`pnp probe`, 3,000 games each). Greedy took the Wonder
     Point while it valued Resources at a flat 0.8."""
     assert builder(ac, 0) == (0, 5)
 

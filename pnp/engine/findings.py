@@ -515,7 +515,9 @@ def _never_picked(doc, game, agg) -> list[Finding]:
         names.append(f"{len(rows) - MAX_CHOICE_FINDINGS} more (see choices in the JSON output)")
     return [Finding(WARNING, "PNP-B022",
                     f"Never picked, though offered often: {_and(names)}: why would anyone "
-                    f"pick {'it' if len(rows) == 1 else 'them'}?")]
+                    f"pick {'it' if len(rows) == 1 else 'them'}? (a habit of the bots, or the "
+                    f"game? `pnp probe GAME --at WHY --pick OPTION` seats one player who "
+                    f"takes it)")]
 
 
 def _pickers_win(doc, game, agg) -> list[Finding]:

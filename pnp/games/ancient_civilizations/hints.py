@@ -87,7 +87,7 @@ def single_use(r: Rules) -> frozenset[str]:
     Resources counted (they can be traded), greedy valued them at a flat 0.8, below the 2
     Gold a point costs on the Purchase List, and never bought one: a habit `simulate`
     reported as "never picked", and one seat valuing them at what a Build move brings won
-    about 14 points more than greedy at three players (benchmarks/pick_probe.py)."""
+    about 14 points more than greedy at three players (`pnp probe`)."""
     paid: dict[str, int] = {}
     for plan in r.phases:
         for stat, k in plan.cost.items():

@@ -1,0 +1,148 @@
+"""`pnp probe`: is an option greedy never picks worth picking? One seat takes it; paired."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+import click
+
+from pnp.commands.common import EXIT_ERRORS, EXIT_OK
+from pnp.commands.simulate import check_players, format_option, load_variant, progress_bar
+from pnp.data.limits import MAX_GAMES
+
+#: decisions listed in the hint when the named one was never offered
+HINT_DECISIONS = 12
+
+
+@click.command("probe")
+@click.argument("game")
+@click.option("--at", "at", metavar="WHY", default=None,
+              help="The decision, as simulate's choices name it ('build: pay to move').")
+@click.option("--pick", metavar="LABEL", default=None,
+              help="The option to take there, as simulate's choices name it ('stop').")
+@click.option("--share", type=click.FloatRange(0, 1, min_open=True), default=1.0,
+              show_default=True, help="Take it at this share of the decisions that offer it.")
+@click.option("--value", "values", multiple=True, metavar="STAT=WORTH",
+              help="The probe seat's greedy values STAT at WORTH (repeatable).")
+@click.option("--players", "-p", type=int, default=None,
+              help="Players (default: the game's recommended count).")
+@click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=300,
+              show_default=True, help="Games (rounded up to whole rounds of the seatings).")
+@click.option("--seed", "-s", type=int, default=1, show_default=True, help="Base seed.")
+@click.option("--variant", default=None, help="Rule variant ('base' = none).")
+@format_option
+def command(game: str, at: str | None, pick: str | None, share: float,
+            values: tuple[str, ...], players: int | None, games: int, seed: int,
+            variant: str | None, fmt: str) -> None:
+    """Ask the game whether an option greedy passes over is worth taking: one seat takes it
+    (or values a stat differently) against greedy, paired with greedy on the same seeds
+    (exit 1 if the option was never offered or a game broke a rule check)."""
+    from pnp.engine.probe import Probe, ProbeError, run_probe
+
+    if (at is None) != (pick is None):
+        raise click.UsageError("give --at and --pick together")
+    if at is None and not values:
+        raise click.UsageError("give --at WHY --pick LABEL, or --value STAT=WORTH, or both")
+    loaded, variant = load_variant(game, variant)
+    count = check_players(loaded, players)
+    probe = Probe(at, pick, share, parse_values(values, loaded))
+    with progress_bar(2 * games, f"{loaded.id} probe") as update:
+        try:
+            result = run_probe(loaded, count, games, seed, probe, progress=update)
+        except ProbeError as err:
+            click.echo(f"error: {err}; `pnp simulate {game}` reports the broken check", err=True)
+            sys.exit(EXIT_ERRORS)
+    doc = document(loaded, variant, count, seed, probe, result)
+    if fmt == "json":
+        from pnp.report.text import render_json
+
+        click.echo(render_json(doc))
+    else:
+        click.echo(render_text(doc))
+    sys.exit(EXIT_ERRORS if at is not None and not result.offered else EXIT_OK)
+
+
+def parse_values(items: tuple[str, ...], game: Any) -> dict[str, float]:
+    """--value STAT=WORTH pairs; a stat the game does not have, or a worth that is not a
+    number, is a usage error naming what is known."""
+    out: dict[str, float] = {}
+    for item in items:
+        stat, eq, worth = item.partition("=")
+        stat = stat.strip()
+        if stat not in game.stats:
+            known = ", ".join(sorted(game.stats)) or "(none)"
+            raise click.BadParameter(f"{item!r}: {game.id} has no stat {stat!r} (stats: "
+                                     f"{known})", param_hint="--value")
+        try:
+            out[stat] = float(worth)
+        except ValueError:
+            raise click.BadParameter(f"{item!r}: give STAT=WORTH, a number",
+                                     param_hint="--value") from None
+    return out
+
+
+def verdict(lo: float, hi: float, probe: Any, result: Any) -> str:
+    """The gain's interval in plain words."""
+    if not result.overrides:
+        return ("nothing was probed: the probe seat picked as greedy does at every decision, "
+                "so it played greedy's games")
+    if lo > 0:
+        return ("the probe wins more than greedy in the same seats: greedy's habit there is a "
+                "blind spot of the bot, not a fact about the game")
+    if hi < 0:
+        return ("the probe wins less: this way of playing it loses (another way might not: "
+                "try --share)" if probe.at else "the probe wins less: greedy's own worths play "
+                "better here")
+    return "no difference the games can tell apart: play more games to narrow it"
+
+
+def document(game: Any, variant: str | None, players: int, seed: int, probe: Any,
+             result: Any) -> dict[str, Any]:
+    """The probe's figures as plain data (the JSON output; the text is drawn from it)."""
+    from pnp.engine import stats as st
+
+    lo, hi = st.wilson(sum(result.shares), len(result.shares))
+    gain, gain_lo, gain_hi = result.gain()
+    decisions = sorted({why for why, _ in result.asked})
+    return {
+        "game": game.id, "variant": variant or "base", "players": players, "seed": seed,
+        "games": result.games,
+        "probe": {"at": probe.at, "pick": probe.pick, "share": probe.share,
+                  "values": dict(probe.values), "describe": probe.describe()},
+        "offered": result.offered, "overrides": result.overrides,
+        "seat_games": len(result.shares),
+        "probe_rate": round(result.rate, 4), "probe_ci95": [round(lo, 4), round(hi, 4)],
+        "greedy_rate": round(result.greedy_rate, 4),
+        "gain": round(gain, 4), "gain_ci95": [round(gain_lo, 4), round(gain_hi, 4)],
+        "verdict": verdict(gain_lo, gain_hi, probe, result),
+        "decisions": decisions if probe.at is not None and not result.offered else [],
+        "options_there": sorted(label for why, label in result.asked if why == probe.at),
+    }
+
+
+def render_text(doc: dict[str, Any]) -> str:
+    """The probe's report as a few lines of text."""
+    lo, hi = doc["probe_ci95"]
+    g_lo, g_hi = doc["gain_ci95"]
+    lines = [f"{doc['game']} ({doc['variant']}): {doc['games']} games, {doc['players']} "
+             f"players, seed {doc['seed']}; one seat {doc['probe']['describe']}, greedy in the "
+             f"others, then the same seeds with greedy alone"]
+    offered = f"offered at {doc['offered']} decisions; " if doc["probe"]["at"] else ""
+    lines.append(f"  {offered}picked otherwise than greedy at {doc['overrides']}")
+    if doc["probe"]["at"] is not None:
+        if not doc["offered"] and doc["options_there"]:
+            lines.append(f"  never offered: {doc['probe']['at']!r} offered "
+                         + ", ".join(map(repr, doc["options_there"])))
+        elif not doc["offered"]:
+            shown = doc["decisions"][:HINT_DECISIONS]
+            more = len(doc["decisions"]) - len(shown)
+            lines.append(f"  never offered: no decision {doc['probe']['at']!r} offered "
+                         f"{doc['probe']['pick']!r}. Decisions this game asked: "
+                         + ", ".join(map(repr, shown)) + (f" and {more} more" if more else "")
+                         + " (`pnp simulate --format json` lists each one's options)")
+    lines.append(f"  probe wins {doc['probe_rate']:.1%} of its {doc['seat_games']} seat-games "
+                 f"[{lo:.1%}–{hi:.1%}]; greedy in the same seats {doc['greedy_rate']:.1%}; "
+                 f"gain {doc['gain']:+.1%} [{g_lo:+.1%} to {g_hi:+.1%}], paired")
+    lines.append(f"  {doc['verdict']}")
+    return "\n".join(lines)

@@ -1,0 +1,182 @@
+"""Is a "never picked" option the game's or the bot's? Ask the game: a probe seat.
+
+`pnp simulate` lists options its bots never pick (PNP-B022) and options whose pickers win
+more or less (PNP-B023); under greedy bots either may be a habit of the bot. A probe seat
+plays as greedy does except at decisions whose `why` is the one named, where it takes the
+option labelled as named whenever it is offered (or at a share of those decisions, from its
+own seeded stream), and it may value stats differently. It sits in one seat against greedy
+in the others, every seating equally often, on simulate's seeds; the same seeds are played
+again with greedy in every seat, and the probe's gain is its win share minus greedy's in the
+very seats it held, seat-game by seat-game (a game where the probe never overrode greedy is
+the same game, so the pairs cancel most of the luck). The rules are untouched: only what
+one seat picks changes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from pnp.data.model import GameDef
+from pnp.engine import bots as bots_mod
+from pnp.engine import lineup
+from pnp.engine import stats as st
+from pnp.engine.choices import option_label
+from pnp.engine.core import NO_HINTS
+from pnp.engine.guards import limits_for
+from pnp.engine.play import play_game
+from pnp.engine.selfplay import game_seed
+
+#: the name the probe seat plays under while a probe runs
+PROBE = "probe"
+
+
+@dataclass(frozen=True)
+class Probe:
+    """What the probe seat does differently: take `pick` at `at` (at `share` of the decisions
+    that offer it), and/or value stats at `values`."""
+
+    at: str | None = None
+    pick: str | None = None
+    share: float = 1.0
+    values: Mapping[str, float] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        what = [f"takes {self.pick!r} at {self.at!r}"
+                + ("" if self.share >= 1 else f" at {self.share:.0%} of its chances")] \
+            if self.at else []
+        what += [f"values {stat} at {v:g}" for stat, v in self.values.items()]
+        return " and ".join(what)
+
+
+@dataclass
+class ProbeResult:
+    """The probe's seat-games against the same seats under greedy, and how often it acted."""
+
+    games: int
+    shares: list[float]  # the probe's win share, per seat-game
+    base: list[float]  # greedy's win share in the same seat and game
+    offered: int  # decisions where the probe could take its pick
+    overrides: int  # decisions where the probe picked otherwise than greedy would have
+    asked: Counter  # (why, option label) -> times offered to the probe seat, for hints
+
+    @property
+    def rate(self) -> float:
+        return sum(self.shares) / len(self.shares)
+
+    @property
+    def greedy_rate(self) -> float:
+        return sum(self.base) / len(self.base)
+
+    def gain(self) -> tuple[float, float, float]:
+        """The probe's gain over greedy in the same seats, with its 95% t interval."""
+        return st.mean_ci([m - b for m, b in zip(self.shares, self.base, strict=True)])
+
+
+class ProbeBot:
+    """Greedy (or `opponent`) with one seat's pick or stat worths changed; it counts the
+    decisions where it picked otherwise than the plain bot would have."""
+
+    def __init__(self, probe: Probe, inner: Any, plain: Any | None, draw: Callable[[], float]):
+        self.probe, self.inner, self.plain, self.draw = probe, inner, plain, draw
+        self.offered = self.overrides = 0
+
+    def choose(self, state: Any, seat: int, options: Sequence[Any], why: str,
+               outcomes: Any) -> int:
+        pick = self.inner.choose(state, seat, options, why, outcomes)
+        plain = pick if self.plain is None else \
+            self.plain.choose(state, seat, options, why, outcomes)
+        probe = self.probe
+        if probe.at is not None and why == probe.at:
+            for i, option in enumerate(options):
+                if isinstance(option, str) and option_label(option) == probe.pick:
+                    self.offered += 1
+                    if probe.share >= 1 or self.draw() < probe.share:
+                        pick = i
+                    break
+        self.overrides += pick != plain
+        return pick
+
+
+@contextmanager
+def probe_seat(probe: Probe, opponent: str = "greedy") -> Iterator[list[ProbeBot]]:
+    """Make the bot name PROBE play `probe` while the block runs; yields every probe bot made
+    (their counts of offers and overrides)."""
+    base = bots_mod.bot_factory(opponent)
+    made: list[ProbeBot] = []
+
+    def factory(seed: int, seat: int, meta: Any, hints: Any = NO_HINTS) -> ProbeBot:
+        plain = None
+        if probe.values:
+            plain = base(seed, seat, meta, hints)
+            meta = dataclasses.replace(meta, bot_values={**meta.bot_values, **probe.values})
+        bot = ProbeBot(probe, base(seed, seat, meta, hints), plain,
+                       random.Random(f"probe:{seed}:{seat}").random)
+        made.append(bot)
+        return bot
+
+    before = bots_mod.BOTS.get(PROBE)
+    bots_mod.BOTS[PROBE] = factory
+    try:
+        yield made
+    finally:
+        if before is None:
+            del bots_mod.BOTS[PROBE]
+        else:
+            bots_mod.BOTS[PROBE] = before
+
+
+def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
+              opponent: str = "greedy",
+              progress: Callable[[int], None] | None = None) -> ProbeResult:
+    """Play `games` games (rounded up to whole rounds of seatings) with one probe seat, then
+    the same seeds with `opponent` alone. A game that crashes or breaks a rule check ends the
+    probe with ProbeError: it measures play, not a broken module (`pnp simulate` reports
+    those)."""
+    names = (PROBE,) + (opponent,) * (players - 1)
+    total = lineup.balanced_games(games, names, players)
+    shares: list[float] = []
+    held: list[tuple[int, int]] = []
+    asked: Counter = Counter()
+    with probe_seat(probe, opponent) as made:
+        for i in range(total):
+            seats = lineup.seating(names, players, i)
+            result = _played(i, game, players, game_seed(seed, i), seats)
+            winners = [w for w in result.winners if 0 <= w < players]
+            s = seats.index(PROBE)
+            shares.append(1 / len(winners) if s in winners else 0.0)
+            held.append((i, s))
+            asked.update({(why, option): n for (seat, why, option), n in result.offers.items()
+                          if seat == s})
+            if progress:
+                progress(i + 1)
+    base = []
+    for i, s in held:
+        result = _played(i, game, players, game_seed(seed, i), (opponent,))
+        winners = [w for w in result.winners if 0 <= w < players]
+        base.append(1 / len(winners) if s in winners else 0.0)
+        if progress:
+            progress(total + i + 1)
+    return ProbeResult(total, shares, base, sum(b.offered for b in made),
+                       sum(b.overrides for b in made), asked)
+
+
+class ProbeError(Exception):
+    """A probe game crashed or broke a rule check."""
+
+
+def _played(i: int, game: GameDef, players: int, seed: int, seats: Sequence[str]) -> Any:
+    """Game `i` of the probe, played; ProbeError when it crashes or breaks a rule check."""
+    try:
+        result = play_game(game, players, seed, seats, invariants="none",
+                           limits=limits_for(False))
+    except Exception as err:  # a rules module's own error: said in one line, not a traceback
+        raise ProbeError(f"game {i + 1} crashed: {type(err).__name__}: {err}") from err
+    if result.violations:
+        raise ProbeError(f"game {i + 1} broke a rule check: {result.violations[0]}")
+    return result

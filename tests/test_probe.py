@@ -1,0 +1,90 @@
+"""`pnp probe`: one seat takes an option greedy passes over (or values a stat differently),
+paired with greedy on the same seeds. It must find a blind spot where there is one, play
+greedy's very games where it changes nothing, and say plainly when it had nothing to probe."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from pnp.cli import main
+from pnp.data.model import GameDef
+from pnp.engine import bots as bots_mod
+from pnp.engine.probe import PROBE, Probe, run_probe
+from pnp.scaffold import scaffold
+
+GAMES = Path(__file__).parent / "fixtures" / "search-games"
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, ["probe", *args])
+
+
+def harvest() -> GameDef:
+    """The toy harvest: `now` pays one point at once, `later` three at the end; greedy, with
+    no estimates to go on, takes the first option, `now`, every round."""
+    return GameDef(id="harvest", name="Harvest", folder=GAMES, players_min=2, players_max=2,
+                   engine="harvest.py")
+
+
+def test_a_blind_spot_of_greedys_is_found_and_named():
+    result = run_probe(harvest(), 2, 10, 1, Probe(at="harvest", pick="later"))
+    assert result.offered == result.overrides == 10 * 6  # every round of every game
+    gain, lo, _ = result.gain()
+    assert result.rate == 1.0 and result.greedy_rate == 0.5  # greedy ties itself
+    assert gain == 0.5 and lo > 0
+    assert PROBE not in bots_mod.BOTS  # the probe's bot name is gone after the run
+
+
+def test_a_probe_at_a_share_takes_its_pick_only_that_often():
+    result = run_probe(harvest(), 2, 40, 1, Probe(at="harvest", pick="later", share=0.5))
+    assert result.offered == 240 and 80 < result.overrides < 160
+
+
+def test_a_probe_that_changes_nothing_plays_greedys_games(tmp_path):
+    out = run("ancient-civilizations", "--players", "3", "--games", "30", "--value",
+              "gold=0.8", "--format", "json")  # greedy's own worth for Gold
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.output)
+    assert doc["gain"] == 0.0 and doc["probe_rate"] == doc["greedy_rate"]
+    assert doc["verdict"].startswith("nothing was probed")
+
+
+def test_a_known_loss_reads_as_one_and_the_report_is_the_same_every_run():
+    args = ("ancient-civilizations", "--players", "3", "--games", "150", "--at",
+            "build: pay to move", "--pick", "stop")
+    first, second = run(*args), run(*args)
+    assert first.exit_code == 0 and first.output == second.output
+    assert "offered at" in first.output and "the probe wins less" in first.output
+
+
+def test_a_decision_never_offered_lists_the_ones_the_game_asks(tmp_path):
+    folder = tmp_path / "demo"
+    scaffold(folder)
+    out = run(str(folder), "--at", "buy silks", "--pick", "silk", "--games", "4")
+    assert out.exit_code == 1
+    assert "never offered" in out.output and "'buy silk'" in out.output
+    out = run(str(folder), "--at", "buy silk", "--pick", "silk", "--games", "4")
+    assert out.exit_code == 1 and "never offered: 'buy silk' offered 'buy', 'pass'" in out.output
+
+
+def test_what_cannot_be_probed_is_a_usage_error():
+    for args in ([], ["--at", "build: pay to move"], ["--pick", "stop"],
+                 ["--value", "gld=1"], ["--value", "gold=lots"], ["--share", "0"]):
+        out = run("ancient-civilizations", *args)
+        assert out.exit_code == 2, (args, out.output)
+    assert "has no stat 'gld'" in run("ancient-civilizations", "--value", "gld=1").output
+
+
+def test_a_broken_game_stops_the_probe_with_exit_1(tmp_path):
+    folder = tmp_path / "demo"
+    scaffold(folder)
+    rules = folder / "rules.py"
+    text = rules.read_text()
+    old = "    fill_result(ctx, SCORE)\n"
+    assert old in text
+    rules.write_text(text.replace(old, "    raise RuntimeError('boom')\n" + old, 1))
+    out = run(str(folder), "--value", "gold=2", "--games", "2")
+    assert out.exit_code == 1 and "pnp simulate" in out.output
