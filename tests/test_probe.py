@@ -88,3 +88,12 @@ def test_a_broken_game_stops_the_probe_with_exit_1(tmp_path):
     rules.write_text(text.replace(old, "    raise RuntimeError('boom')\n" + old, 1))
     out = run(str(folder), "--value", "gold=2", "--games", "2")
     assert out.exit_code == 1 and "pnp simulate" in out.output
+
+
+def test_a_game_without_chance_is_probed_against_its_own_self_play_bot():
+    """Antike's greedy would play one game however many are asked for; its game.yaml names
+    greedy-varied, and the probe plays against that, not greedy."""
+    out = run("antike", "--players", "2", "--games", "2", "--value", "gold=1", "--format",
+              "json")
+    assert out.exit_code == 0, out.output
+    assert json.loads(out.output)["opponent"] == "greedy-varied"

@@ -31,14 +31,17 @@ HINT_DECISIONS = 12
               show_default=True, help="Games (rounded up to whole rounds of the seatings).")
 @click.option("--seed", "-s", type=int, default=1, show_default=True, help="Base seed.")
 @click.option("--variant", default=None, help="Rule variant ('base' = none).")
+@click.option("--opponent", default=None, metavar="BOT",
+              help="The bot the probe is built on and plays against (default: the game's own "
+                   "self-play bot, else greedy).")
 @format_option
 def command(game: str, at: str | None, pick: str | None, share: float,
             values: tuple[str, ...], players: int | None, games: int, seed: int,
-            variant: str | None, fmt: str) -> None:
+            variant: str | None, opponent: str | None, fmt: str) -> None:
     """Ask the game whether an option greedy passes over is worth taking: one seat takes it
     (or values a stat differently) against greedy, paired with greedy on the same seeds
     (exit 1 if the option was never offered or a game broke a rule check)."""
-    from pnp.engine.probe import Probe, ProbeError, run_probe
+    from pnp.engine.probe import Probe, ProbeError, games_to_play, run_probe
 
     if (at is None) != (pick is None):
         raise click.UsageError("give --at and --pick together")
@@ -47,13 +50,14 @@ def command(game: str, at: str | None, pick: str | None, share: float,
     loaded, variant = load_variant(game, variant)
     count = check_players(loaded, players)
     probe = Probe(at, pick, share, parse_values(values, loaded))
-    with progress_bar(2 * games, f"{loaded.id} probe") as update:
+    bot = opponent_for(loaded, opponent)
+    with progress_bar(2 * games_to_play(games, count, bot), f"{loaded.id} probe") as update:
         try:
-            result = run_probe(loaded, count, games, seed, probe, progress=update)
+            result = run_probe(loaded, count, games, seed, probe, bot, progress=update)
         except ProbeError as err:
             click.echo(f"error: {err}; `pnp simulate {game}` reports the broken check", err=True)
             sys.exit(EXIT_ERRORS)
-    doc = document(loaded, variant, count, seed, probe, result)
+    doc = document(loaded, variant, count, seed, probe, bot, result)
     if fmt == "json":
         from pnp.report.text import render_json
 
@@ -63,15 +67,35 @@ def command(game: str, at: str | None, pick: str | None, share: float,
     sys.exit(EXIT_ERRORS if at is not None and not result.offered else EXIT_OK)
 
 
+def opponent_for(game: Any, name: str | None) -> str:
+    """--opponent, else the game's own self-play bot when its line-up is one bot (Antike's
+    greedy-varied: greedy would play one game however many are asked for), else greedy."""
+    from pnp.commands.simulate import parse_bots
+
+    if name is None:
+        own = getattr(game, "selfplay", None)
+        name = own.bots[0] if own is not None and len(set(own.bots)) == 1 else "greedy"
+    names = parse_bots(name)
+    if len(names) != 1:
+        raise click.BadParameter("one bot", param_hint="--opponent")
+    return names[0]
+
+
 def parse_values(items: tuple[str, ...], game: Any) -> dict[str, float]:
-    """--value STAT=WORTH pairs; a stat the game does not have, or a worth that is not a
-    number, is a usage error naming what is known."""
+    """--value STAT=WORTH pairs; a stat the game has neither in stats.yaml nor among its
+    bots' worths (GameMeta.bot_values), or a worth that is not a number, is a usage error
+    naming what is known."""
     out: dict[str, float] = {}
+    if not items:
+        return out
+    from pnp.engine.play import rules
+
+    worths = set(game.stats) | set(rules(game).metadata(game).bot_values)
     for item in items:
-        stat, eq, worth = item.partition("=")
+        stat, _, worth = item.partition("=")
         stat = stat.strip()
-        if stat not in game.stats:
-            known = ", ".join(sorted(game.stats)) or "(none)"
+        if stat not in worths:
+            known = ", ".join(sorted(worths)) or "(none)"
             raise click.BadParameter(f"{item!r}: {game.id} has no stat {stat!r} (stats: "
                                      f"{known})", param_hint="--value")
         try:
@@ -82,23 +106,23 @@ def parse_values(items: tuple[str, ...], game: Any) -> dict[str, float]:
     return out
 
 
-def verdict(lo: float, hi: float, probe: Any, result: Any) -> str:
+def verdict(lo: float, hi: float, probe: Any, opponent: str, result: Any) -> str:
     """The gain's interval in plain words."""
     if not result.overrides:
-        return ("nothing was probed: the probe seat picked as greedy does at every decision, "
-                "so it played greedy's games")
+        return (f"nothing was probed: the probe seat picked as {opponent} does at every "
+                f"decision, so it played {opponent}'s games")
     if lo > 0:
-        return ("the probe wins more than greedy in the same seats: greedy's habit there is a "
-                "blind spot of the bot, not a fact about the game")
+        return (f"the probe wins more than {opponent} in the same seats: {opponent}'s habit "
+                f"there is a blind spot of the bot, not a fact about the game")
     if hi < 0:
         return ("the probe wins less: this way of playing it loses (another way might not: "
-                "try --share)" if probe.at else "the probe wins less: greedy's own worths play "
-                "better here")
+                "try --share)" if probe.at else f"the probe wins less: {opponent}'s own worths "
+                "play better here")
     return "no difference the games can tell apart: play more games to narrow it"
 
 
 def document(game: Any, variant: str | None, players: int, seed: int, probe: Any,
-             result: Any) -> dict[str, Any]:
+             opponent: str, result: Any) -> dict[str, Any]:
     """The probe's figures as plain data (the JSON output; the text is drawn from it)."""
     from pnp.engine import stats as st
 
@@ -107,7 +131,7 @@ def document(game: Any, variant: str | None, players: int, seed: int, probe: Any
     decisions = sorted({why for why, _ in result.asked})
     return {
         "game": game.id, "variant": variant or "base", "players": players, "seed": seed,
-        "games": result.games,
+        "games": result.games, "opponent": opponent,
         "probe": {"at": probe.at, "pick": probe.pick, "share": probe.share,
                   "values": dict(probe.values), "describe": probe.describe()},
         "offered": result.offered, "overrides": result.overrides,
@@ -115,7 +139,7 @@ def document(game: Any, variant: str | None, players: int, seed: int, probe: Any
         "probe_rate": round(result.rate, 4), "probe_ci95": [round(lo, 4), round(hi, 4)],
         "greedy_rate": round(result.greedy_rate, 4),
         "gain": round(gain, 4), "gain_ci95": [round(gain_lo, 4), round(gain_hi, 4)],
-        "verdict": verdict(gain_lo, gain_hi, probe, result),
+        "verdict": verdict(gain_lo, gain_hi, probe, opponent, result),
         "decisions": decisions if probe.at is not None and not result.offered else [],
         "options_there": sorted(label for why, label in result.asked if why == probe.at),
     }
@@ -126,10 +150,10 @@ def render_text(doc: dict[str, Any]) -> str:
     lo, hi = doc["probe_ci95"]
     g_lo, g_hi = doc["gain_ci95"]
     lines = [f"{doc['game']} ({doc['variant']}): {doc['games']} games, {doc['players']} "
-             f"players, seed {doc['seed']}; one seat {doc['probe']['describe']}, greedy in the "
-             f"others, then the same seeds with greedy alone"]
+             f"players, seed {doc['seed']}; one seat {doc['probe']['describe']}, {doc['opponent']} "
+             f"in the others, then the same seeds with {doc['opponent']} alone"]
     offered = f"offered at {doc['offered']} decisions; " if doc["probe"]["at"] else ""
-    lines.append(f"  {offered}picked otherwise than greedy at {doc['overrides']}")
+    lines.append(f"  {offered}picked otherwise than {doc['opponent']} at {doc['overrides']}")
     if doc["probe"]["at"] is not None:
         if not doc["offered"] and doc["options_there"]:
             lines.append(f"  never offered: {doc['probe']['at']!r} offered "
@@ -142,7 +166,8 @@ def render_text(doc: dict[str, Any]) -> str:
                          + ", ".join(map(repr, shown)) + (f" and {more} more" if more else "")
                          + " (`pnp simulate --format json` lists each one's options)")
     lines.append(f"  probe wins {doc['probe_rate']:.1%} of its {doc['seat_games']} seat-games "
-                 f"[{lo:.1%}–{hi:.1%}]; greedy in the same seats {doc['greedy_rate']:.1%}; "
+                 f"[{lo:.1%}–{hi:.1%}]; {doc['opponent']} in the same seats "
+                 f"{doc['greedy_rate']:.1%}; "
                  f"gain {doc['gain']:+.1%} [{g_lo:+.1%} to {g_hi:+.1%}], paired")
     lines.append(f"  {doc['verdict']}")
     return "\n".join(lines)

@@ -131,6 +131,11 @@ def probe_seat(probe: Probe, opponent: str = "greedy") -> Iterator[list[ProbeBot
             bots_mod.BOTS[PROBE] = before
 
 
+def games_to_play(games: int, players: int, opponent: str = "greedy") -> int:
+    """`games` rounded up to whole rounds of the probe line-up's seatings."""
+    return lineup.balanced_games(games, (PROBE,) + (opponent,) * (players - 1), players)
+
+
 def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
               opponent: str = "greedy",
               progress: Callable[[int], None] | None = None) -> ProbeResult:
@@ -139,7 +144,7 @@ def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
     probe with ProbeError: it measures play, not a broken module (`pnp simulate` reports
     those)."""
     names = (PROBE,) + (opponent,) * (players - 1)
-    total = lineup.balanced_games(games, names, players)
+    total = games_to_play(games, players, opponent)
     shares: list[float] = []
     held: list[tuple[int, int]] = []
     asked: Counter = Counter()
