@@ -97,3 +97,10 @@ def test_a_game_without_chance_is_probed_against_its_own_self_play_bot():
               "json")
     assert out.exit_code == 0, out.output
     assert json.loads(out.output)["opponent"] == "greedy-varied"
+
+
+def test_an_unknown_opponent_is_named_as_the_opponents_fault():
+    out = run("ancient-civilizations", "--value", "gold=1", "--opponent", "genius")
+    assert out.exit_code == 2 and "--opponent" in out.output and "genius" in out.output
+    out = run("ancient-civilizations", "--value", "gold=1", "--opponent", "greedy,random")
+    assert out.exit_code == 2 and "name one bot" in out.output

@@ -55,7 +55,8 @@ def command(game: str, at: str | None, pick: str | None, share: float,
         try:
             result = run_probe(loaded, count, games, seed, probe, bot, progress=update)
         except ProbeError as err:
-            click.echo(f"error: {err}; `pnp simulate {game}` reports the broken check", err=True)
+            click.echo(f"error: {err}; `pnp simulate {game}` reports it with the game's "
+                       f"findings", err=True)
             sys.exit(EXIT_ERRORS)
     doc = document(loaded, variant, count, seed, probe, bot, result)
     if fmt == "json":
@@ -75,9 +76,12 @@ def opponent_for(game: Any, name: str | None) -> str:
     if name is None:
         own = getattr(game, "selfplay", None)
         name = own.bots[0] if own is not None and len(set(own.bots)) == 1 else "greedy"
-    names = parse_bots(name)
+    try:
+        names = parse_bots(name)
+    except click.BadParameter as err:
+        raise click.BadParameter(err.message, param_hint="--opponent") from None
     if len(names) != 1:
-        raise click.BadParameter("one bot", param_hint="--opponent")
+        raise click.BadParameter(f"{name!r}: name one bot", param_hint="--opponent")
     return names[0]
 
 

@@ -86,8 +86,9 @@ def single_use(r: Rules) -> frozenset[str]:
     Sell Surplus) is not another use: the bot judges a swap at the stats' worths. Before
     Resources counted (they can be traded), greedy valued them at a flat 0.8, below the 2
     Gold a point costs on the Purchase List, and never bought one: a habit `simulate`
-    reported as "never picked", and one seat valuing them at what a Build move brings won
-    about 14 points more than greedy at three players (`pnp probe`)."""
+    reported as "never picked"; one seat of that greedy among today's wins 10 points less
+    than today's greedy in its seats at three players (`pnp probe ... --value
+    resources=0.8`)."""
     paid: dict[str, int] = {}
     for plan in r.phases:
         for stat, k in plan.cost.items():
