@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import time
 from typing import Any
 
 from pnp.commands.common import load_or_exit
@@ -39,6 +38,7 @@ from pnp.engine import stats as st
 from pnp.engine.core import NO_HINTS
 from pnp.engine.guards import limits_for
 from pnp.engine.play import play_game
+from pnp.engine.probe import one_seat_against
 from pnp.engine.selfplay import game_seed
 
 
@@ -74,43 +74,6 @@ def paired_gain(mine: list[dict[str, Any]],
     return st.mean_ci([r["mcts"] - theirs[(r["game"], r["seat"])] for r in mine])
 
 
-def one_seat_games(game: Any, players: int, games: int, seed: int, names: tuple[str, ...],
-                   bench: str, opponent: str) -> tuple[list[tuple[int, int, float]],
-                                                       list[float], float, float]:
-    """Play `games` games of the line-up `names` (every seating in turn) on `simulate`'s seeds,
-    then the same seeds with `opponent` in every seat. Returns, per seat-game of the `bench`
-    bot, (game, seat, its win share); the plain games' share in the same seat; the CPU seconds
-    of the line-up's games; and plain games per CPU second. Progress goes to stdout."""
-    wins = seat_games = 0.0
-    mine: list[tuple[int, int, float]] = []
-    started = time.process_time()
-    for i in range(games):
-        seats = lineup.seating(names, players, i)
-        # the time budget of a line-up with a searching bot (the registered name is not one)
-        result = play_game(game, players, game_seed(seed, i), seats,
-                           invariants="none", limits=limits_for(True))
-        if result.violations:
-            raise SystemExit(f"game {i}: {result.violations[0]}")
-        winners = [w for w in result.winners if 0 <= w < players]
-        for s, bot in enumerate(seats):
-            if bot == bench:
-                seat_games += 1
-                share = (1 / len(winners)) if s in winners else 0.0
-                wins += share
-                mine.append((i, s, share))
-        print(f"  game {i + 1}/{games}: {bench.removeprefix('bench-')} {wins:g} of "
-              f"{seat_games:g} seat-games", flush=True)
-    seconds = time.process_time() - started
-    started = time.process_time()
-    plain_winners = []
-    for i in range(games):
-        result = play_game(game, players, game_seed(seed, i), (opponent,), invariants="none")
-        plain_winners.append([w for w in result.winners if 0 <= w < players])
-    plain = games / (time.process_time() - started)
-    base = [(1 / len(plain_winners[i])) if s in plain_winners[i] else 0.0 for i, s, _ in mine]
-    return mine, base, seconds, plain
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("game")
@@ -134,8 +97,27 @@ def main() -> None:
     names = (("bench-mcts", args.opponent) if args.mixed
              else ("bench-mcts",) + (args.opponent,) * (args.players - 1))
     games = lineup.balanced_games(args.games, names, args.players)
-    mine, base, seconds, plain = one_seat_games(game, args.players, games, args.seed, names,
-                                                "bench-mcts", args.opponent)
+
+    def play(i: int, seats: tuple[str, ...]) -> Any:
+        if len(seats) == 1:  # the opponent alone: the paired baseline
+            return play_game(game, args.players, game_seed(args.seed, i), seats,
+                             invariants="none")
+        # the time budget of a line-up with a searching bot (the registered name is not one)
+        result = play_game(game, args.players, game_seed(args.seed, i), seats,
+                           invariants="none", limits=limits_for(True))
+        if result.violations:
+            raise SystemExit(f"game {i}: {result.violations[0]}")
+        return result
+
+    def progress(done: int, held: list) -> None:
+        if done <= games:
+            print(f"  game {done}/{games}: mcts {sum(h[2] for h in held):g} of "
+                  f"{float(len(held)):g} seat-games", flush=True)
+
+    paired = one_seat_against(args.players, games, names, "bench-mcts", args.opponent, play,
+                              progress)
+    mine, base, seconds = paired.held, paired.base, paired.seconds
+    plain = games / paired.plain_seconds
     wins, seat_games = sum(m[2] for m in mine), float(len(mine))
     gain, gain_lo, gain_hi = st.mean_ci([m[2] - b for m, b in zip(mine, base, strict=True)])
     lo, hi = st.wilson(wins, int(seat_games))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -136,6 +137,49 @@ def games_to_play(games: int, players: int, opponent: str = "greedy") -> int:
     return lineup.balanced_games(games, (PROBE,) + (opponent,) * (players - 1), players)
 
 
+@dataclass
+class PairedSeats:
+    """One bot's seat-games beside the same seats' under the opponent alone."""
+
+    held: list[tuple[int, int, float]]  # (game, seat, the bot's win share) per seat-game
+    base: list[float]  # the opponent's win share in the same seat and game
+    seconds: float  # CPU seconds of the line-up's games
+    plain_seconds: float  # ... and of the opponent-alone games
+
+
+def share(winners: Sequence[int], players: int, seat: int) -> float:
+    """`seat`'s share of a game's `winners` (ties split it; no winner: 0)."""
+    winners = [w for w in winners if 0 <= w < players]
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def one_seat_against(players: int, games: int, names: Sequence[str], bot: str,
+                     opponent: str, play: Callable[[int, Sequence[str]], Any],
+                     progress: Callable[[int, list], None] | None = None) -> PairedSeats:
+    """Games 0..games-1 of the line-up `names` (seating i for game i), then the same games
+    with `opponent` alone; `play(i, seats)` plays game i (the caller's seeds, limits and
+    error policy). Every seat `bot` held gets its win share in both, so the two pair up
+    seat-game by seat-game. `progress(done, held)` after each game of both halves, `done`
+    counting on through the second."""
+    held: list[tuple[int, int, float]] = []
+    started = time.process_time()
+    for i in range(games):
+        seats = lineup.seating(names, players, i)
+        result = play(i, seats)
+        held += [(i, s, share(result.winners, players, s))
+                 for s, name in enumerate(seats) if name == bot]
+        if progress:
+            progress(i + 1, held)
+    middle = time.process_time()
+    plain: list[Sequence[int]] = []  # each game's winners (not the whole result: memory)
+    for i in range(games):
+        plain.append(play(i, (opponent,)).winners)
+        if progress:
+            progress(games + i + 1, held)
+    base = [share(plain[i], players, s) for i, s, _ in held]
+    return PairedSeats(held, base, middle - started, time.process_time() - middle)
+
+
 def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
               opponent: str = "greedy",
               progress: Callable[[int], None] | None = None) -> ProbeResult:
@@ -145,30 +189,21 @@ def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
     those)."""
     names = (PROBE,) + (opponent,) * (players - 1)
     total = games_to_play(games, players, opponent)
-    shares: list[float] = []
-    held: list[tuple[int, int]] = []
     asked: Counter = Counter()
-    with probe_seat(probe, opponent) as made:
-        for i in range(total):
-            seats = lineup.seating(names, players, i)
-            result = _played(i, game, players, game_seed(seed, i), seats)
-            winners = [w for w in result.winners if 0 <= w < players]
+
+    def play(i: int, seats: Sequence[str]) -> Any:
+        result = _played(i, game, players, game_seed(seed, i), seats)
+        if PROBE in seats:
             s = seats.index(PROBE)
-            shares.append(1 / len(winners) if s in winners else 0.0)
-            held.append((i, s))
             asked.update({(why, option): n for (seat, why, option), n in result.offers.items()
                           if seat == s})
-            if progress:
-                progress(i + 1)
-    base = []
-    for i, s in held:
-        result = _played(i, game, players, game_seed(seed, i), (opponent,))
-        winners = [w for w in result.winners if 0 <= w < players]
-        base.append(1 / len(winners) if s in winners else 0.0)
-        if progress:
-            progress(total + i + 1)
-    return ProbeResult(total, shares, base, sum(b.offered for b in made),
-                       sum(b.overrides for b in made), asked)
+        return result
+
+    with probe_seat(probe, opponent) as made:
+        paired = one_seat_against(players, total, names, PROBE, opponent, play,
+                                  progress and (lambda done, _: progress(done)))
+    return ProbeResult(total, [h[2] for h in paired.held], paired.base,
+                       sum(b.offered for b in made), sum(b.overrides for b in made), asked)
 
 
 class ProbeError(Exception):
