@@ -64,14 +64,19 @@ def set_constant(item: str) -> None:
     setattr(mcts, name, value if isinstance(getattr(mcts, name), str) else float(value))
 
 
-def paired_gain(mine: list[dict[str, Any]],
-                other: list[dict[str, Any]]) -> tuple[float, float, float]:
+def paired_differences(mine: list[dict[str, Any]], other: list[dict[str, Any]]) -> list[float]:
     """This run's mcts share minus another run's, seat-game by seat-game (the same games and
-    seats), with its 95% interval: one setting's gain over another on the same luck."""
+    seats): one setting's gain over another on the same luck."""
     theirs = {(r["game"], r["seat"]): r["mcts"] for r in other}
     if set(theirs) != {(r["game"], r["seat"]) for r in mine}:
-        raise SystemExit("--paired-with: the two runs did not play the same games and seats")
-    return st.mean_ci([r["mcts"] - theirs[(r["game"], r["seat"])] for r in mine])
+        raise SystemExit("the two runs did not play the same games and seats")
+    return [r["mcts"] - theirs[(r["game"], r["seat"])] for r in mine]
+
+
+def paired_gain(mine: list[dict[str, Any]],
+                other: list[dict[str, Any]]) -> tuple[float, float, float]:
+    """paired_differences' mean with its 95% interval."""
+    return st.mean_ci(paired_differences(mine, other))
 
 
 def main() -> None:

@@ -5,18 +5,25 @@ are independent, so their seat-games can be read as one sample. Prints each run 
 seat-games, the mcts bot's win rate (Wilson 95% interval), what greedy won in the same seats
 on the same seeds, and the paired gain with its 95% t interval over every seat-game. Say so
 when a seed was run after seeing the others: the pooled interval is then not a test fixed in
-advance. Usage:
+advance. With `--against`, each run is also paired game by game with another setting's run
+of the same seed (the i-th with the i-th), and the pool gives one setting's gain over the
+other on the same luck. Usage:
 
-    python benchmarks/mcts_pool.py RECORD.json [RECORD.json ...]
+    python benchmarks/mcts_pool.py RECORD.json [RECORD.json ...] [--against OTHER.json ...]
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from pnp.engine import stats as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from mcts_bot import paired_differences  # noqa: E402
 
 
 def summary(records: list[dict[str, Any]]) -> str:
@@ -34,12 +41,26 @@ def summary(records: list[dict[str, Any]]) -> str:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("records", nargs="+", metavar="RECORD.json")
+    ap.add_argument("--against", nargs="+", default=[], metavar="OTHER.json",
+                    help="another setting's runs of the same seeds, in the same order")
     args = ap.parse_args()
+    if args.against and len(args.against) != len(args.records):
+        raise SystemExit("--against needs one run for each RECORD.json, in the same order")
     pooled: list[dict[str, Any]] = []
+    differences: list[float] = []
     kinds = set()  # what each run played: the pool should hold one
-    for path in args.records:
-        with open(path, encoding="utf-8") as fh:
-            run = json.load(fh)
+    for i, path in enumerate(args.records):
+        run = _load(path)
+        if args.against:
+            other = _load(args.against[i])
+            if (other["game"], other["players"], other["seed"]) != \
+                    (run["game"], run["players"], run["seed"]):
+                raise SystemExit(f"{args.against[i]} is not {path}'s game, players and seed")
+            mine = paired_differences(run["records"], other["records"])
+            differences += mine
+            gain, lo, hi = st.mean_ci(mine)
+            print(f"{path} against {args.against[i]}: {gain:+.1%} ({lo:+.1%} to {hi:+.1%}), "
+                  f"paired")
         kinds.add((run.get("game"), run.get("players"), run.get("opponent"), run.get("mixed"),
                    run["budget"], tuple(run["settings"])))
         pooled += run["records"]
@@ -50,6 +71,15 @@ def main() -> None:
         print("warning: the runs differ in game, players, opponent, budget or settings; "
               "the pool mixes them")
     print(f"pooled over {len(args.records)} runs: {summary(pooled)}")
+    if args.against:
+        gain, lo, hi = st.mean_ci(differences)
+        print(f"pooled against the other runs: {gain:+.1%} ({lo:+.1%} to {hi:+.1%}), paired "
+              f"over {len(differences)} seat-games")
+
+
+def _load(path: str) -> dict[str, Any]:
+    with open(path, encoding="utf-8") as fh:
+        return json.load(fh)
 
 
 if __name__ == "__main__":
