@@ -21,7 +21,7 @@ def record(path: Path, seed: int, pairs: list[tuple[float, float]], budget: int 
     return path
 
 
-def pool(*paths: Path) -> list[str]:
+def pool(*paths: Path | str) -> list[str]:
     out = subprocess.run([sys.executable, str(POOL), *map(str, paths)], check=True,
                          capture_output=True, text=True).stdout
     return out.splitlines()
@@ -43,3 +43,23 @@ def test_runs_at_other_budgets_are_pooled_with_a_warning(tmp_path):
     a = record(tmp_path / "a.json", 1, [(1, 0), (0, 0)], budget=32)
     b = record(tmp_path / "b.json", 2, [(1, 0), (0, 0)], budget=128)
     assert any(line.startswith("warning: the runs differ") for line in pool(a, b))
+
+
+def test_against_pairs_each_run_with_the_other_settings_run_of_its_seed(tmp_path):
+    # setting A against setting B on the same two seeds: A wins one seat-game B lost, in each
+    a1 = record(tmp_path / "a1.json", 1, [(1, 0), (0, 0)])
+    a2 = record(tmp_path / "a2.json", 2, [(1, 1), (1, 0)])
+    b1 = record(tmp_path / "b1.json", 1, [(0, 0), (0, 0)])
+    b2 = record(tmp_path / "b2.json", 2, [(0, 1), (1, 0)])
+    lines = pool(a1, a2, "--against", b1, b2)
+    assert lines[0].startswith(f"{a1} against {b1}: +50.0% (")
+    assert lines[-1].startswith("pooled against the other runs: +50.0%")
+    assert lines[-1].endswith("paired over 4 seat-games")
+
+
+def test_against_a_run_of_another_seed_is_refused(tmp_path):
+    a = record(tmp_path / "a.json", 1, [(1, 0)])
+    b = record(tmp_path / "b.json", 2, [(0, 0)])
+    done = subprocess.run([sys.executable, str(POOL), str(a), "--against", str(b)],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "is not" in done.stderr and "seed" in done.stderr

@@ -102,8 +102,9 @@ TREE_DEPTH = 0
 #: samples chose the rival *and* test it, so a rival that was lucky early is both the most
 #: visited and the surest (the winner's curse): with CONFIRM, a rival that passes SURE on
 #: them is played only if it passes SURE again on round(CONFIRM * N) new pairs of playouts,
-#: rival against the greedy pick, each pair in a world of its own that the search never saw
-CONFIRM = 0.0
+#: rival against the greedy pick, each pair in a world of its own that the search never saw.
+#: On since a test fixed in advance across the games (docs/mcts-strength.md, fresh pairs)
+CONFIRM = 1.0
 #: the standard errors of their paired differences by which the rival must beat the greedy
 #: pick on the fresh pairs (read as SURE_TEST says)
 CONFIRM_SURE = 2.0
