@@ -63,3 +63,11 @@ def test_against_a_run_of_another_seed_is_refused(tmp_path):
     done = subprocess.run([sys.executable, str(POOL), str(a), "--against", str(b)],
                           capture_output=True, text=True)
     assert done.returncode != 0 and "is not" in done.stderr and "seed" in done.stderr
+
+
+def test_against_needs_one_run_for_each_record(tmp_path):
+    a = record(tmp_path / "a.json", 1, [(1, 0)])
+    b = record(tmp_path / "b.json", 2, [(0, 0)])
+    done = subprocess.run([sys.executable, str(POOL), str(a), str(b), "--against", str(a)],
+                          capture_output=True, text=True)
+    assert done.returncode != 0 and "one run for each" in done.stderr

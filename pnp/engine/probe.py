@@ -158,7 +158,7 @@ def one_seat_against(players: int, games: int, names: Sequence[str], bot: str,
                      progress: Callable[[int, list], None] | None = None) -> PairedSeats:
     """Games 0..games-1 of the line-up `names` (seating i for game i), then the same games
     with `opponent` alone; `play(i, seats)` plays game i (the caller's seeds, limits and
-    error policy). Every seat `bot` held gets its win share in both, so the two pair up
+    error policy), `seats` being `(opponent,)` in the second half. Every seat `bot` held gets its win share in both, so the two pair up
     seat-game by seat-game. `progress(done, held)` after each game of both halves, `done`
     counting on through the second."""
     held: list[tuple[int, int, float]] = []
