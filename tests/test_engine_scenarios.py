@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from click.testing import CliRunner
+from scenario_text import TIED_WAR, write_case
 
 from pnp.commands.scenario import command as scenario_command
 from pnp.engine.scenario import run_scenario
-from pnp.paths import CARDS, SCHEMAS
+from pnp.paths import CARDS
 
 FOLDER = CARDS / "ancient-civilizations" / "scenarios"
 FILES = sorted(FOLDER.glob("*.yaml"))
@@ -72,33 +73,8 @@ def test_every_rule_has_a_scenario() -> None:
 
 # --------------------------------------------------------------------------- failure reports
 
-HEAD = f"# yaml-language-server: $schema={SCHEMAS / 'scenario.schema.json'}\n"
-TIED_WAR = """name: A tied war
-game: ancient-civilizations
-players: 2
-start: military
-state:
-  players:
-    - stats: {M: 8, VP: 3}
-    - stats: {M: 5, VP: 2}
-      positions: {military: logistics}
-dice: [6, 1, 2, 2, 1, 3, 2, 4, 3, 1]
-choices: [war]
-expect:
-  - after: military
-    players:
-      - stats: {M: 6, VP: 3}
-"""
-
-
-def _write(tmp_path: Path, text: str) -> Path:
-    path = tmp_path / "case.yaml"
-    path.write_text(HEAD + text, encoding="utf-8")
-    return path
-
-
 def test_a_failed_expectation_reports_expected_actual_and_line(tmp_path: Path) -> None:
-    path = _write(tmp_path, TIED_WAR.replace("{M: 6, VP: 3}", "{M: 7, VP: 3}"))
+    path = write_case(tmp_path, TIED_WAR.replace("{M: 6, VP: 3}", "{M: 7, VP: 3}"))
     report = run_scenario(path)
     assert not report.ok
     (failure,) = report.failures
@@ -107,24 +83,24 @@ def test_a_failed_expectation_reports_expected_actual_and_line(tmp_path: Path) -
 
 
 def test_running_out_of_dice_is_a_clear_failure(tmp_path: Path) -> None:
-    report = run_scenario(_write(tmp_path, TIED_WAR.replace("4, 3, 1]", "4, 3]")))
+    report = run_scenario(write_case(tmp_path, TIED_WAR.replace("4, 3, 1]", "4, 3]")))
     assert any("ran out of scripted dice" in f.message for f in report.failures)
 
 
 def test_dice_left_over_fail(tmp_path: Path) -> None:
-    report = run_scenario(_write(tmp_path, TIED_WAR.replace("4, 3, 1]", "4, 3, 1, 6]")))
+    report = run_scenario(write_case(tmp_path, TIED_WAR.replace("4, 3, 1]", "4, 3, 1, 6]")))
     assert [f.message for f in report.failures] == ["1 scripted dice were not used"]
 
 
 def test_an_illegal_choice_lists_the_legal_options(tmp_path: Path) -> None:
-    report = run_scenario(_write(tmp_path, TIED_WAR.replace("[war]", "[peace]")))
+    report = run_scenario(write_case(tmp_path, TIED_WAR.replace("[war]", "[peace]")))
     message = report.failures[0].message
     assert "'peace' is not a legal option" in message and "'war', 'before'" in message
     assert report.failures[0].line == 12
 
 
 def test_a_derived_stat_cannot_be_set(tmp_path: Path) -> None:
-    report = run_scenario(_write(tmp_path, TIED_WAR.replace("{M: 5, VP: 2}",
+    report = run_scenario(write_case(tmp_path, TIED_WAR.replace("{M: 5, VP: 2}",
                                                             "{M: 5, VP: 2, cities: 2}")))
     assert [(f.message, f.line) for f in report.failures] == [
         ("cities is derived; set the counter it comes from", 9)]
@@ -132,13 +108,13 @@ def test_a_derived_stat_cannot_be_set(tmp_path: Path) -> None:
 
 def test_a_per_player_stat_is_not_a_shared_counter(tmp_path: Path) -> None:
     shared = TIED_WAR.replace("state:\n", "state:\n  counters: {M: 3}\n")
-    report = run_scenario(_write(tmp_path, shared))
+    report = run_scenario(write_case(tmp_path, shared))
     assert [(f.message, f.line) for f in report.failures] == [
         ("military is not a shared counter", 7)]
 
 
 def test_schema_errors_are_positioned(tmp_path: Path) -> None:
-    report = run_scenario(_write(tmp_path, TIED_WAR.replace("players: 2", "players: two")))
+    report = run_scenario(write_case(tmp_path, TIED_WAR.replace("players: 2", "players: two")))
     assert report.failures[0].line == 4
     assert "expected integer" in report.failures[0].message
 
@@ -148,7 +124,7 @@ def test_pnp_scenario_exits_0_when_all_pass_and_1_when_any_fails(tmp_path: Path)
     good = runner.invoke(scenario_command, [str(FOLDER / "war-tie.yaml")])
     assert good.exit_code == 0 and "PASS" in good.output
     bad = runner.invoke(scenario_command,
-                        [str(_write(tmp_path, TIED_WAR.replace("M: 6,", "M: 1,")))])
+                        [str(write_case(tmp_path, TIED_WAR.replace("M: 6,", "M: 1,")))])
     assert bad.exit_code == 1 and "expected 1, got 6" in bad.output
 
 

@@ -7,35 +7,16 @@ import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
+from scenario_text import HEAD, TIED_WAR, write_case
 
 from pnp.commands.scenario import command as scenario_command
 from pnp.data.game import load_game
 from pnp.engine.scenario import run_scenario, scenario_files
 from pnp.paths import CARDS, SCHEMAS
 
-HEAD = f"# yaml-language-server: $schema={SCHEMAS / 'scenario.schema.json'}\n"
-TIED_WAR = """name: A tied war
-game: ancient-civilizations
-players: 2
-start: military
-state:
-  players:
-    - stats: {M: 8, VP: 3}
-    - stats: {M: 5, VP: 2}
-      positions: {military: logistics}
-dice: [6, 1, 2, 2, 1, 3, 2, 4, 3, 1]
-choices: [CHOICE]
-expect:
-  - after: military
-    players:
-      - stats: {M: 6, VP: 3}
-"""
-
 
 def _war(tmp_path: Path, choice: str) -> Path:
-    path = tmp_path / "case.yaml"
-    path.write_text(HEAD + TIED_WAR.replace("CHOICE", choice), encoding="utf-8")
-    return path
+    return write_case(tmp_path, TIED_WAR.replace("choices: [war]", f"choices: [{choice}]"))
 
 
 def test_options_offered_and_not_offered_pass_when_they_hold(tmp_path: Path) -> None:
@@ -103,7 +84,7 @@ def _game_with_scenario(tmp_path: Path) -> Path:
     shutil.copytree(CARDS / "ancient-civilizations", game,
                     ignore=shutil.ignore_patterns("scenarios"))  # only the one written below
     (game / "scenarios").mkdir()
-    text = HEAD + TIED_WAR.replace("CHOICE", "war").replace("game: ancient-civilizations",
+    text = HEAD + TIED_WAR.replace("game: ancient-civilizations",
                                                             "game: ..")
     (game / "scenarios" / "tied-war.yaml").write_text(text, encoding="utf-8")
     return game
