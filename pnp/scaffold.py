@@ -114,7 +114,7 @@ components:
 phases:
   - {{id: travel, name: Travel Phase, track: road, note: "Roll the die; move that many spaces or one fewer."}}
   - {{id: market, name: Market Phase, note: "Draw a Market card: a free one happens now, any other you may buy."}}
-  - {{id: end, name: End Phase, end_checks: true}}
+  - {{id: end, name: End Phase, end_checks: true, note: "Each caravan eats 1 Food; one without Food loses 1 VP."}}
 rules:  # rule parameters; a game's engine supplies their schema
   movement:
     die: 1D6
@@ -122,6 +122,9 @@ rules:  # rule parameters; a game's engine supplies their schema
     game_ends_when: "VP >= 10"
     winner: most VP
     max_turns: 40
+  upkeep:  # the End Phase: each caravan eats this much Food, or suffers the loss
+    eat: 1
+    loss: "VP-1"
 """
 
 _STATS = """stats:

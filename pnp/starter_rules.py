@@ -12,9 +12,10 @@ from pnp.engine.api import (
 )
 
 DECK, DISCARD = "market", "discard"  # deck.yaml's deck (its draw pile) and the discard pile
-MARKET = "market"  # game.yaml: the phase in which each player draws a card
+MARKET, END = "market", "end"  # game.yaml: where each player draws a card, and eats
 PAY = "gold"  # stats.yaml: what card costs are paid in
 SCORE = "victory-points"  # stats.yaml: the score (most wins)
+FOOD = "food"  # stats.yaml: what a caravan eats (game.yaml's `upkeep:`)
 PASS, BUY = "pass", "buy"
 RESUMES_AT_STEPS = True  # play() keeps all it carries across phases in the state (engine.md)
 
@@ -26,7 +27,9 @@ def metadata(game) -> GameMeta:
                     phases=tuple(p.id for p in game.phases), score_counter=SCORE,
                     supplies=supplies(game),  # components.yaml's token supplies, if any
                     zone_visibility={DECK: NOBODY},  # nobody sees the draw pile's cards
-                    bot_values={SCORE: 10.0})  # to the greedy bot a point beats anything else
+                    # to the greedy bot a point beats anything else; a Food, which may spare
+                    # a point in the End Phase, is worth two Gold
+                    bot_values={SCORE: 10.0, FOOD: 2.0})
 
 
 def new_state(game, players: int) -> State:
@@ -57,14 +60,16 @@ def play(game, ctx, max_turns: int) -> None:
 
 
 def play_phase(game, ctx, fx, phase) -> None:
-    """Every player still in plays the phase: a track to travel, or the market; then the end
-    check where game.yaml asks for it."""
+    """Every player still in plays the phase: a track to travel, the market, or eating; then
+    the end check where game.yaml asks for it."""
     st = ctx.state
     for seat in st.live():
         if phase.track:
             travel(game, ctx, fx, seat, game.tracks[phase.track])
         if phase.id == MARKET:
             market(game, ctx, fx, seat)
+        if phase.id == END:
+            eat(game, fx, st, seat)
     goal = game.rule("end", "game_ends_when")
     if phase.end_checks and any(goal.holds(p.counters[goal.stat]) for p in st.players):
         st.stage, st.ended, st.winners = OVER, COMPLETED, leaders(st, SCORE)
@@ -103,6 +108,15 @@ def market(game, ctx, fx, seat: int) -> None:
         fx.add(seat, PAY, -cost)
     fx.apply(seat, effect, card.card)
     ctx.cover("card", f"{DECK}/{card.card}")
+
+
+def eat(game, fx, st, seat: int) -> None:
+    """The caravan eats `upkeep: eat` Food; one without that much suffers `upkeep: loss`."""
+    need = game.rule("upkeep", "eat")
+    if st.players[seat].counters[FOOD] >= need:
+        fx.add(seat, FOOD, -need)
+    else:
+        fx.apply(seat, game.rule("upkeep", "loss"), "hungry")
 
 
 def finish(game, ctx) -> None:

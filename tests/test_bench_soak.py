@@ -25,7 +25,7 @@ def caravan(folder: Path) -> None:
     scaffold(game)
     with (game / "game.yaml").open("a") as f:
         f.write('variants:\n  - {id: short, description: "A shorter road.", '
-                'overrides: {game/rules/end/max_turns: 20}}\n')
+                'overrides: {game/rules/end/max_turns: 30}}\n')
 
 
 def test_every_cell_is_played_once_and_a_bad_one_fails_the_soak(tmp_path):

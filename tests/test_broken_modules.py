@@ -26,6 +26,7 @@ TRAVEL = "    ctx.state.players[seat].pos[track.id] = space.index\n"
 MARKET = "    fx.apply(seat, effect, card.card)\n    ctx.cover("
 FINISH = "    fill_result(ctx, SCORE)\n"
 CHOOSE = "    steps = ctx.choose(seat, "
+EAT = "        fx.add(seat, FOOD, -need)\n"
 
 #: fault -> (text of rules.py it replaces, the replacement, words of the finding)
 FAULTS = {
@@ -37,7 +38,7 @@ FAULTS = {
     "a card in two zones": (
         MARKET, "    ctx.zone(DECK).append(card)\n" + MARKET, "a card is in two places at once"),
     "a counter over its cap": (
-        MARKET, "    st.players[seat].counters['food'] = 99\n" + MARKET,
+        EAT, EAT + "        st.players[seat].counters['food'] = 99\n",
         "food is above its cap (10)"),
     "a counter holding a string": (
         MARKET, "    st.players[seat].counters['gold'] = 'lots'\n" + MARKET, "TypeError"),

@@ -67,7 +67,7 @@ def test_new_game_report_lists_cards_used(demo):
 def test_starter_rules_module_is_short_and_uses_only_the_public_api(demo):
     text = (demo / "rules.py").read_text()
     assert text == RULES.read_text()
-    assert len(text.splitlines()) <= 110
+    assert len(text.splitlines()) <= 125
     imports = [line for line in text.splitlines() if re.match(r"(from|import) ", line)]
     assert imports == ["from pnp.engine.api import ("]
     assert "engine: rules.py" in (demo / "game.yaml").read_text()
