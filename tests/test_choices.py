@@ -296,3 +296,23 @@ def test_a_modules_names_count_card_options_by_card_and_change_no_pick(logged):
         assert log[-1]["value"] == "row:88" and log[-1]["options"][1] == "row:88"
     ctx.choose(1, ["row:88", "row:90"], "explore")  # no names: the text's own label
     assert result.picks[(1, "explore", "row")] == 1
+
+
+def test_an_option_never_declined_says_its_pickers_are_the_seats_offered_it(tmp_path):
+    """The Crown is bought whenever it is offered, so 'its pickers won more' is partly 'the
+    seats that drew it with a coin won more': the finding says so and names the probe of
+    declining it; the same row with one decline does not."""
+    from pnp.engine.findings import find
+
+    doc = simulate_json(planted_game(tmp_path))
+    crown = row(doc, "buy crown", "buy")
+    assert crown["picked"] == crown["offered"] and crown["flagged"]
+
+    def message(d):
+        return next(f.message for f in find(d) if f.code == "PNP-B023" and "buy crown" in f.message)
+
+    said = message(doc)
+    assert "taken at every decision that offered it" in said
+    assert "`pnp probe GAME --at 'buy crown' --pick 'pass'`" in said
+    crown["picked"] -= 1  # one seat passed it by once: a real choice, no caveat
+    assert "taken at every decision" not in message(doc)

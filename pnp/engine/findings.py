@@ -523,8 +523,9 @@ def _never_picked(doc, game, agg) -> list[Finding]:
 def _pickers_win(doc, game, agg) -> list[Finding]:
     """An option whose pickers win far more (or far less) than every other seat-game, by the
     two-rate test Holm-corrected over every option tested (choices.option_table)."""
-    rows = [r for r in (doc.get("choices") or {}).get("options") or [] if r["flagged"]]
-    tested = sum(1 for r in (doc.get("choices") or {}).get("options") or [] if r["tested"])
+    options = (doc.get("choices") or {}).get("options") or []
+    rows = [r for r in options if r["flagged"]]
+    tested = sum(1 for r in options if r["tested"])
     rows.sort(key=lambda r: (-abs(r["gap"]), r["why"], r["option"]))
     out = []
     for r in rows[:MAX_CHOICE_FINDINGS]:
@@ -536,12 +537,26 @@ def _pickers_win(doc, game, agg) -> list[Finding]:
                            f"(95% CI {pct(lo)}–{pct(hi)}, {r['picked_games']} seat-games) "
                            f"against {pct(r['win_rate_not_picked'])} ({pct(lo2)}–{pct(hi2)}) "
                            f"for every other seat-game (Holm-corrected {_p(r['p_holm'])} over "
-                           f"{tested} options): {verdict}"))
+                           f"{tested} options): {verdict}{_never_declined(r, options)}"))
     if len(rows) > MAX_CHOICE_FINDINGS:
         out.append(Finding(WARNING, "PNP-B023",
                            f"{len(rows) - MAX_CHOICE_FINDINGS} more options whose pickers win "
                            f"more or less than the rest (see choices in the JSON output)"))
     return out
+
+
+def _never_declined(row: Mapping[str, Any], options: list[Mapping[str, Any]]) -> str:
+    """For an option taken at every decision that offered it: its pickers are simply the seats
+    offered it (that had the Gold, landed there), so the gap may be theirs, not the choice's;
+    the probe of another option at that decision asks the choice itself."""
+    if row["picked"] < row["offered"]:
+        return ""
+    other = next((o["option"] for o in options
+                  if o["why"] == row["why"] and o["option"] != row["option"]), None)
+    probe = (f"; `pnp probe GAME --at '{row['why']}' --pick '{other}'` asks whether declining "
+             f"it wins more" if other is not None else "")
+    return (f" (taken at every decision that offered it, so its pickers are the seats it was "
+            f"offered to, and the gap may be theirs rather than the choice's{probe})")
 
 
 def _plans(doc, game, agg) -> list[Finding]:
