@@ -167,6 +167,6 @@ _RECORD = """record_sheets:
       - {id: victory-points, stat: victory-points}
       - {id: notes, label: Notes, kind: lines, lines: 2}
     turn_grid:
-      turns: 20
+      turns: 36  # two rows of 18, more than nearly every game lasts (simulate: PNP-B028)
       stats: [gold, food, victory-points]
 """

@@ -318,3 +318,21 @@ def test_the_rules_loader_itself_refuses_a_file_outside_the_game_folder(demo, tm
     d = engine_diagnostic(unchecked, caught.value)
     assert d.file.endswith("game.yaml") and d.line == line_of(demo / "game.yaml", "engine:")
     assert not marker.exists()
+
+
+def test_a_record_sheet_shorter_than_the_games_is_a_finding(demo):
+    """The Caravan Log's turn grid covers the games; cut to 12 turns, most games outlast it and
+    the report says which sheet, by how much, and where to fix it."""
+    def grid_findings():
+        result = run("simulate", str(demo), "--games", "100", "--skill", "none",
+                     "--format", "json")
+        assert result.exit_code == 0, result.output
+        return [f for f in json.loads(result.stdout)["findings"] if f["code"] == "PNP-B028"]
+
+    assert grid_findings() == []
+    sheet = demo / "record-sheet.yaml"
+    sheet.write_text(re.sub(r"turns: \d+", "turns: 12", sheet.read_text()))
+    (found,) = grid_findings()
+    assert found["severity"] == "warning"
+    assert found["message"].startswith("Caravan Log: its turn grid has 12 turns, and ")
+    assert "went past turn 12" in found["message"] and "record-sheet.yaml" in found["message"]

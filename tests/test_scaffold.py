@@ -18,7 +18,7 @@ def test_new_game_validates_clean_and_has_a_54_card_deck(tmp_path):
     assert game.id == "spice-road" and game.name == "Spice Road"
     assert sum(c.count for c in game.decks["market"].cards) == 54
     assert game.tracks["road"].spaces[0].start
-    assert game.record_sheets["caravan-log"].turn_grid_turns == 20
+    assert game.record_sheets["caravan-log"].turn_grid_turns == 36
 
 
 def test_new_refuses_a_folder_that_has_files(tmp_path):

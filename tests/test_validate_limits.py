@@ -48,7 +48,7 @@ BIG = "9" * 5000
      "PNP-S001"),
     ("game.yaml", "max_turns: 40", "max_turns: 4000000000000", "PNP-S001"),
     ("stats.yaml", "cap: 10}", f"cap: {BIG}}}", "PNP-S004"),
-    ("record-sheet.yaml", "turns: 20", "turns: 2147483648", "PNP-S001"),
+    ("record-sheet.yaml", "turns: 36", "turns: 2147483648", "PNP-S001"),
     ("deck.yaml", "count: 3,", "count: 1000000000,", "PNP-S001"),
     ("tracks.yaml", '"G-1D6"', '"G-1D999999"', "PNP-E008"),
     ("tracks.yaml", '"G-1D6"', '"G-99999D6"', "PNP-E008"),

@@ -35,6 +35,8 @@ PINNED_SHARE = 0.5
 NEVER_SEEN_CONFIDENCE = 0.99
 #: median winning margin, as a share of the winner's score, that suggests a runaway leader
 RUNAWAY_SHARE = 0.4
+#: a record sheet's turn grid is too short (warning) when this share of games goes past it
+GRID_SHORT_SHARE = 0.05
 #: share of games ending in a tie for first worth an info line
 TIE_RATE_INFO = 0.10
 #: family-wise error for "the strongest bot beats its fair share" (the best of B bots is tested
@@ -92,7 +94,8 @@ ALIKE_STAND_DOWN = frozenset({"PNP-B005", "PNP-B013", "PNP-B014", "PNP-B015", "P
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
-    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _never_used, _caps,
+    for check in (_violations, _timeouts, _eliminations, _seats, _never_seen, _never_used,
+                  _short_grids, _caps,
                   _pinned, _runaway, _ties, _skill, _supplies, _factions, _never_picked,
                   _pickers_win, _plans):
         out.extend(check(doc, game, agg))
@@ -341,6 +344,27 @@ def _never_used(doc, game, agg) -> list[Finding]:
         out.append(Finding(WARNING, "PNP-B017",
                            f"{len(names)} {one if len(names) == 1 else many} {what} in {n} games: "
                            f"{', '.join(names)}"))
+    return out
+
+
+def _short_grids(doc, game, agg) -> list[Finding]:
+    """A record sheet whose turn grid has fewer rows than games last: the printed sheet runs
+    out before the game does (warning when 5% of games or more go past it)."""
+    sheets = getattr(game, "record_sheets", None) or {}
+    lengths = {int(t): k for t, k in ((doc.get("turns") or {}).get("histogram") or {}).items()}
+    n = sum(lengths.values())
+    out = []
+    for sheet in sheets.values():
+        rows = sheet.turn_grid_turns
+        longer = sum(k for t, k in lengths.items() if t > rows)
+        if not rows or not longer:
+            continue
+        severity = WARNING if longer >= GRID_SHORT_SHARE * n else INFO
+        out.append(Finding(severity, "PNP-B028",
+                           f"{sheet.name}: its turn grid has {rows} turns, and {pct(longer / n)} "
+                           f"of games ({longer} of {n}) went past turn {rows} (the longest "
+                           f"lasted {max(lengths)}): a player runs out of rows; give "
+                           f"turn_grid more turns (record-sheet.yaml)"))
     return out
 
 
