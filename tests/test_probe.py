@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from pnp.cli import main
+from pnp.commands.probe import render_sweep
 from pnp.data.model import GameDef
 from pnp.engine import bots as bots_mod
 from pnp.engine.probe import PROBE, Probe, run_probe
@@ -72,7 +73,8 @@ def test_a_decision_never_offered_lists_the_ones_the_game_asks(tmp_path):
 
 def test_what_cannot_be_probed_is_a_usage_error():
     for args in ([], ["--at", "build: pay to move"], ["--pick", "stop"],
-                 ["--value", "gld=1"], ["--value", "gold=lots"], ["--share", "0"]):
+                 ["--value", "gld=1"], ["--value", "gold=lots"], ["--share", "0"],
+                 ["--worths", "--value", "gold=1"], ["--worths", "--at", "x", "--pick", "y"]):
         out = run("ancient-civilizations", *args)
         assert out.exit_code == 2, (args, out.output)
     assert "has no stat 'gld'" in run("ancient-civilizations", "--value", "gld=1").output
@@ -104,3 +106,31 @@ def test_an_unknown_opponent_is_named_as_the_opponents_fault():
     assert out.exit_code == 2 and "--opponent" in out.output and "genius" in out.output
     out = run("ancient-civilizations", "--value", "gold=1", "--opponent", "greedy,random")
     assert out.exit_code == 2 and "name one bot" in out.output
+
+
+def _worths(folder: Path) -> tuple[dict, dict]:
+    out = run(str(folder), "--worths", "--players", "3", "--games", "300", "--format", "json")
+    assert out.exit_code == 0, out.output
+    doc = json.loads(out.stdout)
+    return {(r["stat"], r["factor"]): r for r in doc["worths"]}, doc
+
+
+def test_the_worth_sweep_finds_a_stat_valued_though_no_rule_reads_it(tmp_path):
+    """The starter game with nothing eaten in the End Phase (`eat: 0`): Food then does nothing,
+    yet greedy values it at 2, so a seat that values it at nothing wins more, and the sweep
+    says so (Holm-corrected over its nine probes); as `pnp new` writes it, Food feeds the
+    caravan and no worth change wins more."""
+    folder = tmp_path / "caravan"
+    scaffold(folder)
+    plain, _ = _worths(folder)
+    assert not any(r["blind_spot"] for r in plain.values()), plain
+    assert plain[("food", 0.0)]["gain"] < 0  # ignoring Food now costs points
+    game = folder / "game.yaml"
+    game.write_text(game.read_text().replace("    eat: 1\n", "    eat: 0\n"))
+    unread, doc = _worths(folder)
+    food = unread[("food", 0.0)]
+    assert food["blind_spot"] and food["gain_ci95"][0] > 0 and food["p_holm"] < 0.05
+    assert food["worth"] == 2.0 and food["probe_worth"] == 0.0
+    assert not unread[("victory-points", 0.0)]["blind_spot"]  # points still win games
+    text = render_sweep(doc)  # the text output, drawn from the same document
+    assert "food at 0 (+" in text and "a blind spot of the bot's worths" in text

@@ -25,6 +25,9 @@ HINT_DECISIONS = 12
               show_default=True, help="Take it at this share of the decisions that offer it.")
 @click.option("--value", "values", multiple=True, metavar="STAT=WORTH",
               help="The probe seat's greedy values STAT at WORTH (repeatable).")
+@click.option("--worths", is_flag=True,
+              help="Sweep the bot's worths instead: each stat valued at nothing, half and "
+                   "twice its worth, one probe each; says which wins more.")
 @click.option("--players", "-p", type=int, default=None,
               help="Players (default: the game's recommended count).")
 @click.option("--games", "-n", type=click.IntRange(1, MAX_GAMES), default=300,
@@ -36,7 +39,7 @@ HINT_DECISIONS = 12
                    "self-play bot, else greedy).")
 @format_option
 def command(game: str, at: str | None, pick: str | None, share: float,
-            values: tuple[str, ...], players: int | None, games: int, seed: int,
+            values: tuple[str, ...], worths: bool, players: int | None, games: int, seed: int,
             variant: str | None, opponent: str | None, fmt: str) -> None:
     """Ask the game whether an option greedy passes over is worth taking: one seat takes it
     (or values a stat differently) against greedy, paired with greedy on the same seeds
@@ -45,10 +48,16 @@ def command(game: str, at: str | None, pick: str | None, share: float,
 
     if (at is None) != (pick is None):
         raise click.UsageError("give --at and --pick together")
-    if at is None and not values:
-        raise click.UsageError("give --at WHY --pick LABEL, or --value STAT=WORTH, or both")
+    if worths and (at is not None or values):
+        raise click.UsageError("--worths sweeps every stat's worth on its own: give it alone")
+    if at is None and not values and not worths:
+        raise click.UsageError("give --at WHY --pick LABEL, or --value STAT=WORTH, or both, "
+                               "or --worths")
     loaded, variant = load_variant(game, variant)
     count = check_players(loaded, players)
+    if worths:
+        sweep(loaded, variant, count, games, seed, opponent_for(loaded, opponent), fmt)
+        return
     probe = Probe(at, pick, share, parse_values(values, loaded))
     bot = opponent_for(loaded, opponent)
     with progress_bar(2 * games_to_play(games, count, bot), f"{loaded.id} probe") as update:
@@ -66,6 +75,66 @@ def command(game: str, at: str | None, pick: str | None, share: float,
     else:
         click.echo(render_text(doc))
     sys.exit(EXIT_ERRORS if at is not None and not result.offered else EXIT_OK)
+
+
+def sweep(game: Any, variant: str | None, players: int, games: int, seed: int, bot: str,
+          fmt: str) -> None:
+    """`--worths`: the worth sweep (pnp/engine/probe.py), as JSON or a table; exit 0 (a
+    blind spot is a finding about the bot, not a failure), 1 if a game broke."""
+    from pnp.engine.play import rules
+    from pnp.engine.probe import SWEEP_FACTORS, ProbeError, games_to_play, worth_sweep
+
+    stats = {*game.stats, *rules(game).metadata(game).bot_values}
+    total = len(stats) * len(SWEEP_FACTORS) * 2 * games_to_play(games, players, bot)
+    with progress_bar(total, f"{game.id} worths") as update:
+        try:
+            rows = worth_sweep(game, players, games, seed, bot, progress=update)
+        except ProbeError as err:
+            click.echo(f"error: {err}; `pnp simulate {game.id}` reports it with the game's "
+                       f"findings", err=True)
+            sys.exit(EXIT_ERRORS)
+    doc = {"game": game.id, "variant": variant or "base", "players": players, "seed": seed,
+           "games": games_to_play(games, players, bot), "opponent": bot,
+           "factors": list(SWEEP_FACTORS), "worths": rows}
+    if fmt == "json":
+        from pnp.report.text import render_json
+
+        click.echo(render_json(doc))
+    else:
+        click.echo(render_sweep(doc))
+    sys.exit(EXIT_OK)
+
+
+def render_sweep(doc: dict[str, Any]) -> str:
+    """The worth sweep as a table: a line per stat, a column per factor (gain, interval)."""
+    lines = [f"{doc['game']} ({doc['variant']}): the worths of {doc['opponent']}, each stat "
+             f"valued by one seat at " + ", ".join(f"{f:g}×" for f in doc["factors"])
+             + f" its worth; {doc['games']} games a probe, {doc['players']} players, seed "
+             f"{doc['seed']}, paired with {doc['opponent']} alone",
+             (f"  {'stat':<22}{'worth':>7}  "
+              + "".join(f"{f'at {f:g}×':<28}" for f in doc["factors"])).rstrip()]
+    by_stat: dict[str, list[dict[str, Any]]] = {}
+    for row in doc["worths"]:
+        by_stat.setdefault(row["stat"], []).append(row)
+    for stat, rows in by_stat.items():
+        cells = []
+        for r in rows:
+            lo, hi = r["gain_ci95"]
+            mark = " *" if r["blind_spot"] else ""
+            cells.append(f"{r['gain']:+.1%} [{lo:+.1%}, {hi:+.1%}]{mark}" if r["overrides"]
+                         else "same games")
+        lines.append((f"  {stat:<22}{rows[0]['worth']:>7g}  " + "".join(f"{c:<28}" for c in cells)).rstrip())
+    found = [r for r in doc["worths"] if r["blind_spot"]]
+    if found:
+        lines.append("  * wins more than the bot's own worth (Holm-corrected over the sweep): "
+                     + "; ".join(f"{r['stat']} at {r['probe_worth']:g} ({r['gain']:+.1%}, "
+                                 f"p = {r['p_holm']:g})" for r in found)
+                     + ": a blind spot of the bot's worths; set it in the rules module's "
+                     "GameMeta bot_values, then play another seed to confirm")
+    else:
+        lines.append(f"  no worth wins more than the bot's own (Holm-corrected over "
+                     f"{len(doc['worths'])} probes): no blind spot a worth change shows")
+    return "\n".join(lines)
 
 
 def opponent_for(game: Any, name: str | None) -> str:

@@ -220,3 +220,43 @@ def _played(i: int, game: GameDef, players: int, seed: int, seats: Sequence[str]
     if result.violations:
         raise ProbeError(f"game {i + 1} broke a rule check: {result.violations[0]}")
     return result
+
+
+#: what a worth sweep tries, as multiples of each stat's own worth: nothing, half, twice
+SWEEP_FACTORS = (0.0, 0.5, 2.0)
+#: family-wise error of a worth sweep's blind-spot test (Holm over every probe of the sweep)
+SWEEP_ALPHA = 0.05
+
+
+def worth_sweep(game: GameDef, players: int, games: int, seed: int, opponent: str = "greedy",
+                progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
+    """Each stat the bot weighs (GameMeta.bot_values, 1 where a stat has none), valued by the
+    probe seat at each of SWEEP_FACTORS times its worth, one probe each on the same seeds: a
+    worth that wins more, Holm-corrected over the whole sweep, is a blind spot of the bot's
+    worths (a stat no rule reads, valued as if it counted, is the usual one). `progress` gets
+    the games played so far over the whole sweep."""
+    from pnp.engine.play import rules
+
+    meta = rules(game).metadata(game)
+    worths = {s: float(meta.bot_values.get(s, 1.0)) for s in sorted({*game.stats, *meta.bot_values})}
+    per_probe = 2 * games_to_play(games, players, opponent)
+    rows: list[dict[str, Any]] = []
+    for stat, worth in worths.items():
+        for factor in SWEEP_FACTORS:
+            done = len(rows) * per_probe
+            result = run_probe(game, players, games, seed, Probe(values={stat: worth * factor}),
+                               opponent, progress and (lambda n, d=done: progress(d + n)))
+            diffs = [m - b for m, b in zip(result.shares, result.base, strict=True)]
+            gain, lo, hi = st.mean_ci(diffs)
+            spread = st.variance(diffs) ** 0.5
+            z = gain / (spread / len(diffs) ** 0.5) if spread > 0 else 0.0
+            rows.append({"stat": stat, "worth": worth, "factor": factor,
+                         "probe_worth": round(worth * factor, 6), "seat_games": len(diffs),
+                         "overrides": result.overrides, "gain": round(gain, 4),
+                         "gain_ci95": [round(lo, 4), round(hi, 4)],
+                         "p": 2 * (1 - st.normal_cdf(abs(z)))})
+    for row, q in zip(rows, st.holm([r["p"] for r in rows]), strict=True):
+        row["p_holm"] = round(q, 4)
+        row["p"] = round(row["p"], 4)
+        row["blind_spot"] = q < SWEEP_ALPHA and row["gain"] > 0
+    return rows
