@@ -228,6 +228,15 @@ SWEEP_FACTORS = (0.0, 0.5, 2.0)
 SWEEP_ALPHA = 0.05
 
 
+def worths_of(game: GameDef) -> dict[str, float]:
+    """The worth of each stat the bot weighs, by name: GameMeta.bot_values, 1 where a stat
+    has none (as the greedy bot reads them)."""
+    from pnp.engine.play import rules
+
+    meta = rules(game).metadata(game)
+    return {s: float(meta.bot_values.get(s, 1.0)) for s in sorted({*game.stats, *meta.bot_values})}
+
+
 def worth_sweep(game: GameDef, players: int, games: int, seed: int, opponent: str = "greedy",
                 progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Each stat the bot weighs (GameMeta.bot_values, 1 where a stat has none), valued by the
@@ -235,10 +244,7 @@ def worth_sweep(game: GameDef, players: int, games: int, seed: int, opponent: st
     worth that wins more, Holm-corrected over the whole sweep, is a blind spot of the bot's
     worths (a stat no rule reads, valued as if it counted, is the usual one). `progress` gets
     the games played so far over the whole sweep."""
-    from pnp.engine.play import rules
-
-    meta = rules(game).metadata(game)
-    worths = {s: float(meta.bot_values.get(s, 1.0)) for s in sorted({*game.stats, *meta.bot_values})}
+    worths = worths_of(game)
     per_probe = 2 * games_to_play(games, players, opponent)
     rows: list[dict[str, Any]] = []
     for stat, worth in worths.items():
@@ -247,7 +253,7 @@ def worth_sweep(game: GameDef, players: int, games: int, seed: int, opponent: st
             result = run_probe(game, players, games, seed, Probe(values={stat: worth * factor}),
                                opponent, progress and (lambda n, d=done: progress(d + n)))
             diffs = [m - b for m, b in zip(result.shares, result.base, strict=True)]
-            gain, lo, hi = st.mean_ci(diffs)
+            gain, lo, hi = result.gain()
             spread = st.variance(diffs) ** 0.5
             z = gain / (spread / len(diffs) ** 0.5) if spread > 0 else 0.0
             rows.append({"stat": stat, "worth": worth, "factor": factor,
