@@ -175,7 +175,8 @@ def test_the_choices_report_counts_card_options_by_the_cards_name():
     names = {deck: {c.name for c in game.decks[deck].cards}
              for deck in ("military", "empire-a", "empire-b", "empire-c", "starting-empire")}
     empire = set().union(*(names[d] for d in names if d != "military"))
-    out = CliRunner().invoke(main, ["simulate", str(FOLDER), "--players", "3", "--games", "20",
+    # 60 games: greedy explores about once a game, and draws at 2 of those 60 explores
+    out = CliRunner().invoke(main, ["simulate", str(FOLDER), "--players", "3", "--games", "60",
                                     "--skill", "none", "--format", "json"])
     assert out.exit_code == 0, out.output
     rows = json.loads(out.stdout)["choices"]["options"]
