@@ -11,9 +11,11 @@ from click.testing import CliRunner
 
 from pnp.cli import main
 from pnp.commands.probe import render_sweep
+from pnp.data.game import load_game
 from pnp.data.model import GameDef
 from pnp.engine import bots as bots_mod
-from pnp.engine.probe import PROBE, Probe, run_probe
+from pnp.engine import probe as probe_mod
+from pnp.engine.probe import PROBE, Probe, run_probe, sweep_games, worth_sweep
 from pnp.scaffold import scaffold
 
 GAMES = Path(__file__).parent / "fixtures" / "search-games"
@@ -134,3 +136,28 @@ def test_the_worth_sweep_finds_a_stat_valued_though_no_rule_reads_it(tmp_path):
     assert not unread[("victory-points", 0.0)]["blind_spot"]  # points still win games
     text = render_sweep(doc)  # the text output, drawn from the same document
     assert "food at 0 (+" in text and "a blind spot of the bot's worths" in text
+
+
+def test_a_sweep_plays_greedys_games_once_and_pairs_every_probe_with_them(tmp_path, monkeypatch):
+    """Every probe of a sweep is paired with the same greedy-alone games (same seeds), so the
+    sweep plays them once: each row is what the probe alone would say, and the progress count
+    ends at the games really played."""
+    scaffold(tmp_path / "caravan")
+    game = load_game(tmp_path / "caravan").game
+    alone_games = []
+    played = probe_mod._played
+
+    def counting(i, game, players, seed, seats):
+        if PROBE not in seats:
+            alone_games.append(i)
+        return played(i, game, players, seed, seats)
+
+    monkeypatch.setattr(probe_mod, "_played", counting)
+    seen: list[int] = []
+    rows = worth_sweep(game, 2, 12, 3, progress=seen.append)
+    assert sorted(alone_games) == list(range(12))  # once, not once per probe
+    assert seen == sorted(seen) and seen[-1] == sweep_games(game, 2, 12) == (len(rows) + 1) * 12
+    for row in (rows[0], rows[-1]):
+        alone = run_probe(game, 2, 12, 3, Probe(values={row["stat"]: row["probe_worth"]}))
+        gain, lo, hi = alone.gain()
+        assert (round(gain, 4), [round(lo, 4), round(hi, 4)]) == (row["gain"], row["gain_ci95"])

@@ -81,10 +81,9 @@ def sweep(game: Any, variant: str | None, players: int, games: int, seed: int, b
           fmt: str) -> None:
     """`--worths`: the worth sweep (pnp/engine/probe.py), as JSON or a table; exit 0 (a
     blind spot is a finding about the bot, not a failure), 1 if a game broke."""
-    from pnp.engine.probe import SWEEP_FACTORS, ProbeError, games_to_play, worth_sweep, worths_of
+    from pnp.engine.probe import SWEEP_FACTORS, ProbeError, games_to_play, sweep_games, worth_sweep
 
-    total = len(worths_of(game)) * len(SWEEP_FACTORS) * 2 * games_to_play(games, players, bot)
-    with progress_bar(total, f"{game.id} worths") as update:
+    with progress_bar(sweep_games(game, players, games, bot), f"{game.id} worths") as update:
         try:
             rows = worth_sweep(game, players, games, seed, bot, progress=update)
         except ProbeError as err:

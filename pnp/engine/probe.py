@@ -155,12 +155,15 @@ def share(winners: Sequence[int], players: int, seat: int) -> float:
 
 def one_seat_against(players: int, games: int, names: Sequence[str], bot: str,
                      opponent: str, play: Callable[[int, Sequence[str]], Any],
-                     progress: Callable[[int, list], None] | None = None) -> PairedSeats:
+                     progress: Callable[[int, list], None] | None = None,
+                     baseline: dict[int, Sequence[int]] | None = None) -> PairedSeats:
     """Games 0..games-1 of the line-up `names` (seating i for game i), then the same games
     with `opponent` alone; `play(i, seats)` plays game i (the caller's seeds, limits and
-    error policy), `seats` being `(opponent,)` in the second half. Every seat `bot` held gets its win share in both, so the two pair up
-    seat-game by seat-game. `progress(done, held)` after each game of both halves, `done`
-    counting on through the second."""
+    error policy), `seats` being `(opponent,)` in the second half. Every seat `bot` held gets
+    its win share in both, so the two pair up seat-game by seat-game. `baseline`, game number
+    to the opponent-alone game's winners, is read before playing one and filled after: runs on
+    the same seeds share it, and an opponent-alone game is played once. `progress(done, held)`
+    after each game played, `done` counting on through the second half."""
     held: list[tuple[int, int, float]] = []
     started = time.process_time()
     for i in range(games):
@@ -171,22 +174,27 @@ def one_seat_against(players: int, games: int, names: Sequence[str], bot: str,
         if progress:
             progress(i + 1, held)
     middle = time.process_time()
-    plain: list[Sequence[int]] = []  # each game's winners (not the whole result: memory)
+    plain = {} if baseline is None else baseline  # winners only (not the result: memory)
+    played = games
     for i in range(games):
-        plain.append(play(i, (opponent,)).winners)
-        if progress:
-            progress(games + i + 1, held)
+        if i not in plain:
+            plain[i] = play(i, (opponent,)).winners
+            played += 1
+            if progress:
+                progress(played, held)
     base = [share(plain[i], players, s) for i, s, _ in held]
     return PairedSeats(held, base, middle - started, time.process_time() - middle)
 
 
 def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
               opponent: str = "greedy",
-              progress: Callable[[int], None] | None = None) -> ProbeResult:
+              progress: Callable[[int], None] | None = None,
+              baseline: dict[int, Sequence[int]] | None = None) -> ProbeResult:
     """Play `games` games (rounded up to whole rounds of seatings) with one probe seat, then
-    the same seeds with `opponent` alone. A game that crashes or breaks a rule check ends the
-    probe with ProbeError: it measures play, not a broken module (`pnp simulate` reports
-    those)."""
+    the same seeds with `opponent` alone (those kept in `baseline`, shared by probes of one
+    game, count and seed, are not played again). A game that crashes or breaks a rule check
+    ends the probe with ProbeError: it measures play, not a broken module (`pnp simulate`
+    reports those)."""
     names = (PROBE,) + (opponent,) * (players - 1)
     total = games_to_play(games, players, opponent)
     asked: Counter = Counter()
@@ -201,7 +209,7 @@ def run_probe(game: GameDef, players: int, games: int, seed: int, probe: Probe,
 
     with probe_seat(probe, opponent) as made:
         paired = one_seat_against(players, total, names, PROBE, opponent, play,
-                                  progress and (lambda done, _: progress(done)))
+                                  progress and (lambda done, _: progress(done)), baseline)
     return ProbeResult(total, [h[2] for h in paired.held], paired.base,
                        sum(b.offered for b in made), sum(b.overrides for b in made), asked)
 
@@ -237,21 +245,31 @@ def worths_of(game: GameDef) -> dict[str, float]:
     return {s: float(meta.bot_values.get(s, 1.0)) for s in sorted({*game.stats, *meta.bot_values})}
 
 
+def sweep_games(game: GameDef, players: int, games: int, opponent: str = "greedy") -> int:
+    """The games a worth sweep plays: one probe per stat and factor, and the opponent-alone
+    games once."""
+    per_probe = games_to_play(games, players, opponent)
+    return (len(worths_of(game)) * len(SWEEP_FACTORS) + 1) * per_probe
+
+
 def worth_sweep(game: GameDef, players: int, games: int, seed: int, opponent: str = "greedy",
                 progress: Callable[[int], None] | None = None) -> list[dict[str, Any]]:
     """Each stat the bot weighs (GameMeta.bot_values, 1 where a stat has none), valued by the
     probe seat at each of SWEEP_FACTORS times its worth, one probe each on the same seeds: a
     worth that wins more, Holm-corrected over the whole sweep, is a blind spot of the bot's
     worths (a stat no rule reads, valued as if it counted, is the usual one). `progress` gets
-    the games played so far over the whole sweep."""
+    the games played so far over the whole sweep (sweep_games of them in all: the
+    opponent-alone games are played once and shared by every probe)."""
     worths = worths_of(game)
-    per_probe = 2 * games_to_play(games, players, opponent)
+    per_probe = games_to_play(games, players, opponent)
+    baseline: dict[int, Sequence[int]] = {}
     rows: list[dict[str, Any]] = []
     for stat, worth in worths.items():
         for factor in SWEEP_FACTORS:
-            done = len(rows) * per_probe
+            done = len(rows) * per_probe + len(baseline)
             result = run_probe(game, players, games, seed, Probe(values={stat: worth * factor}),
-                               opponent, progress and (lambda n, d=done: progress(d + n)))
+                               opponent, progress and (lambda n, d=done: progress(d + n)),
+                               baseline)
             diffs = [m - b for m, b in zip(result.shares, result.base, strict=True)]
             gain, lo, hi = result.gain()
             spread = st.variance(diffs) ** 0.5
