@@ -144,7 +144,7 @@ class PairedSeats:
     held: list[tuple[int, int, float]]  # (game, seat, the bot's win share) per seat-game
     base: list[float]  # the opponent's win share in the same seat and game
     seconds: float  # CPU seconds of the line-up's games
-    plain_seconds: float  # ... and of the opponent-alone games
+    plain_seconds: float  # ... and of the opponent-alone games played (not those shared)
 
 
 def share(winners: Sequence[int], players: int, seat: int) -> float:

@@ -24,7 +24,7 @@ from pnp.engine.api import (
 
 #: greedy bot: the worth of one unit of each counter; 'power' is a bot-only estimate of a card
 #: or technology's lasting value. Power is worth half a point: `pnp probe --worths` found a seat
-#: valuing it at 0.5 won 8.5-11.3 more per 100 games at 3 players (+5.2 at 2p, +6.9 at 4p),
+#: valuing it at 0.5 won 8.5-11.3 more per 100 seat-games at 3 players (+5.2 at 2p, +6.9 at 4p),
 #: confirmed on fresh seeds fixed in advance (docs/age-of-civilization.md).
 BOT_VALUES = {"points": 1.0, "coins": 0.3, "workers": 0.6, "power": 0.5}
 POWER_TECH = 1.2

@@ -22,8 +22,8 @@ BOARD = ("labor", "build", "draft", "expand", "learn", "rebuild", "recruit", "ex
 EMPIRE_DECKS = ("empire-a", "empire-b", "empire-c", "starting-empire")
 TOKENS = ("coins", "knowledge", "ambrosia")
 #: greedy bot: worth of one unit of each counter (a heuristic, not a rule). A point is worth
-#: 1.5 coins: at 3, `pnp probe --worths` found a seat valuing points at half won 13 more per
-#: 100 seat-games, and fresh seeds fixed in advance agreed at 2, 3 and 4 players
+#: 1.5 coins: at 3 players `pnp probe --worths` found a seat valuing points at half (not 3)
+#: won 13 more per 100 seat-games, and fresh seeds fixed in advance agreed at 2, 3 and 4
 #: (docs/the-ancient-world.md).
 BOT_VALUES = {"victory-points": 1.5, "coins": 1.0, "knowledge": 1.6, "ambrosia": 0.6,
               "draft": 0.8}
