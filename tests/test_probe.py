@@ -161,3 +161,13 @@ def test_a_sweep_plays_greedys_games_once_and_pairs_every_probe_with_them(tmp_pa
         alone = run_probe(game, 2, 12, 3, Probe(values={row["stat"]: row["probe_worth"]}))
         gain, lo, hi = alone.gain()
         assert (round(gain, 4), [round(lo, 4), round(hi, 4)]) == (row["gain"], row["gain_ci95"])
+
+
+def test_a_card_is_probed_by_the_name_the_choices_report_gives_it():
+    """The Ancient World's build options carry instance numbers ('empire-row/121'); the report
+    names each by its card, and B022 says to probe that name. The probe must find it (it once
+    answered "never offered", listing the very card among the options)."""
+    game = load_game(Path(__file__).parents[1] / "cards" / "the-ancient-world").game
+    result = run_probe(game, 3, 6, 1, Probe(at="build an empire card", pick="Obsidian Market"))
+    assert result.offered > 0 and result.overrides > 0
+    assert ("build an empire card", "Obsidian Market") in result.asked

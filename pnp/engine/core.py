@@ -443,6 +443,7 @@ class Context(ZoneOps, MapOps):
         """`choose` for an unlogged game without hidden zones: the same decisions and checks,
         the bots' methods looked up once (the bots see the state itself, as `observe` gives)."""
         pickers = [bot.choose for bot in self.bots]
+        named = [getattr(bot, "reads_names", False) for bot in self.bots]
         add = self._trace_add
         slow = Context.choose
         tally = self._tally_choice if self._tally else None
@@ -453,7 +454,10 @@ class Context(ZoneOps, MapOps):
             n = len(options)
             if n < 2:
                 return slow(self, seat, options, why, outcomes)
-            pick = pickers[seat](self.state, seat, options, why, outcomes)
+            if names is not None and named[seat]:
+                pick = pickers[seat](self.state, seat, options, why, outcomes, names)
+            else:
+                pick = pickers[seat](self.state, seat, options, why, outcomes)
             if pick.__class__ is not int or not 0 <= pick < n:
                 self.violate(f"a bot chose an option that is not legal ({why})")
                 raise IllegalChoice(f"option {pick!r} is not legal ({why}); options: "
@@ -579,8 +583,9 @@ class Context(ZoneOps, MapOps):
                names: Callable[[Any], str | None] | None = None) -> Any:
         """One decision by `seat` among legal `options`; a single option is taken unasked.
         `names(option)`, when given, is what the choices report counts an option as (a
-        card's name where the option's text carries its instance number); it is asked only
-        while a self-play report is counting, never by a bot, and changes no pick."""
+        card's name where the option's text carries its instance number); it is asked while a
+        self-play report is counting, and by a bot that says it `reads_names` (the probe,
+        which takes an option by the name the report gave it), never by a playout."""
         n = len(options)
         if n == 1:
             return options[0]
@@ -588,7 +593,11 @@ class Context(ZoneOps, MapOps):
             self.violate(f"no legal option for a decision that cannot pass ({why})")
             raise IllegalChoice(f"no legal options ({why})")
         state = observe(self.state, seat, self.visibility) if self.visibility else self.state
-        pick = self.bots[seat].choose(state, seat, options, why, outcomes)
+        bot = self.bots[seat]
+        if names is not None and getattr(bot, "reads_names", False):
+            pick = bot.choose(state, seat, options, why, outcomes, names)
+        else:
+            pick = bot.choose(state, seat, options, why, outcomes)
         if pick.__class__ is not int or not 0 <= pick < n:
             self.violate(f"a bot chose an option that is not legal ({why})")
             raise IllegalChoice(f"option {pick!r} is not legal ({why}); options: {list(options)}")

@@ -83,19 +83,24 @@ class ProbeBot:
     """Greedy (or `opponent`) with one seat's pick or stat worths changed; it counts the
     decisions where it picked otherwise than the plain bot would have."""
 
+    #: the context hands this bot a decision's option names (a card's name where the option's
+    #: text is an instance number), so --pick takes the name the choices report printed
+    reads_names = True
+
     def __init__(self, probe: Probe, inner: Any, plain: Any | None, draw: Callable[[], float]):
         self.probe, self.inner, self.plain, self.draw = probe, inner, plain, draw
         self.offered = self.overrides = 0
 
     def choose(self, state: Any, seat: int, options: Sequence[Any], why: str,
-               outcomes: Any) -> int:
+               outcomes: Any, names: Callable[[Any], str | None] | None = None) -> int:
         pick = self.inner.choose(state, seat, options, why, outcomes)
         plain = pick if self.plain is None else \
             self.plain.choose(state, seat, options, why, outcomes)
         probe = self.probe
         if probe.at is not None and why == probe.at:
             for i, option in enumerate(options):
-                if isinstance(option, str) and option_label(option) == probe.pick:
+                if isinstance(option, str) and \
+                        ((names and names(option)) or option_label(option)) == probe.pick:
                     self.offered += 1
                     if probe.share >= 1 or self.draw() < probe.share:
                         pick = i
