@@ -171,3 +171,16 @@ def test_a_card_is_probed_by_the_name_the_choices_report_gives_it():
     result = run_probe(game, 3, 6, 1, Probe(at="build an empire card", pick="Obsidian Market"))
     assert result.offered > 0 and result.overrides > 0
     assert ("build an empire card", "Obsidian Market") in result.asked
+
+
+def test_a_stat_no_decision_weighs_is_named_as_never_read(tmp_path):
+    """A worth the bot never reads (a stat no option's estimate changes) plays the same games
+    at every factor; the sweep says so in one line instead of leaving it to the table."""
+    folder = tmp_path / "caravan"
+    scaffold(folder)
+    stats = folder / "stats.yaml"
+    stats.write_text(stats.read_text() + "  - {id: renown, name: Renown, abbreviation: R}\n")
+    out = run(str(folder), "--worths", "--players", "2", "--games", "12")
+    assert out.exit_code == 0, out.output
+    line = next(x for x in out.output.splitlines() if "the same games at every worth" in x)
+    assert "renown" in line and "food" not in line and "gold" not in line

@@ -131,6 +131,11 @@ def render_sweep(doc: dict[str, Any]) -> str:
     else:
         lines.append(f"  no worth wins more than the bot's own (Holm-corrected over "
                      f"{len(doc['worths'])} probes): no blind spot a worth change shows")
+    unweighed = [stat for stat, rows in by_stat.items()
+                 if rows[0]["worth"] and not any(r["overrides"] for r in rows)]
+    if unweighed:
+        lines.append(f"  the same games at every worth: {', '.join(unweighed)} (no decision "
+                     f"the bot met carried a change in them, so their worth is never read)")
     return "\n".join(lines)
 
 
