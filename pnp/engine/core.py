@@ -443,7 +443,6 @@ class Context(ZoneOps, MapOps):
         """`choose` for an unlogged game without hidden zones: the same decisions and checks,
         the bots' methods looked up once (the bots see the state itself, as `observe` gives)."""
         pickers = [bot.choose for bot in self.bots]
-        named = [getattr(bot, "reads_names", False) for bot in self.bots]
         add = self._trace_add
         slow = Context.choose
         tally = self._tally_choice if self._tally else None
@@ -454,7 +453,7 @@ class Context(ZoneOps, MapOps):
             n = len(options)
             if n < 2:
                 return slow(self, seat, options, why, outcomes)
-            if names is not None and named[seat]:
+            if names is not None and getattr(self.bots[seat], "reads_names", False):
                 pick = pickers[seat](self.state, seat, options, why, outcomes, names)
             else:
                 pick = pickers[seat](self.state, seat, options, why, outcomes)

@@ -74,9 +74,13 @@ class ProbeResult:
     def greedy_rate(self) -> float:
         return sum(self.base) / len(self.base)
 
+    def diffs(self) -> list[float]:
+        """The probe's win share less greedy's, seat-game by seat-game."""
+        return [m - b for m, b in zip(self.shares, self.base, strict=True)]
+
     def gain(self) -> tuple[float, float, float]:
         """The probe's gain over greedy in the same seats, with its 95% t interval."""
-        return st.mean_ci([m - b for m, b in zip(self.shares, self.base, strict=True)])
+        return st.mean_ci(self.diffs())
 
 
 class ProbeBot:
@@ -275,15 +279,13 @@ def worth_sweep(game: GameDef, players: int, games: int, seed: int, opponent: st
             result = run_probe(game, players, games, seed, Probe(values={stat: worth * factor}),
                                opponent, progress and (lambda n, d=done: progress(d + n)),
                                baseline)
-            diffs = [m - b for m, b in zip(result.shares, result.base, strict=True)]
-            gain, lo, hi = result.gain()
-            spread = st.variance(diffs) ** 0.5
-            z = gain / (spread / len(diffs) ** 0.5) if spread > 0 else 0.0
+            diffs = result.diffs()
+            gain, lo, hi = st.mean_ci(diffs)
             rows.append({"stat": stat, "worth": worth, "factor": factor,
                          "probe_worth": round(worth * factor, 6), "seat_games": len(diffs),
                          "overrides": result.overrides, "gain": round(gain, 4),
                          "gain_ci95": [round(lo, 4), round(hi, 4)],
-                         "p": 2 * (1 - st.normal_cdf(abs(z)))})
+                         "p": st.mean_p_value(diffs)})
     for row, q in zip(rows, st.holm([r["p"] for r in rows]), strict=True):
         row["p_holm"] = round(q, 4)
         row["p"] = round(row["p"], 4)

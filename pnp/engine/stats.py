@@ -150,6 +150,17 @@ def mean_ci(values: Sequence[float],
     return (m, low, high)
 
 
+def mean_p_value(values: Sequence[float], mu: float = 0.0) -> float:
+    """Two-sided p-value that the values' mean is `mu` (normal approximation to the mean's
+    sampling distribution; 1.0 when the values do not vary)."""
+    n = len(values)
+    spread = math.sqrt(variance(values)) if n > 1 else 0.0
+    if spread <= 0:
+        return 1.0
+    z = (mean(values) - mu) / (spread / math.sqrt(n))
+    return 2 * (1 - normal_cdf(abs(z)))
+
+
 def diff_proportions(x1: float, n1: int, x2: float, n2: int) -> tuple[float, float, float]:
     """(p2 - p1, low, high): Newcombe's hybrid score interval (method 10) from two Wilson intervals.
 
