@@ -25,7 +25,9 @@ STACKS = ("kings", "scholars", "generals", "citizens", "navigators")
 DESTINATIONS_MEMO = 1 << 16
 
 #: greedy bot: worth of a unit of each counter; 'power' is a bot-only estimate of what an
-#: action builds towards (cities, temples, know-hows, units)
+#: action builds towards (cities, temples, know-hows, units). No option's estimate carries
+#: personages (they are awarded at a turn's end, for what 'power' already counts), so their
+#: worth changes no pick: `pnp probe antike --worths` says so ("the same games at every worth")
 BOT_VALUES = {"personages": 12.0, "marble": 0.8, "iron": 0.9, "gold": 1.0, "coins": 1.0,
               "temples-destroyed": 0.0, "power": 1.0}
 
