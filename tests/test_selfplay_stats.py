@@ -88,6 +88,18 @@ def test_a_share_interval_stays_within_what_a_share_can_be():
     assert m == pytest.approx(0.1) and lo == 0.0 and 0.1 < hi < 1.0
 
 
+def test_a_share_that_never_varied_keeps_an_honest_interval():
+    """Three games the winner never trailed printed "0% [0%–0%]", as sure as a thousand; a
+    bounded mean with no spread seen gets the Wilson interval of a rate instead."""
+    m, lo, hi = stats.mean_ci([0.0] * 3, bounds=(0.0, 1.0))
+    assert (m, lo) == (0.0, 0.0) and hi == pytest.approx(stats.wilson(0, 3)[1]) and hi > 0.5
+    m, lo, hi = stats.mean_ci([1.0] * 3, bounds=(0.0, 1.0))
+    assert hi == 1.0 and lo < 0.5
+    m, lo, hi = stats.mean_ci([0.5] * 400, bounds=(0.0, 1.0))  # many alike: a narrow interval
+    assert lo == pytest.approx(0.451, abs=0.002) and hi == pytest.approx(0.549, abs=0.002)
+    assert stats.mean_ci([0.0] * 3) == (0.0, 0.0, 0.0)  # unbounded values: as before
+
+
 def test_antikes_report_never_prints_a_negative_share():
     """The text report of a short Antike run printed "the winner trailed 14% [-1%–30%]"."""
     from click.testing import CliRunner

@@ -137,13 +137,21 @@ def mean_ci(values: Sequence[float],
 
     `bounds` is the range the values can take (a share: (0, 1)): the t interval is symmetric
     and can run past it on few or skewed values, which would print as "[-1%–30%]"; the ends
-    are clipped to it, since no mean can lie outside what every value lies within.
+    are clipped to it, since no mean can lie outside what every value lies within. With
+    bounds, values that do not vary (three games the winner never trailed) give the Wilson
+    interval of the mean read as a rate, not (m, m, m): a spread of none seen in a few values
+    is no proof of none, and a bounded value's variance is at most that of a rate.
     """
     n = len(values)
     m = mean(values)
+    spread = variance(values) if n > 1 else 0.0
+    if bounds is not None and spread <= 0 and n > 0 and bounds[1] > bounds[0]:
+        low, width = bounds[0], bounds[1] - bounds[0]
+        lo, hi = wilson((m - low) / width * n, n)
+        return (m, low + lo * width, low + hi * width)
     if n < 2:
         return (m, m, m)
-    half = t_quantile_975(n - 1) * math.sqrt(variance(values) / n)
+    half = t_quantile_975(n - 1) * math.sqrt(spread / n)
     low, high = m - half, m + half
     if bounds is not None:
         low, high = max(bounds[0], low), min(bounds[1], high)
