@@ -262,6 +262,52 @@ def test_a_rules_module_calling_sys_exit_is_a_broken_game_not_a_clean_run(demo):
         assert "PNP-B001" in result.output and "engine raised SystemExit: 0" in result.output
 
 
+def break_market(demo: Path, when: str) -> int:
+    """Make the demo's market call the API with a stat the game has not got, `when` the
+    condition holds; the 1-based line of that call in rules.py."""
+    rules = demo / "rules.py"
+    text = rules.read_text()
+    anchor = "    fields = card_data(game, DECK, card.card).fields\n"
+    at = text.index(anchor) + len(anchor)
+    rules.write_text(text[:at] + f"    if {when}:\n        fx.add(seat, 'nonsense', 1)\n"
+                     + text[at:])
+    return text[:at].count("\n") + 2
+
+
+def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_alone(
+        demo, tmp_path):
+    """An error raised inside pnp's API is placed at the rules module's line that called it,
+    and a run in which every game crashed shows that error and nothing measured from games
+    that never ran (no seat rates, no 'never used', no 'all alike', no skill ladder)."""
+    pdfplumber = pytest.importorskip("pdfplumber")
+    line = break_market(demo, "True")
+    report = tmp_path / "report.pdf"
+    result = run("simulate", str(demo), "--games", "12", "--report", str(report))
+    assert result.exit_code == 1, result.output
+    assert "every game crashed (12 of 12)" in result.output
+    assert (f"Crashed in 12 of 12 games: engine raised KeyError: 'nonsense' "
+            f"(at rules.py:{line}, raised in ") in result.output
+    assert re.findall(r"PNP-B\d+", result.output) == ["PNP-B001"]
+    assert "Seats" not in result.output and "Skill" not in result.output
+    doc = json.loads(run("simulate", str(demo), "--games", "12", "--format", "json").stdout)
+    assert doc["skill"] is None and "crashed" in doc["skill_skipped"]
+    assert [f["code"] for f in doc["findings"]] == ["PNP-B001"]
+    with pdfplumber.open(report) as pdf:
+        assert len(pdf.pages) == 1
+        text = pdf.pages[0].extract_text()
+    assert "Every game crashed (12 of 12)" in text and "PNP-B001" in text
+
+
+def test_a_run_where_some_games_crash_says_how_many_beside_its_figures(demo):
+    break_market(demo, "st.turn == 2 and card.card == 'famine'")
+    result = run("simulate", str(demo), "--games", "100", "--skill", "none")
+    assert result.exit_code == 1, result.output
+    crashed = re.search(r"Outcomes .*, crashed (\d+)%", result.output)
+    assert crashed and 0 < int(crashed.group(1)) < 100, result.output
+    assert f"Crashed in {crashed.group(1)} of 100 games" in result.output
+    assert "Seats      1:" in result.output  # the games that ran are still measured
+
+
 # --------------------------------------------------------------------------- rules from elsewhere
 
 def outside_rules(demo: Path, tmp_path: Path, form: str) -> tuple[Path, str]:

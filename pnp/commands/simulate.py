@@ -297,7 +297,9 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
             progress_bar(total, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
         skill_doc = None
-        if rungs:
+        if rungs and sim.aggregate.ended.get(selfplay.CRASHED, 0) == sim.aggregate.games:
+            skipped = "every game of the run crashed: the ladder would crash the same way"
+        elif rungs:
             after = (lambda done: update(games + done)) if update else None
             skill_doc = ladder.run_ladder(gamedef, rungs, players, per_step, seed=seed,
                                           variant=variant, invariants=invariants,

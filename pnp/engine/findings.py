@@ -14,6 +14,7 @@ from typing import Any
 from pnp.diagnostics import ERROR, INFO, WARNING
 from pnp.engine import stats as st
 from pnp.engine.dice import distribution, enumerable
+from pnp.engine.result import CRASH_PREFIX
 
 # --- thresholds -------------------------------------------------------------------------------
 #: eliminations before this turn count as early
@@ -91,6 +92,12 @@ ALIKE_STAND_DOWN = frozenset({"PNP-B005", "PNP-B013", "PNP-B014", "PNP-B015", "P
                               "PNP-B022", "PNP-B023", "PNP-B024", "PNP-B025"})
 
 
+def every_game_crashed(doc: Mapping[str, Any]) -> bool:
+    """True when the rules raised in every game of the run, so nothing else was measured."""
+    crashed = (doc.get("outcomes") or {}).get("crashed", 0)
+    return bool(crashed) and crashed == doc.get("games")
+
+
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
@@ -99,7 +106,9 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
                   _pinned, _runaway, _ties, _skill, _supplies, _factions, _never_picked,
                   _pickers_win, _plans):
         out.extend(check(doc, game, agg))
-    if (doc.get("outcomes") or {}).get("all_alike"):
+    if every_game_crashed(doc):  # the figures are of games that never ran: only the error
+        out = [f for f in out if f.code == "PNP-B001"]
+    elif (doc.get("outcomes") or {}).get("all_alike"):
         out = [f for f in out if f.code not in ALIKE_STAND_DOWN]
     return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
 
@@ -120,8 +129,9 @@ def _violations(doc, game, agg) -> list[Finding]:
     out = []
     violations = doc["violations"]
     for v in violations[:MAX_VIOLATION_FINDINGS]:
+        what = ("Crashed" if v["message"].startswith(CRASH_PREFIX) else "Invariant broken")
         out.append(Finding(ERROR, "PNP-B001",
-                           f"Invariant broken in {v['games']} of {n} games: {v['message']} "
+                           f"{what} in {v['games']} of {n} games: {v['message']} "
                            f"(first in game {v['first_game']}, seed {v['first_seed']})"))
     if len(violations) > MAX_VIOLATION_FINDINGS:
         rest = violations[MAX_VIOLATION_FINDINGS:]

@@ -137,6 +137,38 @@ def _error_line(exc: BaseException, path: Path) -> int:
     return (frames[-1].lineno or 1) if frames else 1
 
 
+def crash_site(game: Any, exc: BaseException) -> str:
+    """Where playing `game` raised `exc`, as its designer reads it: the deepest line of the
+    game's own rules code ('rules.py:102'), and where the error was raised when that is
+    elsewhere, in pnp or a library ('rules.py:102, raised in api.py:301'); the raising line
+    alone when no frame is the game's (a game without a loadable module, pnp's own fault)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    if not frames:
+        return "?"
+    last = f"{Path(frames[-1].filename).name}:{frames[-1].lineno}"
+    scope = _rules_scope(game)
+    if scope is None:
+        return last
+    mine = [f for f in frames if scope == Path(f.filename) or scope in Path(f.filename).parents]
+    if not mine:
+        return last
+    own = f"{Path(mine[-1].filename).name}:{mine[-1].lineno}"
+    return own if mine[-1] is frames[-1] else f"{own}, raised in {last}"
+
+
+def _rules_scope(game: Any) -> Path | None:
+    """The rules module's file, or its package folder for a bundled game split into modules;
+    None when the game has no module that loads."""
+    try:
+        origin = module_for(game).__file__
+    except (NoEngine, ImportError):
+        return None
+    if not origin:
+        return None
+    path = Path(origin)
+    return path.parent if path.name == "__init__.py" else path
+
+
 def engine_diagnostic(game: Any, exc: NoEngine) -> Diagnostic:
     """One diagnostic for a game that cannot be played: at the rules file's failing line, or at
     game.yaml's `engine:` line (its `id:` line when there is none), with what simulate needs."""

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 COMPLETED = "completed"  # the game's end condition was met
 TIMEOUT = "timeout"  # the turn cap was reached first (a finding, never a hang)
 ALL_OUT = "all-eliminated"  # fewer than one player left in the game
+#: how the violation of a game whose rules raised begins (selfplay.play_one writes it)
+CRASH_PREFIX = "engine raised "
 
 
 class Tally(dict):

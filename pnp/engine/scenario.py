@@ -37,7 +37,7 @@ from pnp.engine.guards import DEFAULT_LIMITS, OutOfBudget, guarded
 from pnp.engine.invariants import World, held_tokens, world_of
 from pnp.engine.module import rules_of
 from pnp.engine.play import step_checker
-from pnp.engine.registry import NoEngine, module_for
+from pnp.engine.registry import NoEngine, crash_site, module_for
 from pnp.engine.result import GameResult
 
 KIND = "scenario"
@@ -601,7 +601,7 @@ class _Run:
         the state it left), worded as `pnp simulate` words it, at the rules module's line that
         raised (else at the scenario's `game:`)."""
         frames = traceback.extract_tb(exc.__traceback__)
-        last = f" (at {Path(frames[-1].filename).name}:{frames[-1].lineno})" if frames else ""
+        last = f" (at {crash_site(self.game, exc)})" if frames else ""
         mine = [f for f in frames if f.filename == self.rules_file]
         where = Position(mine[-1].filename, mine[-1].lineno or 1, 1) if mine else self.pos("game")
         text = str(exc) if len(str(exc)) <= 300 else str(exc)[:300] + "..."

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import math
 import time
-import traceback
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from pnp.engine import lineup
 from pnp.engine import stats as st
 from pnp.engine.choices import ChoiceTally, choices_document
 from pnp.engine.drama import game_drama
-from pnp.engine.result import ALL_OUT, COMPLETED, TIMEOUT, GameResult
+from pnp.engine.result import ALL_OUT, COMPLETED, CRASH_PREFIX, TIMEOUT, GameResult
 
 if TYPE_CHECKING:
     from pnp.data.model import GameDef
@@ -91,12 +90,13 @@ def play_one(game: GameDef, config: SimConfig, index: int, play: PlayFn) -> Play
                       max_turns=config.max_turns)
     except (Exception, SystemExit) as exc:  # a rules bug must be reported with its seed, not
         # abort the run (sys.exit in a rules module would otherwise end pnp with exit 0)
-        where = traceback.extract_tb(exc.__traceback__)[-1]
+        from pnp.engine.registry import crash_site
+
         result = GameResult(
             game=getattr(game, "id", "?"), seed=seed, players=config.players, bots=bots,
             variant=config.variant, ended=CRASHED,
-            violations=[f"engine raised {type(exc).__name__}: {exc} "
-                        f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno})"])
+            violations=[f"{CRASH_PREFIX}{type(exc).__name__}: {exc} "
+                        f"(at {crash_site(game, exc)})"])
     return PlayedGame(index, result, log)
 
 

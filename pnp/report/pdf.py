@@ -15,7 +15,7 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.engine.findings import num, pct
+from pnp.engine.findings import every_game_crashed, num, pct
 from pnp.paper import DEFAULT_PAPER, REPORT_MIN_SIZE, too_small
 from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
@@ -370,10 +370,19 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
         f"Invariants checked: {doc['invariants']}.",
         color=GREY)
     pages.gap(6)
+    if every_game_crashed(doc):  # no figure or chart is of a game that ran: the error alone
+        pages.paragraph(f"Every game crashed ({o['crashed']} of {doc['games']}): the rules "
+                        "raised an error, so nothing was measured. Fix it and run again.")
+        pages.gap(10)
+        pages.heading("Findings", 12)
+        finding_rows(pages, doc["findings"])
+        return pages.page
     figures = [
         ("Turns", f"mean {num(t['mean'])}, p50 {num(t['p50'])}, p95 {num(t['p95'])}, max {t['max']}"),
         ("Completed", f"{pct(o['completion_rate'])} ({o['completed']} games)"),
         ("Timeouts", f"{pct(o['timeout_rate'])} ({o['timeouts']} games)"),
+        *([("Crashed", f"{pct(o['crashed'] / doc['games'])} ({o['crashed']} games)")]
+          if o.get("crashed") else []),
         ("Eliminations", f"{pct(o['elimination_rate'])} of games"
          + (" - " + ", ".join(f"{k}: {v}" for k, v in o["elimination_causes"].items())
             if o["elimination_causes"] else "")),

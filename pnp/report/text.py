@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.engine.findings import kind_nouns, num, pct, points
+from pnp.engine.findings import every_game_crashed, kind_nouns, num, pct, points
 
 #: the simulate header wraps at this width (a game's default line-up adds its reason)
 HEADER_WIDTH = 100
@@ -172,10 +172,18 @@ def render_text(doc: Mapping[str, Any]) -> str:
         f"  {doc['seconds']:.1f} s, {doc['games_per_second']:.1f} games/s, "
         f"invariants checked: {doc['invariants']}",
         "",
+    ]
+    if every_game_crashed(doc):  # no figure is of a game that ran: the error alone
+        lines += [f"Outcomes   every game crashed ({o['crashed']} of {doc['games']}): the rules "
+                  "raised an error, so nothing was measured; fix it and run again", ""]
+        lines.extend(_findings_text(doc["findings"]))
+        return "\n".join(lines)
+    lines += [
         f"Turns      mean {num(t['mean'])}, p50 {num(t['p50'])}, p95 {num(t['p95'])}, "
         f"max {t['max']}",
         f"Outcomes   completed {pct(o['completion_rate'])}, timeouts {pct(o['timeout_rate'])}, "
         f"games with an elimination {pct(o['elimination_rate'])}"
+        + (f", crashed {pct(o['crashed'] / doc['games'])}" if o.get("crashed") else "")
         + (" (" + ", ".join(f"{k} {v}" for k, v in o["elimination_causes"].items()) + ")"
            if o["elimination_causes"] else ""),
         "Seats      " + "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
