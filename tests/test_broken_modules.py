@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from pathlib import Path
 
@@ -17,7 +18,8 @@ from pnp.cli import main
 from pnp.data.game import load_game
 from pnp.engine.core import State
 from pnp.engine.guards import GameLimits, limits_from_env
-from pnp.engine.play import NOT_PLAYED, play_game
+from pnp.engine.play import play_game
+from pnp.engine.result import NOT_PLAYED
 from pnp.paths import SCHEMAS
 from pnp.scaffold import scaffold
 
@@ -109,6 +111,12 @@ def broken(tmp_path: Path, old: str, new: str, coins: int = 0) -> Path:
     return folder
 
 
+def line_with(folder: Path, snippet: str) -> int:
+    """The first line of the game's rules.py that holds `snippet`."""
+    lines = (folder / "rules.py").read_text().splitlines()
+    return next(i for i, line in enumerate(lines, 1) if snippet in line)
+
+
 def findings(result) -> list[str]:
     return [f["message"] for f in json.loads(result.stdout)["findings"]
             if f["code"] == "PNP-B001"]
@@ -129,6 +137,18 @@ def test_a_fault_found_in_one_game_stops_the_run_from_looping_again(tmp_path):
     result = run("simulate", str(broken(tmp_path, old, new)), "--games", "6", "--format",
                  "json")
     assert any(NOT_PLAYED in m for m in findings(result))
+
+
+def test_a_run_of_a_looping_module_reports_the_stop_alone_and_no_turn_cap(tmp_path):
+    """The runaway game was stopped, not cut at the turn cap: it and the games not played
+    after it are the run's only findings (no PNP-B002, nothing measured from them)."""
+    old, new, _ = FAULTS["a decision forever"]
+    result = run("simulate", str(broken(tmp_path, old, new)), "--games", "6")
+    assert result.exit_code == 1, result.output
+    assert "every game crashed (6 of 6)" in result.output
+    assert set(re.findall(r"PNP-B\d+", result.output)) == {"PNP-B001"}
+    assert "Stopped in 1 of 6 games: the game did not end" in result.output
+    assert "Not played in 5 of 6 games" in result.output
 
 
 def test_gold_paid_by_hand_from_a_linked_supply_is_caught(tmp_path):
@@ -166,8 +186,10 @@ def test_an_endless_computation_stops_at_the_cpu_time_budget(tmp_path):
     started = time.monotonic()
     result = play_game(game, 2, 1, ["random"], limits=GameLimits(seconds=1))
     assert time.monotonic() - started < 15  # 1 CPU s, however busy the machine
+    loop = line_with(folder, "while True:")  # the finding points at the rules' own loop
     assert result.violations == ["the game did not end: the game computed for more than 1 CPU s "
-                                 "(a game that needs longer: set PNP_GAME_SECONDS)"]
+                                 f"(a game that needs longer: set PNP_GAME_SECONDS) (at "
+                                 f"rules.py:{loop})"]
 
 
 def test_a_module_that_waits_forever_stops_at_the_wall_clock_backstop(tmp_path):
@@ -178,9 +200,11 @@ def test_a_module_that_waits_forever_stops_at_the_wall_clock_backstop(tmp_path):
     started = time.monotonic()
     result = play_game(game, 2, 1, ["random"], limits=GameLimits(seconds=0.2))
     assert 2 <= time.monotonic() - started < 10
+    sleep = line_with(folder, "time.sleep(0.05)")
     assert result.violations == ["the game did not end: the game took more than 2 s while "
                                  "computing for less than 0.2 CPU s: it waits for something (a "
-                                 "game that needs longer: set PNP_GAME_SECONDS)"]
+                                 f"game that needs longer: set PNP_GAME_SECONDS) (at "
+                                 f"rules.py:{sleep})"]
 
 
 def test_the_budgets_can_be_raised_for_a_game_that_needs_more():

@@ -14,7 +14,7 @@ from typing import Any
 from pnp.diagnostics import ERROR, INFO, WARNING
 from pnp.engine import stats as st
 from pnp.engine.dice import distribution, enumerable
-from pnp.engine.result import CRASH_PREFIX
+from pnp.engine.result import CRASH_PREFIX, NOT_PLAYED, RUNAWAY_PREFIX
 
 # --- thresholds -------------------------------------------------------------------------------
 #: eliminations before this turn count as early
@@ -92,8 +92,13 @@ ALIKE_STAND_DOWN = frozenset({"PNP-B005", "PNP-B013", "PNP-B014", "PNP-B015", "P
                               "PNP-B022", "PNP-B023", "PNP-B024", "PNP-B025"})
 
 
+#: how PNP-B001 leads a game that broke off rather than broke a rule, by its violation's start
+BROKE_OFF = ((CRASH_PREFIX, "Crashed"), (RUNAWAY_PREFIX, "Stopped"), (NOT_PLAYED, "Not played"))
+
+
 def every_game_crashed(doc: Mapping[str, Any]) -> bool:
-    """True when the rules raised in every game of the run, so nothing else was measured."""
+    """True when every game of the run broke off (the rules raised, or ran past the budget, or
+    were not played after a runaway), so nothing else was measured."""
     crashed = (doc.get("outcomes") or {}).get("crashed", 0)
     return bool(crashed) and crashed == doc.get("games")
 
@@ -129,7 +134,8 @@ def _violations(doc, game, agg) -> list[Finding]:
     out = []
     violations = doc["violations"]
     for v in violations[:MAX_VIOLATION_FINDINGS]:
-        what = ("Crashed" if v["message"].startswith(CRASH_PREFIX) else "Invariant broken")
+        what = next((lead for start, lead in BROKE_OFF if v["message"].startswith(start)),
+                    "Invariant broken")
         out.append(Finding(ERROR, "PNP-B001",
                            f"{what} in {v['games']} of {n} games: {v['message']} "
                            f"(first in game {v['first_game']}, seed {v['first_seed']})"))

@@ -32,15 +32,12 @@ from pnp.engine.guards import (
 )
 from pnp.engine.invariants import REPLAY_EVERY, StepChecker, world_of
 from pnp.engine.module import Rules, rules_of
-from pnp.engine.registry import module_for
-from pnp.engine.result import TIMEOUT, GameResult
+from pnp.engine.registry import crash_site, module_for
+from pnp.engine.result import NOT_PLAYED, RUNAWAY_PREFIX, GameResult
 
-#: GameResult.ended when a decision had no legal option or a bot broke the rules (the same
-#: word the self-play harness uses for a game that raised)
+#: GameResult.ended when a decision had no legal option, a bot broke the rules or the game ran
+#: past its budget (the same word the self-play harness uses for a game that raised)
 ABORTED = "crashed"
-#: the finding of each game not played because an earlier one ran away in the same process
-NOT_PLAYED = ("not played: an earlier game of this run did not end (see that finding); "
-              "the rules module loops")
 
 
 def metadata(game: GameDef) -> GameMeta:
@@ -106,8 +103,9 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
         try:
             module.play(game, ctx, cap)
         except (RunawayGame, OutOfBudget, MemoryError) as exc:
-            ctx.violate(f"the game did not end: {_budget_words(exc, limits)}")
-            state.ended = TIMEOUT
+            ctx.violate(f"{RUNAWAY_PREFIX}{_budget_words(exc, limits)} "
+                        f"(at {crash_site(game, exc, raised=False)})")  # where the rules were looping
+            state.ended = ABORTED  # stopped, not at the turn cap: TIMEOUT would read as PNP-B002
             if not isinstance(exc, OutOfBudget) or "os._exit" not in str(exc):
                 ran_away(game)
         except IllegalChoice:  # already recorded by ctx.choose; the game cannot go on

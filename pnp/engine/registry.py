@@ -137,11 +137,11 @@ def _error_line(exc: BaseException, path: Path) -> int:
     return (frames[-1].lineno or 1) if frames else 1
 
 
-def crash_site(game: Any, exc: BaseException) -> str:
+def crash_site(game: Any, exc: BaseException, raised: bool = True) -> str:
     """Where playing `game` raised `exc`, as its designer reads it: the deepest line of the
-    game's own rules code ('rules.py:102'), and where the error was raised when that is
-    elsewhere, in pnp or a library ('rules.py:102, raised in api.py:301'); the raising line
-    alone when no frame is the game's (a game without a loadable module, pnp's own fault)."""
+    game's own rules code ('rules.py:102'), and (with `raised`) where the error was raised when
+    that is elsewhere, in pnp or a library ('rules.py:102, raised in api.py:301'); the raising
+    line alone when no frame is the game's (a game without a loadable module, pnp's own fault)."""
     frames = traceback.extract_tb(exc.__traceback__)
     if not frames:
         return "?"
@@ -153,7 +153,7 @@ def crash_site(game: Any, exc: BaseException) -> str:
     if not mine:
         return last
     own = f"{Path(mine[-1].filename).name}:{mine[-1].lineno}"
-    return own if mine[-1] is frames[-1] else f"{own}, raised in {last}"
+    return own if mine[-1] is frames[-1] or not raised else f"{own}, raised in {last}"
 
 
 def _rules_scope(game: Any) -> Path | None:

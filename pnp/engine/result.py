@@ -14,6 +14,11 @@ TIMEOUT = "timeout"  # the turn cap was reached first (a finding, never a hang)
 ALL_OUT = "all-eliminated"  # fewer than one player left in the game
 #: how the violation of a game whose rules raised begins (selfplay.play_one writes it)
 CRASH_PREFIX = "engine raised "
+#: how the violation of a game stopped at its CPU, wall-clock or memory budget begins
+RUNAWAY_PREFIX = "the game did not end: "
+#: the violation of each game not played because an earlier one ran away in the same process
+NOT_PLAYED = ("an earlier game of this run did not end (see that finding): the rules module "
+              "loops, so this one was not played")
 
 
 class Tally(dict):

@@ -372,7 +372,8 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
     pages.gap(6)
     if every_game_crashed(doc):  # no figure or chart is of a game that ran: the error alone
         pages.paragraph(f"Every game crashed ({o['crashed']} of {doc['games']}): the rules "
-                        "raised an error, so nothing was measured. Fix it and run again.")
+                        "raised an error or ran past the budget, so nothing was measured. Fix "
+                        "that and run again.")
         pages.gap(10)
         pages.heading("Findings", 12)
         finding_rows(pages, doc["findings"])

@@ -175,7 +175,8 @@ def render_text(doc: Mapping[str, Any]) -> str:
     ]
     if every_game_crashed(doc):  # no figure is of a game that ran: the error alone
         lines += [f"Outcomes   every game crashed ({o['crashed']} of {doc['games']}): the rules "
-                  "raised an error, so nothing was measured; fix it and run again", ""]
+                  "raised an error or ran past the budget, so nothing was measured; fix that "
+                  "and run again", ""]
         lines.extend(_findings_text(doc["findings"]))
         return "\n".join(lines)
     lines += [
