@@ -101,6 +101,41 @@ def test_a_later_climb_is_said_when_every_step_is_played():
                for f in doc["findings"])
 
 
+def crash_play(game, players, seed, bots, *, invariants="sample", log=None, max_turns=None):
+    """The rules raise whenever the random bot plays; otherwise a game of luck."""
+    if "random" in bots:
+        raise KeyError("boom")
+    return luck_play(game, players, seed, bots)
+
+
+def sometimes_crash_play(game, players, seed, bots, *, invariants="sample", log=None,
+                         max_turns=None):
+    """A game of luck whose rules raise in about a quarter of the games."""
+    if seed % 4 == 0:
+        raise KeyError("boom")
+    return luck_play(game, players, seed, bots)
+
+
+def test_a_step_whose_every_game_crashed_says_so_and_claims_no_skill():
+    """The crash is the finding, with the step it came from; 'more thinking does not win more'
+    would be read off games that never ran."""
+    doc = ladder(crash_play)
+    assert doc["steps"][0]["crashed"] == doc["steps"][0]["games"] == 120
+    [finding] = doc["findings"]
+    assert finding["code"] == "PNP-B001" and finding["severity"] == "error"
+    assert finding["message"].startswith("Crashed in 120 of 120 games of the step greedy "
+                                         "against random: engine raised KeyError: 'boom'")
+
+
+def test_a_step_where_some_games_crashed_reports_them_beside_its_skill_finding():
+    doc = ladder(sometimes_crash_play)
+    step = doc["steps"][0]
+    assert 0 < step["crashed"] < step["games"]
+    codes = [f["code"] for f in doc["findings"]]
+    assert codes.count("PNP-B001") == 1 and "PNP-B026" in codes
+    assert f"Crashed in {step['crashed']} of 120 games of the step" in doc["findings"][0]["message"]
+
+
 def test_a_ladder_counts_its_progress_across_steps():
     seen = []
     with make_executor(1) as executor:

@@ -130,20 +130,25 @@ def _titled(table: Any, key: str, noun: str) -> str:
 
 
 def _violations(doc, game, agg) -> list[Finding]:
-    n = doc["games"]
+    return broken_findings(doc["violations"], doc["games"])
+
+
+def broken_findings(violations: list[dict[str, Any]], n: int, where: str = "") -> list[Finding]:
+    """PNP-B001 for the distinct violations of `n` games (`where`: ' of the step ...' when they
+    are a ladder step's), most games first as the run sorted them, the rest summed."""
     out = []
-    violations = doc["violations"]
     for v in violations[:MAX_VIOLATION_FINDINGS]:
         what = next((lead for start, lead in BROKE_OFF if v["message"].startswith(start)),
                     "Invariant broken")
         out.append(Finding(ERROR, "PNP-B001",
-                           f"{what} in {v['games']} of {n} games: {v['message']} "
+                           f"{what} in {v['games']} of {n} games{where}: {v['message']} "
                            f"(first in game {v['first_game']}, seed {v['first_seed']})"))
     if len(violations) > MAX_VIOLATION_FINDINGS:
         rest = violations[MAX_VIOLATION_FINDINGS:]
         out.append(Finding(ERROR, "PNP-B001",
                            f"{len(rest)} more distinct invariant violations in "
-                           f"{sum(v['games'] for v in rest)} game reports (see the JSON output)"))
+                           f"{sum(v['games'] for v in rest)} game reports{where} (see the JSON "
+                           f"output)"))
     return out
 
 

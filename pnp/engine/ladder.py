@@ -19,7 +19,7 @@ from typing import Any
 from pnp.engine import lineup
 from pnp.engine import stats as st
 from pnp.engine.executor import Executor, Job, ProgressFn, run_jobs
-from pnp.engine.selfplay import SCHEMA_VERSION, PlayFn, SimConfig, default_play
+from pnp.engine.selfplay import CRASHED, SCHEMA_VERSION, PlayFn, SimConfig, default_play
 
 #: the rungs when none are named: random, the game's greedy estimates, then mcts doubling
 DEFAULT_RUNGS = ("random", "greedy", "mcts:2", "mcts:4", "mcts:8", "mcts:16")
@@ -108,16 +108,21 @@ def step_row(upper: str, lower: str, agg: Any, cpu_seconds: float) -> dict[str, 
             "p": round(st.rate_p_value(wins, seat_games, fair), 4),
             "climbs": bool(lo > fair and rate - fair >= CLIMB_GAP_MIN),
             "violations": sum(v["games"] for v in agg.violations.values()),
+            "broken": sorted(agg.violations.values(),
+                             key=lambda v: (v["first_game"], v["message"])),
+            "crashed": agg.ended.get(CRASHED, 0),
             "cpu_seconds_per_game": round(cpu_seconds / n, 3) if n else 0.0}
 
 
 def ladder_findings(steps: Sequence[dict[str, Any]], players: int) -> list:
     """PNP-B026: no step climbs (mostly luck at these budgets), the first step already wins
     nearly always, or how many steps climb before the rates flatten."""
-    from pnp.engine.findings import INFO, WARNING, Finding, pct
+    from pnp.engine.findings import INFO, WARNING, Finding, broken_findings, pct
 
-    if not steps:
-        return []
+    out = [f for s in steps for f in broken_findings(
+        s.get("broken", []), s["games"], f" of the step {s['upper']} against {s['lower']}")]
+    if not steps or any(s.get("crashed") == s["games"] for s in steps):
+        return out  # a step whose every game broke off measured nothing: no skill finding
     first = steps[0]
 
     def said(s: dict[str, Any]) -> str:
@@ -125,7 +130,6 @@ def ladder_findings(steps: Sequence[dict[str, Any]], players: int) -> list:
         return (f"{s['upper']} wins {pct(s['win_rate'])} (95% CI {pct(lo)}–{pct(hi)}) against "
                 f"{s['lower']}, fair share {pct(s['fair_share'])}")
 
-    out = []
     if first["win_rate"] >= NEARLY_ALWAYS:
         out.append(Finding(INFO, "PNP-B026",
                            f"The first step already wins nearly always: {said(first)}: a little "
