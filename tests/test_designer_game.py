@@ -296,6 +296,9 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
         assert len(pdf.pages) == 1
         text = pdf.pages[0].extract_text()
     assert "Every game crashed (12 of 12)" in text and "PNP-B001" in text
+    compared = run("compare", str(demo), "--games", "12", "--variant", "base")
+    assert compared.exit_code == 1 and "base: crashed in 12 games: engine raised" in \
+        compared.output, compared.output
 
 
 def test_a_run_where_some_games_crash_says_how_many_beside_its_figures(demo):

@@ -96,6 +96,13 @@ ALIKE_STAND_DOWN = frozenset({"PNP-B005", "PNP-B013", "PNP-B014", "PNP-B015", "P
 BROKE_OFF = ((CRASH_PREFIX, "Crashed"), (RUNAWAY_PREFIX, "Stopped"), (NOT_PLAYED, "Not played"))
 
 
+def broken_lead(message: str) -> str:
+    """'Crashed', 'Stopped', 'Not played' or 'Invariant broken': what a violation says of its
+    games, read from how its message begins."""
+    return next((lead for start, lead in BROKE_OFF if message.startswith(start)),
+                "Invariant broken")
+
+
 def every_game_crashed(doc: Mapping[str, Any]) -> bool:
     """True when every game of the run broke off (the rules raised, or ran past the budget, or
     were not played after a runaway), so nothing else was measured."""
@@ -138,8 +145,7 @@ def broken_findings(violations: list[dict[str, Any]], n: int, where: str = "") -
     are a ladder step's), most games first as the run sorted them, the rest summed."""
     out = []
     for v in violations[:MAX_VIOLATION_FINDINGS]:
-        what = next((lead for start, lead in BROKE_OFF if v["message"].startswith(start)),
-                    "Invariant broken")
+        what = broken_lead(v["message"])
         out.append(Finding(ERROR, "PNP-B001",
                            f"{what} in {v['games']} of {n} games{where}: {v['message']} "
                            f"(first in game {v['first_game']}, seed {v['first_seed']})"))

@@ -713,9 +713,10 @@ def compare_document(first: Simulation, second: Simulation) -> dict[str, Any]:
 
 
 def _compare_findings(label_a: str, label_b: str, metrics: list[dict], violations: list[dict]):
-    from pnp.engine.findings import ERROR, INFO, Finding, num, pct, points
+    from pnp.engine.findings import ERROR, INFO, Finding, broken_lead, num, pct, points
 
-    out = [Finding(ERROR, "PNP-B001", f"{v['variant']}: invariant broken in {v['games']} games: "
+    out = [Finding(ERROR, "PNP-B001", f"{v['variant']}: {broken_lead(v['message']).lower()} in "
+                   f"{v['games']} games: "
                    f"{v['message']} (first in game {v['first_game']}, seed {v['first_seed']})")
            for v in violations]
     for m in metrics:
