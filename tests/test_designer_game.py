@@ -301,6 +301,14 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
         compared.output, compared.output
 
 
+def test_a_probe_of_a_crashing_game_points_at_the_designers_line(demo):
+    line = break_market(demo, "True")
+    result = run("probe", str(demo), "--worths")
+    assert result.exit_code == 1, result.output
+    assert (f"game 1 crashed: KeyError: 'nonsense' (at rules.py:{line}, raised in "
+            in result.output), result.output
+
+
 def test_a_run_where_some_games_crash_says_how_many_beside_its_figures(demo):
     break_market(demo, "st.turn == 2 and card.card == 'famine'")
     result = run("simulate", str(demo), "--games", "100", "--skill", "none")
