@@ -329,8 +329,10 @@ def test_a_rules_module_calling_os_exit_in_a_worker_is_a_finding_naming_the_game
     assert result.exit_code == 1, result.output
     assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
     assert "PNP-B001" in result.output and "PNP-B021" not in result.output
-    assert "the rules module tried to end the process (os._exit(3)) (first in game 7, " \
-           f"seed {game_seed(1, 7)})" in result.output
+    line = next(i for i, text in enumerate(rules.read_text().splitlines(), 1)
+                if "os._exit(" in text)  # the finding points at the call
+    assert f"the rules module tried to end the process (os._exit(3)) (at rules.py:{line}) " \
+           f"(first in game 7, seed {game_seed(1, 7)})" in result.output
     assert "Traceback" not in result.output
 
 
