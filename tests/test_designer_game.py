@@ -296,6 +296,12 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
         assert len(pdf.pages) == 1
         text = pdf.pages[0].extract_text()
     assert "Every game crashed (12 of 12)" in text and "PNP-B001" in text
+    laddered = run("ladder", str(demo), "--games", "12", "--report", str(tmp_path / "l.pdf"))
+    assert laddered.exit_code == 1 and "every game crashed (12): nothing measured" in \
+        laddered.output and "Depth      not measured" in laddered.output, laddered.output
+    assert re.findall(r"PNP-B\d+", laddered.output) == ["PNP-B001"]
+    with pdfplumber.open(tmp_path / "l.pdf") as pdf:
+        assert "A step crashed in every game" in pdf.pages[0].extract_text()
     compared = run("compare", str(demo), "--games", "12", "--variant", "base")
     assert compared.exit_code == 1 and "base: crashed in 12 games: engine raised" in \
         compared.output, compared.output

@@ -26,9 +26,13 @@ def draw_ladder(c: Canvas, doc: Mapping[str, Any], paper: str = DEFAULT_PAPER) -
         f"against the rung below in every other seat, every seating equally often: "
         f"{' < '.join(doc['rungs'])}.", color=GREY)
     pages.gap(8)
-    draw_steps(pages, doc["steps"])
-    pages.gap(4)
-    pages.paragraph(STEP_NOTE, size=8, color=GREY)
+    if any(s.get("crashed") and s["crashed"] == s["games"] for s in doc["steps"]):
+        pages.paragraph("A step crashed in every game, so nothing was measured: the error is "
+                        "below.")  # a chart of games that never ran would read as no skill
+    else:
+        draw_steps(pages, doc["steps"])
+        pages.gap(4)
+        pages.paragraph(STEP_NOTE, size=8, color=GREY)
     pages.gap(8)
     pages.heading("Findings", 12)
     finding_rows(pages, doc["findings"])

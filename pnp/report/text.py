@@ -90,8 +90,16 @@ def skill_why_not(doc: Mapping[str, Any]) -> str:
     return doc.get("skill_skipped") or "this run played no skill check"
 
 
+def _all_crashed(step: Mapping[str, Any]) -> bool:
+    """A ladder step whose every game broke off (its rate is of games that never ran)."""
+    return bool(step.get("crashed")) and step["crashed"] == step["games"]
+
+
 def skill_step_text(s: Mapping[str, Any]) -> str:
     """One step of a skill ladder: the upper bot's win rate against the fair share."""
+    if _all_crashed(s):
+        return (f"{s['upper']} in one seat against {s['lower']}: every game crashed "
+                f"({s['games']}), nothing measured")
     return (f"{s['upper']} in one seat against {s['lower']}: won {pct(s['win_rate'])} "
             f"[{_ci(s['ci95'])}] of {s['seat_games']} games, fair {pct(s['fair_share'])}: "
             f"{'more thinking wins more' if s['climbs'] else 'no clear gain'}")
@@ -364,17 +372,26 @@ def render_ladder_text(doc: Mapping[str, Any]) -> str:
              f"{' < '.join(doc['rungs'])}",
              f"  {doc['seconds']:.1f} s ({doc['cpu_seconds']:.1f} CPU s)", ""]
     for s in doc["steps"]:
+        if _all_crashed(s):
+            lines.append(f"  {s['upper']:>12} vs {s['lower']:<12} every game crashed "
+                         f"({s['games']}): nothing measured")
+            continue
         lines.append(f"  {s['upper']:>12} vs {s['lower']:<12} {pct(s['win_rate']):>4} "
                      f"[{_ci(s['ci95'])}] of {s['seat_games']} games, fair {pct(s['fair_share'])}"
                      f"  {'climbs' if s['climbs'] else 'flat'}  "
                      f"({s['cpu_seconds_per_game']:.2f} CPU s a game)")
     played = len(doc["steps"])
     if played < len(doc["rungs"]) - 1:
-        lines.append(f"  (stopped after {played} of {len(doc['rungs']) - 1} steps: the last did "
-                     f"not climb; --every-step plays them all)")
-    lines.append(f"Depth      {doc['depth']} of {played} "
-                 f"step{'s' if played != 1 else ''} climbed"
-                 + (f"; flat from {doc['flattened_at']}" if doc["flattened_at"] else ""))
+        why = ("crashed in every game" if _all_crashed(doc["steps"][-1]) else
+               "did not climb; --every-step plays them all")
+        lines.append(f"  (stopped after {played} of {len(doc['rungs']) - 1} steps: the last "
+                     f"{why})")
+    if any(_all_crashed(s) for s in doc["steps"]):
+        lines.append("Depth      not measured: a step crashed in every game (below)")
+    else:
+        lines.append(f"Depth      {doc['depth']} of {played} "
+                     f"step{'s' if played != 1 else ''} climbed"
+                     + (f"; flat from {doc['flattened_at']}" if doc["flattened_at"] else ""))
     if doc["violations"]:
         lines.append(f"Invariants BROKEN in {doc['violations']} game reports")
     lines.append("")
