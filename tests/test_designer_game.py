@@ -302,6 +302,9 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
     assert re.findall(r"PNP-B\d+", laddered.output) == ["PNP-B001"]
     with pdfplumber.open(tmp_path / "l.pdf") as pdf:
         assert "A step crashed in every game" in pdf.pages[0].extract_text()
+    swept = run("sweep", str(demo), "--games", "12", "--players", "2")
+    assert swept.exit_code == 1 and "every game crashed" in swept.output, swept.output
+    assert "seat 1 +0.0" not in swept.output
     compared = run("compare", str(demo), "--games", "12", "--variant", "base")
     assert compared.exit_code == 1 and "base: crashed in 12 games: engine raised" in \
         compared.output, compared.output

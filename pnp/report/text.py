@@ -333,6 +333,10 @@ def table_rows(sweep: Mapping[str, Any]) -> list[list[str]]:
              "skill: best − worst bot, pts (95% CI)", "findings"]]
     for c in sweep["cells"]:
         t = c["turns"]
+        if c.get("crashed") and c["crashed"] == c["games"]:  # figures of games that never ran
+            rows.append([c["label"], "0%", "every game crashed", "-", "-",
+                         _finding_counts(c["findings"])])
+            continue
         rows.append([c["label"], pct(c["completion_rate"]),
                      f"{num(t['mean'])} ({num(t['p50'])}/{num(t['p95'])})",
                      _seat_text(c["seat_balance"]), _skill_text(c["skill"]),
