@@ -149,6 +149,7 @@ def test_a_run_of_a_looping_module_reports_the_stop_alone_and_no_turn_cap(tmp_pa
     assert set(re.findall(r"PNP-B\d+", result.output)) == {"PNP-B001"}
     assert "Stopped in 1 of 6 games: the game did not end" in result.output
     assert "Not played in 5 of 6 games" in result.output
+    assert result.output.index("Stopped in") < result.output.index("Not played in")  # cause first
 
 
 def test_gold_paid_by_hand_from_a_linked_supply_is_caught(tmp_path):

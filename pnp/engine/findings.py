@@ -122,7 +122,10 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
         out = [f for f in out if f.code == "PNP-B001"]
     elif (doc.get("outcomes") or {}).get("all_alike"):
         out = [f for f in out if f.code not in ALIKE_STAND_DOWN]
-    return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code, f.message))
+    # PNP-B001 keeps the run's order (the first game's problem first: a runaway before the
+    # games it left unplayed); the others read alphabetically within a code
+    return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code,
+                                      "" if f.code == "PNP-B001" else f.message))
 
 
 def _name(table: Any, key: str) -> str:

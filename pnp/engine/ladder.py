@@ -187,7 +187,7 @@ def with_skill(report: dict[str, Any], doc: dict[str, Any] | None, why_not: str 
             report["skill_skipped"] = why_not
         return report
     report["skill"] = skill_section(doc)
-    report["findings"] = sorted([*report["findings"], *doc["findings"]],
+    report["findings"] = sorted([*report["findings"], *doc["findings"]],  # B001: run's first
                                 key=lambda f: (SEVERITY_ORDER.get(f["severity"], 9), f["code"],
-                                               f["message"]))
+                                               "" if f["code"] == "PNP-B001" else f["message"]))
     return report
