@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -316,6 +318,33 @@ def test_a_probe_of_a_crashing_game_points_at_the_designers_line(demo):
     assert result.exit_code == 1, result.output
     assert (f"game 1 crashed: KeyError: 'nonsense' (at rules.py:{line}, raised in "
             in result.output), result.output
+
+
+def test_a_rules_modules_prints_go_to_stderr_so_the_json_report_stays_whole(demo, tmp_path):
+    """A designer debugging with print() (at import and while playing) still gets a report a
+    program can read on stdout, in one process or several, and sees the prints on stderr."""
+    rules = demo / "rules.py"
+    anchor = "    fields = card_data(game, DECK, card.card).fields\n"
+    text = rules.read_text()
+    rules.write_text("print('loading my rules')\n" + text.replace(
+        anchor, anchor + "    print('debug: drew', card.card)\n").replace(
+        PLAY, PLAY + "    print('debug: playing')\n"))
+    for workers in ("1", "2"):
+        done = subprocess.run([sys.executable, "-m", "pnp", "simulate", str(demo), "--games",
+                               "4", "--workers", workers, "--format", "json"],
+                              capture_output=True, text=True, cwd=tmp_path)
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["games"] == 4
+        assert "loading my rules" in done.stderr and "debug: drew" in done.stderr
+    scenario = tmp_path / "s.yaml"
+    schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
+    scenario.write_text(f"# yaml-language-server: $schema={schema}\nname: n\ngame: demo\n"
+                        "players: 2\nbots: first\nmax_turns: 3\nexpect:\n  - players:\n"
+                        "      - counters: {G: 5}\n")  # pass or fail, the JSON is whole
+    done = subprocess.run([sys.executable, "-m", "pnp", "scenario", str(scenario), "--format",
+                           "json"], capture_output=True, text=True, cwd=demo.parent)
+    assert json.loads(done.stdout)["scenarios"][0]["name"] == "n", done.stdout + done.stderr
+    assert "debug: playing" in done.stderr
 
 
 def test_a_run_where_some_games_crash_says_how_many_beside_its_figures(demo):

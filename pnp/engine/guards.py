@@ -15,10 +15,11 @@ import os
 import pickle
 import resource
 import signal
+import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, redirect_stdout
 from dataclasses import dataclass
 from typing import Any
 
@@ -114,6 +115,15 @@ def _address_space() -> int:
 
 def _refuse_exit(code: int = 0) -> None:
     raise OutOfBudget(f"the rules module tried to end the process (os._exit({code}))")
+
+
+@contextmanager
+def prints_to_stderr() -> Iterator[None]:
+    """Whatever a rules module prints (a designer's debugging print()) goes to stderr while it
+    loads or plays, so stdout carries only pnp's own report: text to read, or JSON to pipe on.
+    Games replayed for a check or a search print again."""
+    with redirect_stdout(sys.stderr):
+        yield
 
 
 @contextmanager

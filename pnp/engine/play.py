@@ -28,6 +28,7 @@ from pnp.engine.guards import (
     guarded,
     has_run_away,
     limits_for,
+    prints_to_stderr,
     ran_away,
 )
 from pnp.engine.invariants import REPLAY_EVERY, StepChecker, world_of
@@ -70,7 +71,13 @@ def play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], *,
     process plays of a definition, and one in REPLAY_EVERY (all with 'all'), is also replayed
     from its log and the definition compared with its fingerprint, so a module that is not a
     pure function of its seed, or that changes the rules every game reads, is caught in the
-    default mode too."""
+    default mode too. What the module prints goes to stderr, in any process that plays."""
+    with prints_to_stderr():
+        return _play_game(game, players, seed, bots, invariants, log, max_turns, limits)
+
+
+def _play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], invariants: str,
+               log: list | None, max_turns: int | None, limits: GameLimits) -> GameResult:
     digest, first = first_fingerprint(game)
     if has_run_away(game):  # a module that loops forever costs one budget, not one a game
         return GameResult(game=game.id, seed=seed, players=players, bots=tuple(bots),

@@ -21,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 from pnp.diagnostics import ERROR, Diagnostic
+from pnp.engine.guards import prints_to_stderr
 
 #: where the bundled games' rules modules live
 GAMES_PACKAGE = "pnp.games"
@@ -112,7 +113,8 @@ def _load_file(game: Any, path: Path) -> ModuleType:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     try:
-        spec.loader.exec_module(module)
+        with prints_to_stderr():  # its prints never mix into a report
+            spec.loader.exec_module(module)
     except BaseException as exc:  # the designer's code: report it, never crash the command
         del sys.modules[name]
         if not isinstance(exc, Exception | SystemExit):

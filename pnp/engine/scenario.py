@@ -33,7 +33,7 @@ from pnp.engine.core import (
     State,
     StopRun,
 )
-from pnp.engine.guards import DEFAULT_LIMITS, OutOfBudget, guarded
+from pnp.engine.guards import DEFAULT_LIMITS, OutOfBudget, guarded, prints_to_stderr
 from pnp.engine.invariants import World, held_tokens, world_of
 from pnp.engine.module import rules_of
 from pnp.engine.play import step_checker
@@ -328,7 +328,8 @@ def run_scenario(path: str | Path) -> ScenarioReport:
     report.name = str(doc.data.get("name", ""))
     run = _Run(doc, report)
     try:
-        run.run()
+        with prints_to_stderr():  # a module's prints never mix into the report (--format json)
+            run.run()
     except _Fail as exc:
         report.failures.append(Failure.at(exc.pos, str(exc)))
     except (Exception, SystemExit) as exc:
