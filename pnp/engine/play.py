@@ -110,8 +110,8 @@ def _play_game(game: GameDef, players: int, seed: int, bots: Sequence[str], inva
         try:
             module.play(game, ctx, cap)
         except (RunawayGame, OutOfBudget, MemoryError) as exc:
-            ctx.violate(f"{RUNAWAY_PREFIX}{_budget_words(exc, limits)} "
-                        f"(at {crash_site(game, exc, raised=False)})")  # where the rules were looping
+            looping = crash_site(game, exc, raised=False)  # the rules' line it was stopped at
+            ctx.violate(f"{RUNAWAY_PREFIX}{_budget_words(exc, limits)} (at {looping})")
             state.ended = ABORTED  # stopped, not at the turn cap: TIMEOUT would read as PNP-B002
             if not isinstance(exc, OutOfBudget) or "os._exit" not in str(exc):
                 ran_away(game)
