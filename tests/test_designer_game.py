@@ -336,6 +336,13 @@ def test_a_rules_modules_prints_go_to_stderr_so_the_json_report_stays_whole(demo
         assert done.returncode == 0, done.stderr
         assert json.loads(done.stdout)["games"] == 4
         assert "loading my rules" in done.stderr and "debug: drew" in done.stderr
+    for bots in ("greedy", "mcts:4"):  # each real draw prints once: replays and playouts drop
+        log = tmp_path / f"{bots.replace(':', '')}.jsonl"  # theirs (mcts:4 plays out thousands)
+        done = subprocess.run([sys.executable, "-m", "pnp", "simulate", str(demo), "--games",
+                               "1", "--bots", bots, "--skill", "none", "--log", str(log)],
+                              capture_output=True, text=True, cwd=tmp_path)
+        draws = log.read_text().count('"why":"market card"')
+        assert draws > 10 and done.stderr.count("debug: drew") == draws, (bots, draws)
     scenario = tmp_path / "s.yaml"
     schema = os.path.relpath(SCHEMAS / "scenario.schema.json", tmp_path)
     scenario.write_text(f"# yaml-language-server: $schema={schema}\nname: n\ngame: demo\n"

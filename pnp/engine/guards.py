@@ -11,6 +11,7 @@ raises, and the definition by a fingerprint taken before and compared after.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import pickle
 import resource
@@ -120,9 +121,24 @@ def _refuse_exit(code: int = 0) -> None:
 @contextmanager
 def prints_to_stderr() -> Iterator[None]:
     """Whatever a rules module prints (a designer's debugging print()) goes to stderr while it
-    loads or plays, so stdout carries only pnp's own report: text to read, or JSON to pipe on.
-    Games replayed for a check or a search print again."""
+    loads or plays, so stdout carries only pnp's own report: text to read, or JSON to pipe on."""
     with redirect_stdout(sys.stderr):
+        yield
+
+
+class _Nowhere(io.TextIOBase):
+    """A text stream that keeps nothing."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+
+@contextmanager
+def prints_dropped() -> Iterator[None]:
+    """A rules module's prints are dropped while pnp replays a game for a check or plays one
+    out for a search bot, so a designer reads each real game's prints once, not once per
+    replay (a search bot replays thousands of times a game)."""
+    with redirect_stdout(_Nowhere()):
         yield
 
 

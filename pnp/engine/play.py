@@ -28,6 +28,7 @@ from pnp.engine.guards import (
     guarded,
     has_run_away,
     limits_for,
+    prints_dropped,
     prints_to_stderr,
     ran_away,
 )
@@ -191,7 +192,8 @@ def check_replay(game: GameDef, players: int, trace: list[int], cap: int,
                  final: State) -> list[str]:
     """Replaying the game's own dice and decisions must reach the identical final state."""
     try:
-        again, _ = replay(game, players, trace, cap)
+        with prints_dropped():  # the game printed once already
+            again, _ = replay(game, players, trace, cap)
     except (ReplayMismatch, Exception, OutOfBudget) as exc:  # a finding, never a crash
         return [f"replaying the log failed: {type(exc).__name__}"]
     if again != final:
@@ -214,11 +216,12 @@ def check_resume(game: GameDef, players: int, trace: list[int], cap: int,
             saved[:] = [(ctx.state.copy(), len(ctx.trace), ctx.steps)]
 
     try:
-        replay(game, players, trace, cap, on_step=keep)
-        if not saved:
-            return []
-        at, pos, step = saved[0]
-        again, _ = replay(game, players, trace[pos:], cap, state=at)
+        with prints_dropped():
+            replay(game, players, trace, cap, on_step=keep)
+            if not saved:
+                return []
+            at, pos, step = saved[0]
+            again, _ = replay(game, players, trace[pos:], cap, state=at)
     except (ReplayMismatch, Exception, OutOfBudget) as exc:  # a finding, never a crash
         return [f"the rules module says it resumes at steps (RESUMES_AT_STEPS) but playing on "
                 f"from a saved step failed: {type(exc).__name__}"]

@@ -43,6 +43,7 @@ from pnp.engine.core import (
     State,
     redeterminize,
 )
+from pnp.engine.guards import prints_dropped
 from pnp.engine.module import Rules, rules_of
 from pnp.engine.registry import module_for
 from pnp.engine.result import TIMEOUT, GameResult
@@ -243,15 +244,16 @@ class Replaying:
         ctx.roll, ctx.roll_high = ctx.dice_drawn_by(source.draw)  # type: ignore[method-assign]
         self.calls = 0
         ctx.recall = self._recaller(source)  # type: ignore[method-assign]
-        try:
-            module.play(self.game, ctx, self.cap)
-        except RunawayGame:
-            state.ended = TIMEOUT
-        except IllegalChoice:
-            state.ended = _ABORTED
-        except _Horizon:  # cut at a step boundary: finish reads the score as it stands there
-            source.cut = not state.ended  # (a cut on the game's last step is its real end)
-        module.finish(self.game, ctx)
+        with prints_dropped():  # a designer reads the real game's prints, not a playout's
+            try:
+                module.play(self.game, ctx, self.cap)
+            except RunawayGame:
+                state.ended = TIMEOUT
+            except IllegalChoice:
+                state.ended = _ABORTED
+            except _Horizon:  # cut at a step boundary: finish reads the score as it stands
+                source.cut = not state.ended  # (a cut on the game's last step is its real end)
+            module.finish(self.game, ctx)
         return state, result
 
     def _keep(self, ctx: Context, label: str) -> None:
