@@ -312,6 +312,21 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
         compared.output, compared.output
 
 
+def test_an_error_that_prints_a_whole_state_is_cut_short_and_counted_as_one(demo):
+    """A module that raises with its state (different in every game) gets one finding of a
+    readable length, not one screen-long finding a game."""
+    rules = demo / "rules.py"
+    anchor = "    fields = card_data(game, DECK, card.card).fields\n"
+    rules.write_text(rules.read_text().replace(anchor, anchor + (
+        "    if st.turn > 3:\n        raise ValueError('bad state ' + 'x' * 400 + "
+        "repr(st.to_json()))\n")))
+    doc = json.loads(run("simulate", str(demo), "--games", "12", "--format", "json").stdout)
+    [finding] = doc["findings"]
+    assert finding["message"].startswith("Crashed in 12 of 12 games: engine raised ValueError: "
+                                         "bad state xxx")
+    assert len(finding["message"]) < 500 and "..." in finding["message"]
+
+
 def test_a_probe_of_a_crashing_game_points_at_the_designers_line(demo):
     line = break_market(demo, "True")
     result = run("probe", str(demo), "--worths")

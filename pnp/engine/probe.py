@@ -31,7 +31,7 @@ from pnp.engine.choices import option_label
 from pnp.engine.core import NO_HINTS
 from pnp.engine.guards import limits_for
 from pnp.engine.play import play_game
-from pnp.engine.registry import crash_site
+from pnp.engine.registry import crash_site, error_words
 from pnp.engine.selfplay import game_seed
 
 #: the name the probe seat plays under while a probe runs
@@ -234,7 +234,7 @@ def _played(i: int, game: GameDef, players: int, seed: int, seats: Sequence[str]
         result = play_game(game, players, seed, seats, invariants="none",
                            limits=limits_for(False))
     except Exception as err:  # a rules module's own error: said in one line, not a traceback
-        raise ProbeError(f"game {i + 1} crashed: {type(err).__name__}: {err} "
+        raise ProbeError(f"game {i + 1} crashed: {error_words(err)} "
                          f"(at {crash_site(game, err)})") from err
     if result.violations:
         raise ProbeError(f"game {i + 1} broke a rule check: {result.violations[0]}")

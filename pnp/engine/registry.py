@@ -139,6 +139,19 @@ def _error_line(exc: BaseException, path: Path) -> int:
     return (frames[-1].lineno or 1) if frames else 1
 
 
+#: how much of an exception's text a report keeps (a module may raise with a whole state)
+ERROR_TEXT_MAX = 300
+
+
+def error_words(exc: BaseException) -> str:
+    """'KeyError: 'nonsense'': the exception's type and text, cut at ERROR_TEXT_MAX characters
+    so a report stays readable and one bug that prints its state counts as one problem."""
+    text = str(exc)
+    if len(text) > ERROR_TEXT_MAX:
+        text = text[:ERROR_TEXT_MAX] + "..."
+    return f"{type(exc).__name__}: {text}"
+
+
 def crash_site(game: Any, exc: BaseException, raised: bool = True) -> str:
     """Where playing `game` raised `exc`, as its designer reads it: the deepest line of the
     game's own rules code ('rules.py:102'), and (with `raised`) where the error was raised when

@@ -37,8 +37,8 @@ from pnp.engine.guards import DEFAULT_LIMITS, OutOfBudget, guarded, prints_to_st
 from pnp.engine.invariants import World, held_tokens, world_of
 from pnp.engine.module import rules_of
 from pnp.engine.play import step_checker
-from pnp.engine.registry import NoEngine, crash_site, module_for
-from pnp.engine.result import GameResult
+from pnp.engine.registry import NoEngine, crash_site, error_words, module_for
+from pnp.engine.result import CRASH_PREFIX, GameResult
 
 KIND = "scenario"
 #: the rules module raised (or left a state no check can read) while the scenario played it
@@ -605,8 +605,7 @@ class _Run:
         last = f" (at {crash_site(self.game, exc)})" if frames else ""
         mine = [f for f in frames if f.filename == self.rules_file]
         where = Position(mine[-1].filename, mine[-1].lineno or 1, 1) if mine else self.pos("game")
-        text = str(exc) if len(str(exc)) <= 300 else str(exc)[:300] + "..."
-        return Failure.at(where, f"engine raised {type(exc).__name__}: {text}{last}",
+        return Failure.at(where, f"{CRASH_PREFIX}{error_words(exc)}{last}",
                           S_ENGINE_RAISED,
                           "the rules module failed while this scenario played it; `pnp "
                           "simulate` reports the same error as PNP-B001 (docs/engine.md: what "

@@ -90,13 +90,12 @@ def play_one(game: GameDef, config: SimConfig, index: int, play: PlayFn) -> Play
                       max_turns=config.max_turns)
     except (Exception, SystemExit) as exc:  # a rules bug must be reported with its seed, not
         # abort the run (sys.exit in a rules module would otherwise end pnp with exit 0)
-        from pnp.engine.registry import crash_site
+        from pnp.engine.registry import crash_site, error_words
 
         result = GameResult(
             game=getattr(game, "id", "?"), seed=seed, players=config.players, bots=bots,
             variant=config.variant, ended=CRASHED,
-            violations=[f"{CRASH_PREFIX}{type(exc).__name__}: {exc} "
-                        f"(at {crash_site(game, exc)})"])
+            violations=[f"{CRASH_PREFIX}{error_words(exc)} (at {crash_site(game, exc)})"])
     return PlayedGame(index, result, log)
 
 
