@@ -310,6 +310,8 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
     compared = run("compare", str(demo), "--games", "12", "--variant", "base")
     assert compared.exit_code == 1 and "base: crashed in 12 games: engine raised" in \
         compared.output, compared.output
+    assert "every game of base crashed: nothing to compare" in compared.output
+    assert "seat 1 " not in compared.output  # no table of games that never ran
 
 
 def test_an_error_that_prints_a_whole_state_is_cut_short_and_counted_as_one(demo):

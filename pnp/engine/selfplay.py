@@ -706,6 +706,7 @@ def compare_document(first: Simulation, second: Simulation) -> dict[str, Any]:
         "seconds": round(seconds, 3),
         "games_per_second": round((na + nb) / seconds, 1) if seconds > 0 else 0.0,
         "metrics": metrics,
+        "crashed": {"a": a.ended.get(CRASHED, 0), "b": b.ended.get(CRASHED, 0)},
         "violations": violations,
         "findings": [f.to_json() for f in _compare_findings(label_a, label_b, metrics, violations)],
     }

@@ -247,6 +247,13 @@ def render_compare_text(doc: Mapping[str, Any]) -> str:
         f"  {doc['seconds']:.1f} s. {significant} of {len(doc['metrics'])} figures differ: "
         f"marked *, the 95% CI of B − A excludes 0.",
     ]
+    crashed = doc.get("crashed") or {}
+    gone = [doc[side] for side in ("a", "b") if crashed.get(side) == doc["games"]]
+    if gone:  # the figures of a side whose every game crashed are of games that never ran
+        lines += ["", f"  every game of {' and '.join(dict.fromkeys(gone))} crashed: nothing to "
+                      "compare; the errors are below", ""]
+        lines.extend(_findings_text([f for f in doc["findings"] if f["severity"] == "error"]))
+        return "\n".join(lines)
     groups = list(dict.fromkeys([*GROUP_ORDER, *(m.get("group", "game") for m in doc["metrics"])]))
     width = max([len(_short_label(m)) for m in doc["metrics"]]
                 + [len(COMPARE_SECTIONS.get(g, g)) for g in groups
