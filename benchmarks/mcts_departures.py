@@ -51,6 +51,7 @@ def main() -> None:
     game = load_or_exit(args.game).game
     keep_mcts_bots(args.budget)
     rows: list[tuple[float, float]] = []
+    pending: list[str] = []  # the departures of the game being played
     decide = mcts.MctsBot.decide
 
     def check(self, root, state, seat, options, why, outcomes, picks):
@@ -74,10 +75,11 @@ def main() -> None:
                  for k in range(args.pairs)]
         mean, lo, hi = st.mean_ci(fresh)
         rows.append((said, mean))
-        print(f"  turn {state.turn}, {why!r}, {len(options)} options: greedy "
-              f"{mcts._label(options[hint])[:28]!r} -> {mcts._label(options[chosen])[:28]!r}: "
-              f"search said {said:+.3f} on {len(seen)} pairs; {args.pairs} fresh pairs say "
-              f"{mean:+.3f} ({lo:+.3f} to {hi:+.3f})", flush=True)
+        pending.append(  # printed after the game: a game's own prints go to stderr (guards.py)
+            f"  turn {state.turn}, {why!r}, {len(options)} options: greedy "
+            f"{mcts._label(options[hint])[:28]!r} -> {mcts._label(options[chosen])[:28]!r}: "
+            f"search said {said:+.3f} on {len(seen)} pairs; {args.pairs} fresh pairs say "
+            f"{mean:+.3f} ({lo:+.3f} to {hi:+.3f})")
         return chosen
 
     mcts.MctsBot.decide = check
@@ -87,6 +89,9 @@ def main() -> None:
         seats = lineup.seating(names, args.players, i)
         result = play_game(game, args.players, game_seed(args.seed, i), seats,
                            invariants="none", limits=limits_for(True))
+        for line in pending:
+            print(line, flush=True)
+        pending.clear()
         print(f"game {i}: winners {result.winners}, scores {result.scores}", flush=True)
     print(f"{game.id}, {args.players} players, {games} games, mcts:{args.budget} "
           f"({', '.join(args.set) or 'default constants'}; fresh pairs played on by "
