@@ -103,11 +103,16 @@ def broken_lead(message: str) -> str:
                 "Invariant broken")
 
 
+def all_crashed(crashed: int | None, games: int | None) -> bool:
+    """True when every one of `games` games broke off (the rules raised, or ran past the
+    budget, or were not played after a runaway): a run, a ladder step, a sweep cell or a side
+    of a comparison whose figures would all be of games that never ran."""
+    return bool(crashed) and crashed == games
+
+
 def every_game_crashed(doc: Mapping[str, Any]) -> bool:
-    """True when every game of the run broke off (the rules raised, or ran past the budget, or
-    were not played after a runaway), so nothing else was measured."""
-    crashed = (doc.get("outcomes") or {}).get("crashed", 0)
-    return bool(crashed) and crashed == doc.get("games")
+    """True when every game of the run broke off, so nothing else was measured."""
+    return all_crashed((doc.get("outcomes") or {}).get("crashed"), doc.get("games"))
 
 
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:

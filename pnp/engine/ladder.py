@@ -117,11 +117,11 @@ def step_row(upper: str, lower: str, agg: Any, cpu_seconds: float) -> dict[str, 
 def ladder_findings(steps: Sequence[dict[str, Any]], players: int) -> list:
     """PNP-B026: no step climbs (mostly luck at these budgets), the first step already wins
     nearly always, or how many steps climb before the rates flatten."""
-    from pnp.engine.findings import INFO, WARNING, Finding, broken_findings, pct
+    from pnp.engine.findings import INFO, WARNING, Finding, all_crashed, broken_findings, pct
 
     out = [f for s in steps for f in broken_findings(
         s.get("broken", []), s["games"], f" of the step {s['upper']} against {s['lower']}")]
-    if not steps or any(s.get("crashed") == s["games"] for s in steps):
+    if not steps or any(all_crashed(s.get("crashed"), s["games"]) for s in steps):
         return out  # a step whose every game broke off measured nothing: no skill finding
     first = steps[0]
 

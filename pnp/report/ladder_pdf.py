@@ -10,6 +10,7 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from pnp.engine.findings import all_crashed
 from pnp.paper import DEFAULT_PAPER
 from pnp.render.pdfwrite import write_pdf
 from pnp.report.pdf import GREY, Pages, finding_rows, report_page
@@ -26,7 +27,7 @@ def draw_ladder(c: Canvas, doc: Mapping[str, Any], paper: str = DEFAULT_PAPER) -
         f"against the rung below in every other seat, every seating equally often: "
         f"{' < '.join(doc['rungs'])}.", color=GREY)
     pages.gap(8)
-    if any(s.get("crashed") and s["crashed"] == s["games"] for s in doc["steps"]):
+    if any(all_crashed(s.get("crashed"), s["games"]) for s in doc["steps"]):
         pages.paragraph("A step crashed in every game, so nothing was measured: the error is "
                         "below.")  # a chart of games that never ran would read as no skill
     else:

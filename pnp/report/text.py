@@ -12,7 +12,7 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.engine.findings import every_game_crashed, kind_nouns, num, pct, points
+from pnp.engine.findings import all_crashed, every_game_crashed, kind_nouns, num, pct, points
 
 #: the simulate header wraps at this width (a game's default line-up adds its reason)
 HEADER_WIDTH = 100
@@ -90,14 +90,9 @@ def skill_why_not(doc: Mapping[str, Any]) -> str:
     return doc.get("skill_skipped") or "this run played no skill check"
 
 
-def _all_crashed(step: Mapping[str, Any]) -> bool:
-    """A ladder step whose every game broke off (its rate is of games that never ran)."""
-    return bool(step.get("crashed")) and step["crashed"] == step["games"]
-
-
 def skill_step_text(s: Mapping[str, Any]) -> str:
     """One step of a skill ladder: the upper bot's win rate against the fair share."""
-    if _all_crashed(s):
+    if all_crashed(s.get("crashed"), s["games"]):
         return (f"{s['upper']} in one seat against {s['lower']}: every game crashed "
                 f"({s['games']}), nothing measured")
     return (f"{s['upper']} in one seat against {s['lower']}: won {pct(s['win_rate'])} "
@@ -248,7 +243,7 @@ def render_compare_text(doc: Mapping[str, Any]) -> str:
         f"marked *, the 95% CI of B − A excludes 0.",
     ]
     crashed = doc.get("crashed") or {}
-    gone = [doc[side] for side in ("a", "b") if crashed.get(side) == doc["games"]]
+    gone = [doc[side] for side in ("a", "b") if all_crashed(crashed.get(side), doc["games"])]
     if gone:  # the figures of a side whose every game crashed are of games that never ran
         lines += ["", f"  every game of {' and '.join(dict.fromkeys(gone))} crashed: nothing to "
                       "compare; the errors are below", ""]
@@ -340,7 +335,7 @@ def table_rows(sweep: Mapping[str, Any]) -> list[list[str]]:
              "skill: best − worst bot, pts (95% CI)", "findings"]]
     for c in sweep["cells"]:
         t = c["turns"]
-        if c.get("crashed") and c["crashed"] == c["games"]:  # figures of games that never ran
+        if all_crashed(c.get("crashed"), c["games"]):  # figures of games that never ran
             rows.append([c["label"], "0%", "every game crashed", "-", "-",
                          _finding_counts(c["findings"])])
             continue
@@ -383,7 +378,7 @@ def render_ladder_text(doc: Mapping[str, Any]) -> str:
              f"{' < '.join(doc['rungs'])}",
              f"  {doc['seconds']:.1f} s ({doc['cpu_seconds']:.1f} CPU s)", ""]
     for s in doc["steps"]:
-        if _all_crashed(s):
+        if all_crashed(s.get("crashed"), s["games"]):
             lines.append(f"  {s['upper']:>12} vs {s['lower']:<12} every game crashed "
                          f"({s['games']}): nothing measured")
             continue
@@ -393,11 +388,12 @@ def render_ladder_text(doc: Mapping[str, Any]) -> str:
                      f"({s['cpu_seconds_per_game']:.2f} CPU s a game)")
     played = len(doc["steps"])
     if played < len(doc["rungs"]) - 1:
-        why = ("crashed in every game" if _all_crashed(doc["steps"][-1]) else
+        last = doc["steps"][-1]
+        why = ("crashed in every game" if all_crashed(last.get("crashed"), last["games"]) else
                "did not climb; --every-step plays them all")
         lines.append(f"  (stopped after {played} of {len(doc['rungs']) - 1} steps: the last "
                      f"{why})")
-    if any(_all_crashed(s) for s in doc["steps"]):
+    if any(all_crashed(s.get("crashed"), s["games"]) for s in doc["steps"]):
         lines.append("Depth      not measured: a step crashed in every game (below)")
     else:
         lines.append(f"Depth      {doc['depth']} of {played} "
