@@ -181,6 +181,19 @@ def test_gold_through_effects_takes_from_its_supply_and_stops_when_it_is_empty(t
     assert ran_dry  # 4 players earn more than 6 gold between them: the supply runs dry
 
 
+def test_looking_up_positions_does_not_change_the_definitions_fingerprint(tmp_path):
+    """The fingerprint that catches a module changing the rules must not see pnp's own caches:
+    a build reads positions in a game's documents (filling their lookup memos), and in a test
+    process sharing that definition the next game's check read it as a change (a CI flake)."""
+    from pnp.engine.guards import fingerprint
+
+    game = load_game(broken(tmp_path, PLAY, PLAY)).game
+    before = fingerprint(game)
+    for doc in game.documents:
+        doc.pos(()), doc.pos(("no", "such", "path")), doc.positions.get(())
+    assert fingerprint(game) == before
+
+
 def test_an_endless_computation_stops_at_the_cpu_time_budget(tmp_path):
     folder = broken(tmp_path, PLAY, "    while True:\n        pass\n")
     game = load_game(folder).game

@@ -133,6 +133,12 @@ class Document:
     #: positions are the same; a redirected path is answered before it, never kept)
     memo: BoundedMemo[tuple, Position] | None = field(default=None, repr=False, compare=False)
 
+    def __getstate__(self) -> dict:
+        """The document without its lookup caches (`_file`, `memo`): they fill as positions are
+        asked, and a pickle (a worker's copy, the fingerprint that catches a rules module
+        changing the game) must hold the data alone, not when a position was last looked up."""
+        return {**self.__dict__, "_file": None, "memo": None}
+
     @property
     def file(self) -> str:
         """The path as text (one string for every Position of the document)."""

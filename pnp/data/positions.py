@@ -111,6 +111,14 @@ class Positions(Mapping):
         self._root, self._tree, self._flat, self._keys = root, tree, flat, keys
         self._memo: tuple[tuple, Any] | None = None
 
+    def __getstate__(self) -> tuple:
+        """The positions without the lookup memo (a cache: see Document.__getstate__)."""
+        return self._root, self._tree, self._flat, self._keys
+
+    def __setstate__(self, state: tuple) -> None:
+        self._root, self._tree, self._flat, self._keys = state
+        self._memo = None
+
     def get(self, path, default=None):
         path = tuple(path)
         if not path:
