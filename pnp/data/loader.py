@@ -13,7 +13,7 @@ import re
 from array import array
 from bisect import bisect_right
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -137,7 +137,8 @@ class Document:
         """The document without its lookup caches (`_file`, `memo`): they fill as positions are
         asked, and a pickle (a worker's copy, the fingerprint that catches a rules module
         changing the game) must hold the data alone, not when a position was last looked up."""
-        return {**self.__dict__, "_file": None, "memo": None}
+        state = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**state, "_file": None, "memo": None}
 
     @property
     def file(self) -> str:
