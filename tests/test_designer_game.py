@@ -264,16 +264,24 @@ def test_a_rules_module_calling_sys_exit_is_a_broken_game_not_a_clean_run(demo):
         assert "PNP-B001" in result.output and "engine raised SystemExit: 0" in result.output
 
 
+#: the market's line after which the tests below put their broken code
+MARKET_DRAW = "    fields = card_data(game, DECK, card.card).fields\n"
+
+
+def after_market_draw(demo: Path, code: str) -> int:
+    """Put `code` (indented lines) into the demo's market right after it reads the drawn card;
+    the 1-based line of its first line in rules.py."""
+    rules = demo / "rules.py"
+    text = rules.read_text()
+    at = text.index(MARKET_DRAW) + len(MARKET_DRAW)
+    rules.write_text(text[:at] + code + text[at:])
+    return text[:at].count("\n") + 1
+
+
 def break_market(demo: Path, when: str) -> int:
     """Make the demo's market call the API with a stat the game has not got, `when` the
     condition holds; the 1-based line of that call in rules.py."""
-    rules = demo / "rules.py"
-    text = rules.read_text()
-    anchor = "    fields = card_data(game, DECK, card.card).fields\n"
-    at = text.index(anchor) + len(anchor)
-    rules.write_text(text[:at] + f"    if {when}:\n        fx.add(seat, 'nonsense', 1)\n"
-                     + text[at:])
-    return text[:at].count("\n") + 2
+    return after_market_draw(demo, f"    if {when}:\n        fx.add(seat, 'nonsense', 1)\n") + 1
 
 
 def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_alone(
@@ -317,11 +325,8 @@ def test_a_run_whose_every_game_crashes_reports_the_error_at_the_designers_line_
 def test_an_error_that_prints_a_whole_state_is_cut_short_and_counted_as_one(demo):
     """A module that raises with its state (different in every game) gets one finding of a
     readable length, not one screen-long finding a game."""
-    rules = demo / "rules.py"
-    anchor = "    fields = card_data(game, DECK, card.card).fields\n"
-    rules.write_text(rules.read_text().replace(anchor, anchor + (
-        "    if st.turn > 3:\n        raise ValueError('bad state ' + 'x' * 400 + "
-        "repr(st.to_json()))\n")))
+    after_market_draw(demo, "    if st.turn > 3:\n        raise ValueError('bad state ' + "
+                            "'x' * 400 + repr(st.to_json()))\n")
     doc = json.loads(run("simulate", str(demo), "--games", "12", "--format", "json").stdout)
     [finding] = doc["findings"]
     assert finding["message"].startswith("Crashed in 12 of 12 games: engine raised ValueError: "
@@ -340,11 +345,9 @@ def test_a_probe_of_a_crashing_game_points_at_the_designers_line(demo):
 def test_a_rules_modules_prints_go_to_stderr_so_the_json_report_stays_whole(demo, tmp_path):
     """A designer debugging with print() (at import and while playing) still gets a report a
     program can read on stdout, in one process or several, and sees the prints on stderr."""
+    after_market_draw(demo, "    print('debug: drew', card.card)\n")
     rules = demo / "rules.py"
-    anchor = "    fields = card_data(game, DECK, card.card).fields\n"
-    text = rules.read_text()
-    rules.write_text("print('loading my rules')\n" + text.replace(
-        anchor, anchor + "    print('debug: drew', card.card)\n").replace(
+    rules.write_text("print('loading my rules')\n" + rules.read_text().replace(
         PLAY, PLAY + "    print('debug: playing')\n"))
     for workers in ("1", "2"):
         done = subprocess.run([sys.executable, "-m", "pnp", "simulate", str(demo), "--games",

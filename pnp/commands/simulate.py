@@ -25,6 +25,7 @@ from pnp.data.game import variant_ids, variant_name
 from pnp.data.limits import MAX_GAMES, MAX_TURNS
 from pnp.diagnostics import ERROR, Diagnostic
 from pnp.engine import selfplay
+from pnp.engine.findings import all_crashed
 from pnp.engine.ladder import SKILL_GAMES, SKILL_RUNGS
 from pnp.engine.selfplay import INVARIANT_MODES, SimConfig
 from pnp.paper import REPORT_MIN_SIZE
@@ -297,7 +298,7 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
             progress_bar(total, f"{gamedef.id}") as update:
         sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
         skill_doc = None
-        if rungs and sim.aggregate.ended.get(selfplay.CRASHED, 0) == sim.aggregate.games:
+        if rungs and all_crashed(sim.aggregate.ended.get(selfplay.CRASHED), sim.aggregate.games):
             skipped = "every game of the run crashed: the ladder would crash the same way"
         elif rungs:
             after = (lambda done: update(games + done)) if update else None

@@ -115,6 +115,12 @@ def every_game_crashed(doc: Mapping[str, Any]) -> bool:
     return all_crashed((doc.get("outcomes") or {}).get("crashed"), doc.get("games"))
 
 
+def all_crashed_words(doc: Mapping[str, Any]) -> str:
+    """What the text and PDF reports say instead of their figures when every game crashed."""
+    return (f"every game crashed ({doc['outcomes']['crashed']} of {doc['games']}): the rules "
+            "raised an error or ran past the budget, so nothing was measured")
+
+
 def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Finding]:
     """Every finding for one simulate document, most severe first (then by code, message)."""
     out: list[Finding] = []
@@ -127,10 +133,14 @@ def find(doc: Mapping[str, Any], game: Any = None, agg: Any = None) -> list[Find
         out = [f for f in out if f.code == "PNP-B001"]
     elif (doc.get("outcomes") or {}).get("all_alike"):
         out = [f for f in out if f.code not in ALIKE_STAND_DOWN]
-    # PNP-B001 keeps the run's order (the first game's problem first: a runaway before the
-    # games it left unplayed); the others read alphabetically within a code
-    return sorted(out, key=lambda f: (SEVERITY_ORDER.get(f.severity, 9), f.code,
-                                      "" if f.code == "PNP-B001" else f.message))
+    return sorted(out, key=lambda f: finding_order(f.severity, f.code, f.message))
+
+
+def finding_order(severity: str, code: str, message: str) -> tuple:
+    """How findings are listed: most severe first, then by code; PNP-B001 keeps the run's
+    order (the first game's problem first: a runaway before the games it left unplayed), the
+    others read alphabetically within a code."""
+    return SEVERITY_ORDER.get(severity, 9), code, "" if code == "PNP-B001" else message
 
 
 def _name(table: Any, key: str) -> str:

@@ -179,7 +179,7 @@ def with_skill(report: dict[str, Any], doc: dict[str, Any] | None, why_not: str 
     """A simulate report with its skill check: the section under "skill" (or None and the
     reason under "skill_skipped"), and the ladder's findings among the run's, most severe
     first."""
-    from pnp.engine.findings import SEVERITY_ORDER
+    from pnp.engine.findings import finding_order
 
     if doc is None:
         report["skill"] = None
@@ -187,7 +187,7 @@ def with_skill(report: dict[str, Any], doc: dict[str, Any] | None, why_not: str 
             report["skill_skipped"] = why_not
         return report
     report["skill"] = skill_section(doc)
-    report["findings"] = sorted([*report["findings"], *doc["findings"]],  # B001: run's first
-                                key=lambda f: (SEVERITY_ORDER.get(f["severity"], 9), f["code"],
-                                               "" if f["code"] == "PNP-B001" else f["message"]))
+    report["findings"] = sorted([*report["findings"], *doc["findings"]],
+                                key=lambda f: finding_order(f["severity"], f["code"],
+                                                            f["message"]))
     return report

@@ -15,7 +15,7 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.engine.findings import every_game_crashed, num, pct
+from pnp.engine.findings import all_crashed_words, every_game_crashed, num, pct
 from pnp.paper import DEFAULT_PAPER, REPORT_MIN_SIZE, too_small
 from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
@@ -371,9 +371,8 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
         color=GREY)
     pages.gap(6)
     if every_game_crashed(doc):  # no figure or chart is of a game that ran: the error alone
-        pages.paragraph(f"Every game crashed ({o['crashed']} of {doc['games']}): the rules "
-                        "raised an error or ran past the budget, so nothing was measured. Fix "
-                        "that and run again.")
+        words = all_crashed_words(doc)
+        pages.paragraph(f"{words[0].upper()}{words[1:]}. Fix that and run again.")
         pages.gap(10)
         pages.heading("Findings", 12)
         finding_rows(pages, doc["findings"])

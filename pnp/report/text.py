@@ -12,7 +12,15 @@ import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.engine.findings import all_crashed, every_game_crashed, kind_nouns, num, pct, points
+from pnp.engine.findings import (
+    all_crashed,
+    all_crashed_words,
+    every_game_crashed,
+    kind_nouns,
+    num,
+    pct,
+    points,
+)
 
 #: the simulate header wraps at this width (a game's default line-up adds its reason)
 HEADER_WIDTH = 100
@@ -177,9 +185,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
         "",
     ]
     if every_game_crashed(doc):  # no figure is of a game that ran: the error alone
-        lines += [f"Outcomes   every game crashed ({o['crashed']} of {doc['games']}): the rules "
-                  "raised an error or ran past the budget, so nothing was measured; fix that "
-                  "and run again", ""]
+        lines += [f"Outcomes   {all_crashed_words(doc)}; fix that and run again", ""]
         lines.extend(_findings_text(doc["findings"]))
         return "\n".join(lines)
     lines += [
