@@ -177,6 +177,66 @@ def test_a_conquest_is_worth_less_to_the_greedy_bot_once_it_earns_nothing() -> N
     assert t.gain(0, "sparta") == 0.25
 
 
+def _at_wedge(t: Antike, seat: int, wedge: str) -> list:
+    """Put the seat's marker on `wedge`; returns the rondel moves it has from there."""
+    first = t.r.rondel_moves(-1, 0)  # before the first turn: every wedge, free
+    t.state.players[seat].vars["rondel"] = first[[m.id for m in first].index(wedge)].space
+    return t.r.rondel_moves(t.state.players[seat].vars["rondel"], t.wealth(seat))
+
+
+@pytest.mark.parametrize("coins,founds", [(2, False), (3, True)])
+def test_a_maneuver_counts_a_city_only_if_the_nation_can_pay_it_after_its_paid_step(
+        coins, founds) -> None:
+    """Seat 0's legion in Roma reaches one empty site, and the nation holds 1 iron and
+    `coins` coins: a city (marble, iron, gold; coins wild) is in reach before it pays the
+    step from maneuver-2 to maneuver-1, and after it only with 3 coins. With 2, the estimate
+    once counted the city it could not found: in a soak game both nations took the two
+    maneuver wedges in turn for 250 rounds, founding nothing (docs/antike.md#maneuver-loop)."""
+    t = _table(board={"roma": {"city": [1, 0], "legion": [1, 0]}})
+    c = t.state.players[0].counters
+    c.update(marble=0, iron=1, gold=0, coins=coins)
+    assert t.targets(0) == 1.0  # before any step is paid, the site counts
+    moves = _at_wedge(t, 0, "maneuver-2")
+    assert {m.id: m.cost for m in moves}["maneuver-1"] == 1
+    worth = t.wedge_worths(0, moves)("maneuver-1")
+    assert worth["power"] == (2.0 if founds else 0.0) * 1.0 - 2.0
+    assert (c["iron"], c["coins"]) == (1, coins)  # an estimate pays nothing
+
+
+def test_wedge_estimates_spend_only_what_is_left_after_the_paid_steps() -> None:
+    """Temple, Arming and Know-how rate what the nation can buy once the steps to reach the
+    wedge are paid (the most-held resource first, then coins, as the rondel takes them)."""
+    t = _table(board={"roma": {"city": [1, 0]}, "sparta": {"city": [1, 0]}})
+    c = t.state.players[0].counters
+    c.update(marble=0, iron=0, gold=0, coins=t.r.temple_price + 1)
+    assert t.after_paying(0, 2) == {**dict(c), "coins": t.r.temple_price - 1}
+    free = t.wedge_worth(0, "temple", 0)
+    paid = t.wedge_worth(0, "temple", 2)
+    assert free["power"] == 4.0 and paid["power"] == -4.0  # one temple, then none
+    assert t.wedge_worth(0, "arming", 2)["power"] == pytest.approx(
+        1.2 * min(4, t.r.temple_price - 1) - 4.0)
+    cheapest = min(f["price"] for f in t.r.know_hows.values() if not f["needs"])
+    c.update(coins=cheapest)
+    assert t.wedge_worth(0, "know-how", 0)["power"] == 8.0
+    assert t.wedge_worth(0, "know-how", 1)["power"] == -2.0
+
+
+def test_the_longer_game_that_looped_on_maneuvers_now_ends() -> None:
+    """Game 232 of the 500-game soak of the longer game at 2 players (seed 1, mcts:1 in seat
+    1 against greedy-varied) ran to the 300-round cap: from round 51 both nations moved
+    between the two maneuver wedges, paying a step each time, with a city in their estimate
+    they could no longer pay for. It now ends, with every invariant kept."""
+    from pnp.engine.selfplay import SimConfig, default_play, play_one
+
+    game = load_game(GAME, variant="longer-game").game
+    config = SimConfig(games=500, players=2, seed=1, bots=("mcts:1", "greedy-varied"),
+                       variant="longer-game", invariants="all")
+    result = play_one(game, config, 232, default_play()).result
+    assert result.seed == 2067105015952789832 and result.bots == ("mcts:1", "greedy-varied")
+    assert result.ended == "completed" and not result.violations
+    assert result.turns < 100
+
+
 @pytest.mark.parametrize("players,index", [(3, 181), (4, 88), (6, 82)])
 def test_the_games_that_ran_to_the_cap_now_end(tmp_path, players, index) -> None:
     """Three games of 1,500 (seed 1, random and greedy bots in alternate seats) ran to the

@@ -45,16 +45,17 @@ class Actions(Table):
                      seen: list[Sight] | None = None) -> Callable[[str], Estimate | None]:
         """The greedy estimates of one rondel decision, worked out only when a bot asks (a
         replayed or random decision never does), each wedge once, all from one read of the
-        map (a Sight, left in `seen`); both Maneuver wedges share one look at the targets."""
+        map (a Sight, left in `seen`); Maneuver wedges of the same cost share one look at
+        the targets."""
         cost = {m.id: m.cost for m in moves}
         done: dict[str, Estimate] = {}
         seen = [] if seen is None else seen
-        aims: list[float] = []
+        aims: dict[int, float] = {}
 
-        def targets() -> float:
-            if not aims:
-                aims.append(self.targets(seat, seen[0]))
-            return aims[0]
+        def targets(paid: int, counters: dict[str, int]) -> float:
+            if paid not in aims:
+                aims[paid] = self.targets(seat, seen[0], counters)
+            return aims[paid]
 
         def worth(wedge: str) -> Estimate | None:
             est = done.get(wedge)
@@ -69,12 +70,14 @@ class Actions(Table):
         return worth
 
     def wedge_worth(self, seat: int, wedge: str, cost: int,
-                    targets: Callable[[], float] | None = None,
+                    targets: Callable[[int, dict[str, int]], float] | None = None,
                     sight: Sight | None = None) -> Estimate:
-        """What the greedy bot expects from a wedge (a bot's estimate, not a rule); `targets`
-        gives the seat's targets and `sight` the map when the caller keeps them."""
+        """What the greedy bot expects from a wedge (a bot's estimate, not a rule), spending
+        only what the nation holds once the wedge's paid steps are paid; `targets(cost,
+        counters)` gives the seat's targets and `sight` the map when the caller keeps them."""
         action = self.r.action[wedge]
         out = Estimate()
+        c = self.after_paying(seat, cost)
         if action in RESOURCES:
             out[action] = float(min(self.income_of(seat, action, sight),
                                     self.state.supply[action]))
@@ -84,17 +87,16 @@ class Actions(Table):
             if sight is None:
                 n = len(self.temple_sites(seat))
             else:
-                n = sum(1 for c in sight.cities if c not in sight.temples)
-            afford = (self.state.players[seat].counters["marble"]
-                      + self.state.players[seat].counters["coins"]) // self.r.temple_price
+                n = sum(1 for city in sight.cities if city not in sight.temples)
+            afford = (c["marble"] + c["coins"]) // self.r.temple_price
             out["power"] = 4.0 * min(n, afford)
         elif action == "know-how":
-            out["power"] = 8.0 if self.buyable(seat) else 0.0
+            out["power"] = 8.0 if self.buyable(seat, c) else 0.0
         elif action == "arming":
-            c = self.state.players[seat].counters
             out["power"] = 1.2 * min(4, c["iron"] + c["coins"])
         else:
-            out["power"] = 2.0 * (self.targets(seat, sight) if targets is None else targets())
+            aim = self.targets(seat, sight, c) if targets is None else targets(cost, c)
+            out["power"] = 2.0 * aim
         out["power"] = out.get("power", 0.0) - 2.0 * cost
         return out
 
@@ -188,9 +190,10 @@ class Actions(Table):
             self.ctx.event(f"armed-{unit}", seat)
 
     # ------------------------------------------------------------------ know-how
-    def buyable(self, seat: int) -> list[str]:
-        """Know-hows the seat does not have, whose basic one it has, that it can pay for."""
-        c = self.state.players[seat].counters
+    def buyable(self, seat: int, counters: dict[str, int] | None = None) -> list[str]:
+        """Know-hows the seat does not have, whose basic one it has, that it can pay for
+        (with `counters` when given: what it will hold, see after_paying)."""
+        c = self.state.players[seat].counters if counters is None else counters
         out = []
         for k, f in self.r.know_hows.items():
             if self.knows(seat, k) or (f["needs"] and not self.knows(seat, f["needs"])):

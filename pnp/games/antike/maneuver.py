@@ -108,9 +108,11 @@ class Maneuver(Actions):
         """`defence` of a node, its owner and temple read from the sight."""
         return self.defence_of(node, sight.owner.get(node), node in sight.temples)
 
-    def targets(self, seat: int, sight: Sight | None = None) -> float:
+    def targets(self, seat: int, sight: Sight | None = None,
+                counters: dict[str, int] | None = None) -> float:
         """The sites the seat's units could take in one maneuver, each by its `gain`: an empty
-        site it can pay to found, or a city whose defence its reaching units match (the
+        site it can pay to found (from `counters` when given: what it will hold once its
+        rondel steps are paid), or a city whose defence its reaching units match (the
         greedy bot's guess of a maneuver's worth, not a rule)."""
         r = self.r
         if sight is None:
@@ -132,7 +134,7 @@ class Maneuver(Actions):
                         reaching[d] = reaching.get(d, 0) + n
         if not reaching:
             return 0
-        found = self.can_pay_all(seat, r.found)
+        found = self.can_pay_all(seat, r.found, counters)
         neutral = self.neutral()
         gains = self.gains(seat, sight)
         return sum(self.gain(seat, d, gains, sight) for d, n in reaching.items()

@@ -117,6 +117,13 @@ class Sight:
         return self._frozen
 
 
+def any_unit(counters: dict[str, int]) -> str:
+    """Which unit a payment in any resource takes next: the resource held most (the first of
+    the rules' order on a tie), coins once no resource is left."""
+    best = max(RESOURCES, key=lambda x: (counters[x], -RESOURCES.index(x)))
+    return best if counters[best] > 0 else "coins"
+
+
 class Table:
     """One game of Antike being played (or set up): rules, context and state."""
 
@@ -226,9 +233,11 @@ class Table:
         c = self.state.players[seat].counters
         return c[resource] + c["coins"] >= amount
 
-    def can_pay_all(self, seat: int, prices: dict[str, int]) -> bool:
-        """Whether coins cover every resource short of these prices."""
-        c = self.state.players[seat].counters
+    def can_pay_all(self, seat: int, prices: dict[str, int],
+                    counters: dict[str, int] | None = None) -> bool:
+        """Whether coins cover every resource short of these prices (from `counters` when
+        given: what the seat will hold, see after_paying)."""
+        c = self.state.players[seat].counters if counters is None else counters
         return sum(max(0, n - c[r]) for r, n in prices.items()) <= c["coins"]
 
     def pay(self, seat: int, resource: str | None, amount: int) -> None:
@@ -238,14 +247,26 @@ class Table:
         supply = self.state.supply
         for _ in range(amount):
             if resource is None:
-                best = max(RESOURCES, key=lambda x: (c[x], -RESOURCES.index(x)))
-                kind = best if c[best] > 0 else "coins"
+                kind = any_unit(c)
             else:
                 kind = resource if c[resource] > 0 else "coins"
             if c[kind] <= 0:
                 raise ValueError(f"seat {seat} cannot pay {amount} {resource or 'units'}")
             c[kind] -= 1
             supply[kind] += 1
+
+    def after_paying(self, seat: int, amount: int) -> dict[str, int]:
+        """The seat's counters once it has paid `amount` units of any resource, taken as
+        `pay` takes them: what a wedge's estimate may spend after the wedge's paid steps
+        (counted before them, a nation that can found a city only before paying its step
+        rates a maneuver it cannot use above every income, round after round)."""
+        c = dict(self.state.players[seat].counters)
+        for _ in range(amount):
+            kind = any_unit(c)
+            if c[kind] <= 0:
+                break
+            c[kind] -= 1
+        return c
 
     def take(self, seat: int, resource: str, amount: int) -> int:
         """Take up to `amount` from the bank (a short bank pays what it has); returns it."""
