@@ -21,7 +21,9 @@ outcome counts, the commit that played it and the day), small enough to commit b
 code. A cell the ledger holds for the same games, seed and line-up is not played again, and
 `--summary` and `--markdown` count the ledger's cells with DIR's, so a soak spread over
 several machines keeps its record when a machine's folder is gone (DIR's full reports are for
-reading one cell; the ledger is the record the docs' table is built from).
+reading one cell; the ledger is the record the docs' table is built from). `--again` plays
+the named cells even so, after a fix: the new report replaces the old and the new ledger line
+wins over the old, which stays in the ledger's history.
 
 The line-up is `mcts:1` in every seat unless `--bots` says otherwise. A game whose game.yaml
 names its own self-play bots (`selfplay:`, a game without chance) gets `mcts:1` against those
@@ -39,7 +41,7 @@ the table and in DIR/GAME-P-VARIANT.err). Usage:
 
     python benchmarks/soak.py GAME [GAME ...] --out DIR [--players 2,3] [--variant base,a]
         [--games 500] [--bots mcts:1 | --one-seat mcts:32] [--seed 1] [--workers 1]
-        [--estimates DIR] [--ledger FILE] [--summary | --markdown]
+        [--estimates DIR] [--ledger FILE] [--again] [--summary | --markdown]
 """
 
 from __future__ import annotations
@@ -183,7 +185,13 @@ def kept(out: Path, ledger: Path | None, games: int | None) -> dict[str, dict[st
 
 
 def append_ledger(ledger: Path, record: dict[str, Any], seed: int) -> None:
+    """Add the cell's line; after a line a stop cut short (no newline) on a line of its own,
+    or the two would read as one broken line and this cell would be lost too."""
+    cut = ledger.exists() and ledger.stat().st_size > 0 and \
+        ledger.read_bytes()[-1:] != b"\n"
     with ledger.open("a") as f:
+        if cut:
+            f.write("\n")
         f.write(json.dumps(ledger_line(record, seed), sort_keys=True) + "\n")
 
 
@@ -308,6 +316,9 @@ def main() -> None:
                     "--markdown says the CPU hours left")
     ap.add_argument("--ledger", type=Path, metavar="FILE",
                     help="a line per finished cell, kept across machines (JSON Lines)")
+    ap.add_argument("--again", action="store_true",
+                    help="play the named cells even when kept (after a fix: the new "
+                    "report and ledger line replace the old)")
     args = ap.parse_args()
     players = [int(p) for p in split(args.players) or []] or None
     if args.markdown:
@@ -329,10 +340,12 @@ def main() -> None:
         ledger = read_ledger(args.ledger, args.count)  # cells played before this run
         for game, name, p, variant, bots in todo:
             path = args.out / report_name(name, p, variant)
-            if path.exists():  # played already (by an earlier run, or one running beside)
-                continue
             line = ledger.get(path.name)
-            if line and line.get("seed") == args.seed and \
+            if args.again:
+                pass  # after a fix: the new report replaces the old, the ledger's last line wins
+            elif path.exists():  # played already (by an earlier run, or one running beside)
+                continue
+            elif line and line.get("seed") == args.seed and \
                     line.get("soak", {}).get("bots") == (args.bots or bots):
                 continue  # played on another machine, or before this folder was emptied
             record = run_cell(path, game, p, variant, args.bots or bots, args.count,

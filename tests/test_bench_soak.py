@@ -217,3 +217,14 @@ def test_the_ledger_keeps_the_soak_when_the_reports_folder_is_gone(tmp_path):
     assert summary.returncode == 1
     assert summary.stdout.splitlines()[-1].startswith("!! caravan 2p short")
     assert summary.stdout.splitlines()[-1].endswith("1 crashed")
+
+    # after a fix, --again plays the named cell though the ledger holds it: its new line
+    # wins over the broken one, and the summary is clean again
+    fixed = soak("caravan", "--out", "two", "--games", "2", "--players", "2", "--variant",
+                 "short", "--again", "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert fixed.returncode == 0, fixed.stderr
+    assert [p.name for p in (tmp_path / "two").glob("*.json")] == ["caravan-2-short.json"]
+    assert len((tmp_path / "ledger.jsonl").read_text().splitlines()) == 5  # history kept
+    summary = soak("caravan", "--out", "two", "--summary", "--games", "2",
+                   "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert summary.returncode == 0 and "!!" not in summary.stdout
