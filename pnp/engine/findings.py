@@ -232,6 +232,13 @@ def seat_tests(doc: Mapping[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+def seat_name(seat: Mapping[str, Any]) -> str:
+    """A seat as reports name it: its number, and the faction it played in every game when
+    there is one ('4 (Persians)')."""
+    faction = seat.get("faction")
+    return f"{seat['seat']} ({faction})" if faction else str(seat["seat"])
+
+
 def _seats(doc, game, agg) -> list[Finding]:
     """Each favoured seat on its own line; the seats that lose out together on one line.
 
@@ -257,13 +264,13 @@ def _seats(doc, game, agg) -> list[Finding]:
         lo, hi = s["ci95"]
         if t["gap"] > 0:
             out.append(Finding(WARNING, "PNP-B005",
-                               f"Seat {s['seat']} wins {pct(s['win_rate'])} of games "
+                               f"Seat {seat_name(s)} wins {pct(s['win_rate'])} of games "
                                f"(95% CI {pct(lo)}–{pct(hi)}), above the fair share of "
                                f"{pct(fair)} (Holm-corrected {_p(t['p_holm'])})"))
         else:
             below.append((s, t))
     if below:
-        which = _and([str(s["seat"]) for s, _ in below])
+        which = _and([seat_name(s) for s, _ in below])
         rates = ", ".join(f"{pct(s['win_rate'])} ({pct(s['ci95'][0])}–{pct(s['ci95'][1])}, "
                           f"{_p(t['p_holm'])})" for s, t in below)
         out.append(Finding(WARNING, "PNP-B005",

@@ -169,6 +169,7 @@ class Aggregate:
     supply_low: dict[str, list[int]] = field(default_factory=dict)  # per game: fewest left
     faction_seats: Counter = field(default_factory=Counter)  # seat-games each faction played
     faction_win_units: Counter = field(default_factory=Counter)  # win credit units per faction
+    seat_factions: Counter = field(default_factory=Counter)  # (seat, faction) -> games
     #: per game with a lead record (pnp/engine/drama.py): lead changes, the share of turns
     #: the winner trailed, the share of the game before it led for good, a comeback (1/0)
     lead_changes: list[int] = field(default_factory=list)
@@ -197,6 +198,29 @@ class Aggregate:
     @property
     def bot_wins(self) -> Counter:
         return Counter({bot: u / self.credit_unit for bot, u in self.bot_win_units.items()})
+
+    def seat_rows(self) -> list[dict[str, Any]]:
+        """Per seat: its number, win credit, win rate with its Wilson interval, and the
+        faction it played in every game when there is one (the rows of a report's seats)."""
+        n = self.games
+        rows = []
+        for s, wins in enumerate(self.seat_wins):
+            row = {"seat": s + 1, "wins": _r(wins), "win_rate": _r(wins / n) if n else 0.0,
+                   "ci95": [_r(x) for x in st.wilson(wins, n)]}
+            faction = self.seat_faction(s)
+            if faction:
+                row["faction"] = faction
+            rows.append(row)
+        return rows
+
+    def seat_faction(self, seat: int) -> str | None:
+        """The faction the seat played in every game (Antike's seats fix the nations), else
+        None: the report names it beside the seat, so a designer tuning by turn order or by
+        nation need not work out which seat is which."""
+        for (s, faction), games in self.seat_factions.items():
+            if s == seat:
+                return faction if games == self.games else None
+        return None
 
     @property
     def faction_wins(self) -> Counter:
@@ -276,6 +300,7 @@ class Aggregate:
             if faction:
                 self.faction_seats[faction] += 1
                 self.faction_win_units[faction] += units if seat in winners else 0
+                self.seat_factions[(seat, faction)] += 1
 
     def merge(self, later: Aggregate) -> None:
         """Fold in the aggregate of the games that come right after these (a worker's batch).
@@ -298,7 +323,7 @@ class Aggregate:
             getattr(self, name).extend(getattr(later, name))
         for name in ("ended", "elimination_causes", "bot_seats", "bot_win_units", "space_counts",
                      "chart_counts", "coverage", "cap_clips", "floor_clips", "events",
-                     "faction_seats", "faction_win_units"):
+                     "faction_seats", "faction_win_units", "seat_factions"):
             getattr(self, name).update(getattr(later, name))
         for supply, lows in later.supply_low.items():
             self.supply_low.setdefault(supply, []).extend(lows)
@@ -469,9 +494,7 @@ def summarize(sim: Simulation) -> dict[str, Any]:
     n = a.games
     seat_wins, bot_wins = a.seat_wins, a.bot_wins
     fair = (sum(seat_wins) / (n * c.players)) if n else 0.0
-    seats = [{"seat": s + 1, "wins": _r(seat_wins[s]),
-              "win_rate": _r(seat_wins[s] / n) if n else 0.0,
-              "ci95": [_r(x) for x in st.wilson(seat_wins[s], n)]} for s in range(c.players)]
+    seats = a.seat_rows()
     bots = []
     for bot in dict.fromkeys(c.bots):
         seat_games = a.bot_seats.get(bot, 0)

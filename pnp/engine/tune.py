@@ -377,8 +377,7 @@ def _side(run: TuneRun, e: Evaluation) -> dict[str, Any]:
     agg = e.aggregate
     n = agg.games
     fair = e.measures["fair_share"]
-    seats = [{"seat": i + 1, "wins": _r(w), "win_rate": _r(w / n),
-              "ci95": [_r(x) for x in st.wilson(w, n)]} for i, w in enumerate(agg.seat_wins)]
+    seats = agg.seat_rows()
     tests = seat_tests({"fair_share": fair, "games": n, "seats": seats})
     for seat, test in zip(seats, tests, strict=True):
         seat.update(inside=bool(seat["ci95"][0] <= fair <= seat["ci95"][1]),

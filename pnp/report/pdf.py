@@ -15,7 +15,7 @@ from typing import Any
 from reportlab.lib import colors
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.engine.findings import all_crashed_words, every_game_crashed, num, pct
+from pnp.engine.findings import all_crashed_words, every_game_crashed, num, pct, seat_name
 from pnp.paper import DEFAULT_PAPER, REPORT_MIN_SIZE, too_small
 from pnp.render.geometry import GeometryError, parse_paper
 from pnp.render.pdfwrite import write_pdf
@@ -183,8 +183,10 @@ def _gridlines(c: Canvas, left: float, bottom: float, width: float, ticks: Seque
 
 def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
               items: Sequence[tuple[str, float, float, float]], title: str,
-              fair: float | None = None) -> None:
-    """Win rates as bars with 95% error bars, and the fair share as a dashed line."""
+              fair: float | None = None, short: Sequence[str] | None = None) -> None:
+    """Win rates as bars with 95% error bars, and the fair share as a dashed line. `short`
+    labels the bars instead when a label would be cut ("seat 1" at six seats read "sea…",
+    every bar alike)."""
     c.setFont(BOLD, 10)
     c.drawString(x, y + h + 6, title)
     left, bottom = x + 34, y + 18
@@ -196,7 +198,10 @@ def rate_bars(c: Canvas, x: float, y: float, w: float, h: float,
     scale = ph / ticks[-1]
     _gridlines(c, left, bottom, pw, ticks, scale, pct)
     slot = pw / len(items)
-    for i, (label, rate, lo, hi) in enumerate(items):
+    labels = [label for label, *_ in items]
+    if short is not None and any(measure(label, FONT, 8) > slot - 2 for label in labels):
+        labels = list(short)
+    for i, (label, (_, rate, lo, hi)) in enumerate(zip(labels, items, strict=True)):
         cx = left + (i + 0.5) * slot
         bw = min(slot * 0.6, 48)
         c.setFillColor(BAR)
@@ -388,7 +393,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
             if o["elimination_causes"] else "")),
         ("Winning margin", f"mean {num(m['mean'])}, p50 {num(m['p50'])}, p95 {num(m['p95'])}; "
          f"ties {pct(m['tie_rate'])}"),
-        ("Win rate by seat", "   ".join(f"{s['seat']}: {pct(s['win_rate'])}" for s in doc["seats"])
+        ("Win rate by seat", "; ".join(f"{seat_name(s)}: {pct(s['win_rate'])}" for s in doc["seats"])
          + f"   (fair {pct(doc['fair_share'])})"),
         ("Invariants", "no violations" if not doc["violations"] else
          f"{len(doc['violations'])} distinct violations"),
@@ -411,7 +416,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
                            else "")
                         + (f"; print {s['print_more']} more" if s["print_more"] else "")))
     if doc.get("factions"):
-        figures.append(("Win rate by faction", "   ".join(
+        figures.append(("Win rate by faction", "; ".join(
             f"{f['faction']}: {pct(f['win_rate'])} ({pct(f['ci95'][0])}–{pct(f['ci95'][1])})"
             for f in doc["factions"])))
     for label, value in figures:
@@ -441,7 +446,8 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
     half = (body_w - 24) / 2
     rate_bars(c, MARGIN, top - 168, half, 150,
               [(f"seat {s['seat']}", s["win_rate"], *s["ci95"]) for s in doc["seats"]],
-              "Win rate by seat (95% CI)", doc["fair_share"])
+              "Win rate by seat (95% CI)", doc["fair_share"],
+              short=[str(s["seat"]) for s in doc["seats"]])
     rate_bars(c, MARGIN + half + 24, top - 168, half, 150,
               [(b["bot"], b["win_rate"], *b["ci95"]) for b in doc["bots"]],
               "Win rate by bot (95% CI)", doc["fair_share"])

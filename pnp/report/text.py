@@ -20,6 +20,7 @@ from pnp.engine.findings import (
     num,
     pct,
     points,
+    seat_name,
 )
 
 #: the simulate header wraps at this width (a game's default line-up adds its reason)
@@ -196,7 +197,7 @@ def render_text(doc: Mapping[str, Any]) -> str:
         + (f", crashed {pct(o['crashed'] / doc['games'])}" if o.get("crashed") else "")
         + (" (" + ", ".join(f"{k} {v}" for k, v in o["elimination_causes"].items()) + ")"
            if o["elimination_causes"] else ""),
-        "Seats      " + "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
+        "Seats      " + "  ".join(f"{seat_name(s)}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
                                   for s in doc["seats"]) + f"   (fair {pct(doc['fair_share'])})",
         "Bots       " + "  ".join(f"{b['bot']}: {pct(b['win_rate'])} [{_ci(b['ci95'])}]"
                                   for b in doc["bots"]),

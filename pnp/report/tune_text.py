@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pnp.engine.findings import num, pct, points
+from pnp.engine.findings import num, pct, points, seat_name
 
 
 def _ci(ci: Sequence[float]) -> str:
@@ -19,7 +19,7 @@ def _values(values: Mapping[str, Any]) -> str:
 
 
 def _seats(side: Mapping[str, Any]) -> str:
-    return "  ".join(f"{s['seat']}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
+    return "  ".join(f"{seat_name(s)}: {pct(s['win_rate'])} [{_ci(s['ci95'])}]"
                      + ("" if s["inside"] else " ×") for s in side["seats"])
 
 
@@ -68,8 +68,9 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
         lines.append("          tuned  the base values (no candidate beat them)")
     else:
         lines.append(f"          tuned  {_seats(tuned)}")
+        seats = {s["seat"]: s for s in tuned["seats"]}
         lines.append("          tuned − base (paired): " + "  ".join(
-            f"{d['seat']}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, "
+            f"{seat_name(seats[d['seat']])}: {points(d['diff'])} [{d['ci95'][0] * 100:+.1f}, "
             f"{d['ci95'][1] * 100:+.1f}]" for d in c["seat_differences"]))
     lines.append(f"  turns   base {num(base['turns']['mean'])}, tuned {num(tuned['turns']['mean'])}"
                  f"; finish rate base {pct(base['finish_rate'])}, tuned "
@@ -98,9 +99,9 @@ def render_tune_text(doc: Mapping[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _seat_list(seats: Sequence[int]) -> str:
-    """'seat 3', 'seats 1, 3'."""
-    return f"seat{'s' if len(seats) != 1 else ''} {', '.join(map(str, seats))}"
+def _seat_list(seats: Sequence[Mapping[str, Any]]) -> str:
+    """'seat 3', 'seats 1, 3', 'seat 4 (Persians)'."""
+    return f"seat{'s' if len(seats) != 1 else ''} {', '.join(map(seat_name, seats))}"
 
 
 def verdict(doc: Mapping[str, Any]) -> str:
@@ -117,20 +118,22 @@ def verdict(doc: Mapping[str, Any]) -> str:
     text = (f"on fresh seeds the tuned values' loss is {tuned['loss']:.3f} against the base's "
             f"{base['loss']:.3f} ({better}).")
     if any(t["target"] == "seats" for t in doc["targets"]):
-        missed = [s["seat"] for s in base["seats"] if not s["inside"]]
+        row = {s["seat"]: s for s in tuned["seats"]}
+        missed = [s for s in base["seats"] if not s["inside"]]
         if tuned["seats_inside"]:
             text += " Every seat's 95% interval holds the fair share (base: " + (
                 f"{_seat_list(missed)} did not)." if missed else "so did every seat).")
         else:
-            out = [s["seat"] for s in tuned["seats"] if not s["inside"]]
+            out = [s for s in tuned["seats"] if not s["inside"]]
             text += f" {_seat_list(out).capitalize()} still miss{'es' if len(out) == 1 else ''}" \
                     " the fair share."
         if tuned["seats_flagged"]:
-            text += f" The seat test still flags {_seat_list(tuned['seats_flagged'])}."
+            flagged = [row[n] for n in tuned["seats_flagged"]]
+            text += f" The seat test still flags {_seat_list(flagged)}."
         moved = [d for d in c["seat_differences"] if d["ci95"][0] > 0 or d["ci95"][1] < 0]
         if moved:
             text += " Paired with the base game by game, " + ", ".join(
-                f"seat {d['seat']} {'gains' if d['diff'] > 0 else 'loses'} "
+                f"seat {seat_name(row[d['seat']])} {'gains' if d['diff'] > 0 else 'loses'} "
                 f"{abs(d['diff']) * 100:.1f} points" for d in moved) + (
                 "; the other seats' changes are within noise." if len(moved) < len(
                     c["seat_differences"]) else ".")
