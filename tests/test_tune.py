@@ -99,6 +99,7 @@ def test_tune_takes_away_a_planted_seat_advantage(unfair):
     assert confirm["tuned"]["loss"] < confirm["base"]["loss"]
     assert confirm["seed"] != doc["seed"] and confirm["games"] == 300
     assert confirm["seat_differences"][0]["ci95"][1] < 0  # seat 1 wins less, paired
+    assert doc["search"]["inert"] is False  # the gold changed the games
     block = doc["override"]["yaml"]
     assert f"{GOLD0}: {best[GOLD0]}" in block and block.startswith("variants:\n- id: tuned\n")
 
@@ -467,3 +468,20 @@ def test_tuned_values_not_better_on_fresh_games_are_not_offered_to_paste():
     assert "Proposed variant" not in text and "- id: tuned" not in text
     assert "No variant proposed: the tuned values' loss on fresh games is not lower" in text
     assert "extra_gold/0 = 2" in text.split("No variant proposed")[1]
+
+
+def test_a_parameter_the_player_count_never_reads_is_called_out(unfair):
+    """Seat 4's extra gold at 2 players: a valid path whose value no 2-player game reads (as
+    Antike's general start-coin list at a count with a list of its own). Every candidate
+    plays the base's very games; the verdict says so instead of "the base values stand" as
+    if the gold had been weighed."""
+    result = tune(str(unfair), "--param", "game/rules/setup/extra_gold/3=0..3", "--players",
+                  "2", "--budget", "4", "--games", "10", "--confirm-games", "10",
+                  "--format", "json")
+    assert result.exit_code == 0, result.output
+    doc = json.loads(result.stdout)
+    assert doc["search"]["inert"] is True and doc["search"]["unchanged"] == 3
+    text = tune(str(unfair), "--param", "game/rules/setup/extra_gold/3=0..3", "--players", "2",
+                "--budget", "4", "--games", "10", "--confirm-games", "10")
+    assert "every candidate played the base values' very games" in text.output
+    assert "Is each path read at 2 players?" in text.output

@@ -272,6 +272,8 @@ def run_tune(run: TuneRun) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
         selection = [_eval_json(e, run.params) for e in scored]
     best_eval = evaluations[best_values]
     broken = [e for e in evaluations.values() if e.broken]
+    others = [e for v, e in evaluations.items() if v != base_values and not e.broken]
+    unchanged = sum(1 for e in others if same_games(e.aggregate, base_eval.aggregate))
     # the confirmation: base and best on fresh seeds (one run, so the workers stay busy)
     confirm_seed = s.seed + CONFIRM_SEED_OFFSET
     base_game = builder.build(base_values).game
@@ -299,6 +301,8 @@ def run_tune(run: TuneRun) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
             "evaluated": len(result.evaluated),
             "space": ntbea.space_size(sizes),
             "exhausted": result.exhausted,
+            "unchanged": unchanged,
+            "inert": bool(others) and unchanged == len(others),
             "base": _eval_json(base_eval, run.params),
             "ranked": [dict(_eval_json(evaluations[values_of(p)], run.params),
                             estimate=_r(-result.model.estimate(p)))
@@ -320,6 +324,14 @@ def run_tune(run: TuneRun) -> tuple[dict[str, Any] | None, list[Diagnostic]]:
         "seconds": round(time.perf_counter() - started, 3),
     }
     return doc, []
+
+
+def same_games(a: Aggregate, b: Aggregate) -> bool:
+    """Whether two runs on the same seeds played the same games, game for game (lengths,
+    winners, decisions, dice and events): a candidate that did changed nothing that was
+    played, as when its path is a list the player count does not read."""
+    return (a.turns == b.turns and a.seat_win_columns == b.seat_win_columns
+            and a.decisions == b.decisions and a.rolls == b.rolls and a.events == b.events)
 
 
 def _finalists(ranked: list, evaluations: dict, values_of: Callable, base: tuple

@@ -109,6 +109,12 @@ def verdict(doc: Mapping[str, Any]) -> str:
     seat's rate really move (its paired interval leaves out 0) or is the gain within noise?"""
     c = doc["confirmation"]
     base, tuned = c["base"], c["tuned"]
+    if (doc.get("search") or {}).get("inert"):
+        variant = f" in the variant {doc['variant']}" if doc.get("variant") else ""
+        return (f"every candidate played the base values' very games, game for game: the "
+                f"values tried changed nothing that was played. Is each path read at "
+                f"{doc['players']} players{variant}? (A player count with a list of its own "
+                f"reads that list, not the general one.) The base values stand.")
     if doc["best"]["same_as_base"]:
         return ("no candidate beat the base values on the search's games or, played again, on "
                 "the finalists'; the base values stand.")
