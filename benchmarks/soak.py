@@ -70,8 +70,17 @@ def cells(game: str, players: list[int] | None, variants: list[str] | None,
 
 def cells_of(definition: Any, players: list[int] | None, variants: list[str] | None,
              one_seat: str | None = None) -> list[tuple[int, str, str]]:
-    """cells() for a game definition already loaded."""
-    counts = players or list(range(definition.players_min, definition.players_max + 1))
+    """cells() for a game definition already loaded. A player count the game does not take
+    is left out with a note on stderr (several games share one --players: 6 is a count of
+    Ancient Civilizations, not a failed cell of The Ancient World in the ledger); a variant
+    it lacks stays a cell, and fails loudly, since a misspelt variant is the user's to fix."""
+    counts = list(range(definition.players_min, definition.players_max + 1))
+    if players:
+        lacks = [str(p) for p in players if p not in counts]
+        if lacks:
+            print(f"soak: {definition.name} takes {counts[0]} to {counts[-1]} players: "
+                  f"{', '.join(lacks)} left out", file=sys.stderr, flush=True)
+        counts = [p for p in players if p in counts]
     names = variants or ["base", *sorted(definition.variants)]
     own = list(definition.selfplay.bots) if definition.selfplay is not None else []
     wanted = []

@@ -228,3 +228,15 @@ def test_the_ledger_keeps_the_soak_when_the_reports_folder_is_gone(tmp_path):
     summary = soak("caravan", "--out", "two", "--summary", "--games", "2",
                    "--ledger", "ledger.jsonl", cwd=tmp_path)
     assert summary.returncode == 0 and "!!" not in summary.stdout
+
+
+def test_a_player_count_a_game_does_not_take_is_left_out_not_failed(tmp_path):
+    """Two games share one --players: the count only one of them takes is no cell of the
+    other (it once wrote nine failed cells of The Ancient World at 6 players to the ledger)."""
+    caravan(tmp_path)
+    run = soak("caravan", "--out", "reports", "--games", "2", "--players", "2,9",
+               "--variant", "base", "--ledger", "ledger.jsonl", cwd=tmp_path)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "takes 2 to 4 players: 9 left out" in run.stderr
+    assert [p.name for p in (tmp_path / "reports").glob("*.json")] == ["caravan-2-base.json"]
+    assert len((tmp_path / "ledger.jsonl").read_text().splitlines()) == 1
