@@ -259,6 +259,11 @@ def game_options(f):
               help="Write the event log of the first game(s) as JSON lines.")
 @click.option("--log-games", type=click.IntRange(1, MAX_GAMES), default=1, show_default=True,
               help="How many games --log records.")
+@click.option("--game", "only", type=click.IntRange(0, MAX_GAMES - 1), default=None,
+              metavar="INDEX",
+              help="Play only this game of the run (0 is the first; findings name games so), "
+                   "with its seed and seats as in the full run of --games; add --log for its "
+                   "event log. No skill check.")
 @click.option("--skill", "skill", default=",".join(SKILL_RUNGS), show_default=True,
               help="Skill depth: a short ladder of bots, weakest first, each one seat against "
                    f"the one below on up to {SKILL_GAMES} games a step (at most --games), "
@@ -267,7 +272,7 @@ def game_options(f):
 def command(game: str, games: int, players: int | None, seed: int, workers: int,
             scheduler: str | None, bots: str | None, invariants: str, max_turns: int | None,
             fmt: str, variant: tuple[str, ...], report_path: Path | None, paper: str,
-            log_path: Path | None, log_games: int, skill: str) -> None:
+            log_path: Path | None, log_games: int, only: int | None, skill: str) -> None:
     """Self-play GAME and report balance figures and findings (exit 1 if an invariant broke)."""
     from pnp.engine import ladder
 
@@ -282,6 +287,11 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
     except click.BadParameter as exc:
         raise click.BadParameter(exc.message, param_hint="--skill") from None
     skipped = "skipped with --skill none" if rungs is None else None  # reports say why
+    if only is not None:
+        if only >= games:
+            raise click.BadParameter(f"a run of {games} games has games 0 to {games - 1}",
+                                     param_hint="--game")
+        rungs, skipped = None, f"--game {only} plays one game of the run"
     if rungs and players < 2:
         rungs, skipped = None, "one player: no seat to win against"
     if rungs and (problem := ladder.ladder_problem(rungs, players)):
@@ -296,7 +306,8 @@ def command(game: str, games: int, players: int | None, seed: int, workers: int,
                        lineup_because=because)
     with open_executor(workers, scheduler) as executor, \
             progress_bar(total, f"{gamedef.id}") as update:
-        sim = selfplay.run_simulation(gamedef, config, progress=update, executor=executor)
+        sim = (selfplay.run_one(gamedef, config, only) if only is not None else
+               selfplay.run_simulation(gamedef, config, progress=update, executor=executor))
         skill_doc = None
         if rungs and all_crashed(sim.aggregate.ended.get(selfplay.CRASHED), sim.aggregate.games):
             skipped = "every game of the run crashed: the ladder would crash the same way"

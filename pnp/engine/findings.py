@@ -181,9 +181,14 @@ def _timeouts(doc, game, agg) -> list[Finding]:
     if not o["timeouts"]:
         return []
     cap = f" of {doc['max_turns']} turns" if doc.get("max_turns") else ""
+    first = o.get("first_timeout")
+    look = (f"; the first was game {first['game']} (seed {first['seed']}): `--game "
+            f"{first['game']} --log FILE` plays it alone and writes its event log"
+            if first and n > 1 else "")
     return [Finding(WARNING, "PNP-B002",
                     f"{pct(o['timeout_rate'])} of games ({o['timeouts']} of {n}) hit the turn cap"
-                    f"{cap} before the game ended: the end condition may be out of reach")]
+                    f"{cap} before the game ended: the end condition may be out of reach"
+                    f"{look}")]
 
 
 def _eliminations(doc, game, agg) -> list[Finding]:
@@ -280,6 +285,11 @@ def _seats(doc, game, agg) -> list[Finding]:
     return out
 
 
+def _games(n: int) -> str:
+    """'1 game', '200 games' (`pnp simulate --game` reports one)."""
+    return f"{n} game{'' if n == 1 else 's'}"
+
+
 def _p(p: float) -> str:
     """A p-value as a short statement: p = 0.003, p = 0.04, p < 0.001."""
     if p < 0.001:
@@ -319,7 +329,7 @@ def _never_seen(doc, game, agg) -> list[Finding]:
         what = "never landed on" if landings else "never landed on (the track was never used)"
         out.append(Finding(WARNING, "PNP-B006",
                            f"{_titled(tracks, track, 'track')}: {len(names)} "
-                           f"space{'s' if len(names) > 1 else ''} {what} in {n} games: "
+                           f"space{'s' if len(names) > 1 else ''} {what} in {_games(n)}: "
                            f"{', '.join(names)}"))
     charts = getattr(game, "charts", {}) or {}
     rows_missing: dict[str, list[dict]] = {}
@@ -329,7 +339,7 @@ def _never_seen(doc, game, agg) -> list[Finding]:
         rolls = sum(doc["charts"].get(chart_id, {}).values())
         name = _titled(charts, chart_id, "chart")
         if rolls == 0:
-            out.append(Finding(WARNING, "PNP-B008", f"The {name} was never rolled in {n} games"))
+            out.append(Finding(WARNING, "PNP-B008", f"The {name} was never rolled in {_games(n)}"))
             continue
         chart = charts.get(chart_id)
         odds = _chart_odds(chart) if chart is not None else {}
@@ -347,7 +357,7 @@ def _never_seen(doc, game, agg) -> list[Finding]:
         if unsure:
             out.append(Finding(INFO, "PNP-B009",
                                f"{name}: {', '.join(unsure)} never came up, but the chart was "
-                               f"rolled only {rolls} times in {n} games"))
+                               f"rolled only {rolls} times in {_games(n)}"))
     return out
 
 
@@ -394,7 +404,7 @@ def _never_used(doc, game, agg) -> list[Finding]:
         used = sum(doc.get("coverage", {}).get(kind, {}).values())
         what = "never used" if used else f"never used (no {one} was used at all)"
         out.append(Finding(WARNING, "PNP-B017",
-                           f"{len(names)} {one if len(names) == 1 else many} {what} in {n} games: "
+                           f"{len(names)} {one if len(names) == 1 else many} {what} in {_games(n)}: "
                            f"{', '.join(names)}"))
     return out
 

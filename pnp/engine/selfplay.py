@@ -13,7 +13,7 @@ import math
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from pnp.engine import lineup
@@ -182,6 +182,8 @@ class Aggregate:
     #: whether any other game's differed: games that all play out alike measure one game
     first_outcome: tuple | None = None
     varied: bool = False
+    #: (index, seed) of the first game that hit the turn cap: the game PNP-B002 names
+    first_timeout: tuple[int, int] | None = None
 
     def __post_init__(self) -> None:
         if not self.seat_win_units:
@@ -235,6 +237,8 @@ class Aggregate:
         self.ended[r.ended] += 1
         self.completed.append(int(r.ended == COMPLETED))
         self.timed_out.append(int(r.ended == TIMEOUT))
+        if r.ended == TIMEOUT and self.first_timeout is None:
+            self.first_timeout = (index, r.seed)
         self.eliminated.append(int(bool(r.eliminations)))
         if r.eliminations:
             self.first_elimination_turns.append(min(e.turn for e in r.eliminations))
@@ -311,6 +315,8 @@ class Aggregate:
         if later.players != self.players:
             raise ValueError(f"cannot merge {later.players}-player games into {self.players}")
         g = self.games
+        if self.first_timeout is None:
+            self.first_timeout = later.first_timeout
         if later.games:
             if not g:
                 self.first_outcome = later.first_outcome
@@ -359,6 +365,9 @@ class Simulation:
     logs: list[tuple[int, int, tuple[str, ...], list]] = field(default_factory=list)
     #: kind -> every key the game could report as used (what "never used" is measured on)
     coverage_keys: dict[str, list[str]] = field(default_factory=dict)
+    #: (index, games of the full run, the game's seed) when only one game of a run was
+    #: played (run_one)
+    only: tuple[int, int, int] | None = None
 
     @property
     def broken(self) -> bool:
@@ -384,6 +393,21 @@ def run_simulation(game: GameDef, config: SimConfig, play: PlayFn | None = None,
         [outcome] = ex.run_jobs([job], executor, progress)
     return Simulation(game, config, outcome.aggregate, time.perf_counter() - started,
                       outcome.logs, coverage_keys(game, play))
+
+
+def run_one(game: GameDef, config: SimConfig, index: int, play: PlayFn | None = None
+            ) -> Simulation:
+    """Game `index` of the run `config` describes, alone, in this process: its seed and seats
+    are the full run's, so a game a finding names (the first to hit the turn cap, say) can be
+    looked at by itself, with its event log when config.log_games asks for one."""
+    from pnp.engine import executor as ex
+
+    one = replace(config, games=1, log_games=index + 1 if config.log_games else 0)
+    started = time.perf_counter()
+    batch = ex.play_batch(ex.Job(game, one, play or default_play()), 0, index, index + 1)
+    return Simulation(game, one, batch.aggregate, time.perf_counter() - started, batch.logs,
+                      coverage_keys(game, play),
+                      only=(index, config.games, game_seed(config.seed, index)))
 
 
 def coverage_keys(game: Any, play: PlayFn | None = None) -> dict[str, list[str]]:
@@ -535,6 +559,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
         "max_turns": c.max_turns,
         "seconds": round(sim.seconds, 3),
         "games_per_second": round(n / sim.seconds, 1) if sim.seconds > 0 else 0.0,
+        **({"only_game": {"game": sim.only[0], "of": sim.only[1], "seed": sim.only[2]}}
+           if sim.only else {}),
         "turns": turns,
         "outcomes": {
             "completed": completed, "timeouts": timeouts, "eliminations": eliminations,
@@ -544,6 +570,8 @@ def summarize(sim: Simulation) -> dict[str, Any]:
             "elimination_rate": _r(eliminations / n) if n else 0.0,
             "eliminated_players": a.eliminated_players,
             "all_alike": alike,
+            "first_timeout": ({"game": a.first_timeout[0], "seed": a.first_timeout[1]}
+                              if a.first_timeout else None),
             "elimination_causes": dict(sorted(a.elimination_causes.items())),
             "first_elimination_turn": {k: _r(v) for k, v in
                                        st.describe(a.first_elimination_turns).items()},

@@ -25,6 +25,7 @@ from pnp.report.text import (
     coverage_title,
     lead_summary,
     lineup_text,
+    played_words,
     skill_depth_text,
     skill_why_not,
 )
@@ -370,7 +371,7 @@ def draw_report(c: Canvas, doc: Mapping[str, Any], game: Any = None,
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
     pages.heading(f"Self-play report: {title}", 16)
     pages.paragraph(
-        f"Variant: {doc['variant'] or 'base rules'}. {doc['games']} games, {doc['players']} "
+        f"Variant: {doc['variant'] or 'base rules'}. {played_words(doc)}, {doc['players']} "
         f"players, seed {doc['seed']}, {lineup_text(doc)}. "
         f"Invariants checked: {doc['invariants']}.",
         color=GREY)

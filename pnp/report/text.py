@@ -172,10 +172,17 @@ def choice_lines(doc: Mapping[str, Any]) -> list[str]:
     return lines
 
 
+def played_words(doc: Mapping[str, Any]) -> str:
+    """'200 games', or for `--game`: 'game 7 (its seed …) of a run of 12 games'."""
+    only = doc.get("only_game")
+    return (f"game {only['game']} (its seed {only['seed']}) of a run of {only['of']} games"
+            if only else f"{doc['games']} games")
+
+
 def render_text(doc: Mapping[str, Any]) -> str:
     """Header, key figures, then the findings most severe first."""
     o, t, m = doc["outcomes"], doc["turns"], doc["margin"]
-    header = (f"{doc['game']} ({doc['variant'] or 'base rules'}): {doc['games']} games, "
+    header = (f"{doc['game']} ({doc['variant'] or 'base rules'}): {played_words(doc)}, "
               f"{doc['players']} players, seed {doc['seed']}, {lineup_text(doc)}")
     lines = [
         # a game's own line-up brings its reason, a sentence or two: wrapped, not one long line
