@@ -332,7 +332,7 @@ def test_a_rules_module_calling_os_exit_in_a_worker_is_a_finding_naming_the_game
     line = next(i for i, text in enumerate(rules.read_text().splitlines(), 1)
                 if "os._exit(" in text)  # the finding points at the call
     assert f"the rules module tried to end the process (os._exit(3)) (at rules.py:{line}) " \
-           f"(first in game 7, seed {game_seed(1, 7)})" in result.output
+           f"(first in game 7, seed {game_seed(1, 7)}" in result.output
     assert "Traceback" not in result.output
 
 

@@ -38,8 +38,8 @@ def test_b002_names_the_first_capped_game_and_game_plays_it_alone(tmp_path) -> N
     first = doc["outcomes"]["first_timeout"]
     assert doc["outcomes"]["timeouts"] > 0 and first is not None
     [b002] = [f["message"] for f in doc["findings"] if f["code"] == "PNP-B002"]
-    assert f"the first was game {first['game']} (seed {first['seed']}): `--game {first['game']}" \
-        in b002
+    assert f"the first was game {first['game']} (seed {first['seed']}): `pnp simulate` with " \
+        in b002 and f"`--game {first['game']} --log FILE` plays it alone" in b002
 
     for index in (first["game"], 7):
         one = _simulate(str(folder), "--players", "3", "--games", "12", "--max-turns", "6",
@@ -55,6 +55,32 @@ def test_b002_names_the_first_capped_game_and_game_plays_it_alone(tmp_path) -> N
     assert text.output.startswith("caravan (base rules): game 7 (its seed ")
     assert " in 1 games" not in text.output
     assert "of a run of 12 games" in text.output
+
+
+def test_b001_names_how_to_play_the_first_broken_game_alone(tmp_path) -> None:
+    """A rules module that raises in some games: the crash finding says how to play the first
+    one alone, and that game crashes alone too."""
+    folder = tmp_path / "caravan"
+    scaffold(folder)
+    rules = folder / "rules.py"
+    text = rules.read_text()
+    anchor = "def play(game, ctx"
+    assert anchor in text
+    rules.write_text(text.replace(anchor, "def _play(game, ctx") + (
+        "\n\ndef play(game, ctx, *args, **kwargs):\n"
+        "    if ctx.roll(3, 'omen') == 3:\n"
+        "        raise RuntimeError('a third of the games break')\n"
+        "    return _play(game, ctx, *args, **kwargs)\n"))
+    run = _simulate(str(folder), "--players", "2", "--games", "20", "--format", "json")
+    doc = json.loads(run.stdout)
+    [b001] = [f["message"] for f in doc["findings"] if f["code"] == "PNP-B001"]
+    first = doc["violations"][0]["first_game"]
+    assert 0 < doc["outcomes"]["crashed"] < 20 and "a third of the games break" in b001
+    assert f"`pnp simulate` with the run's options and `--game {first}` plays it alone" in b001
+    alone = _simulate(str(folder), "--players", "2", "--games", "20", "--game", str(first),
+                      "--format", "json")
+    assert alone.exit_code == 1
+    assert json.loads(alone.stdout)["outcomes"]["crashed"] == 1
 
 
 def test_a_game_outside_the_run_is_a_usage_error(tmp_path) -> None:

@@ -164,9 +164,12 @@ def broken_findings(violations: list[dict[str, Any]], n: int, where: str = "") -
     out = []
     for v in violations[:MAX_VIOLATION_FINDINGS]:
         what = broken_lead(v["message"])
+        # a game of the run itself (not of a ladder step) can be played alone
+        alone = (f"; `pnp simulate` with the run's options and `--game {v['first_game']}` "
+                 f"plays it alone" if n > 1 and not where else "")
         out.append(Finding(ERROR, "PNP-B001",
                            f"{what} in {v['games']} of {n} games{where}: {v['message']} "
-                           f"(first in game {v['first_game']}, seed {v['first_seed']})"))
+                           f"(first in game {v['first_game']}, seed {v['first_seed']}{alone})"))
     if len(violations) > MAX_VIOLATION_FINDINGS:
         rest = violations[MAX_VIOLATION_FINDINGS:]
         out.append(Finding(ERROR, "PNP-B001",
@@ -182,9 +185,9 @@ def _timeouts(doc, game, agg) -> list[Finding]:
         return []
     cap = f" of {doc['max_turns']} turns" if doc.get("max_turns") else ""
     first = o.get("first_timeout")
-    look = (f"; the first was game {first['game']} (seed {first['seed']}): `--game "
-            f"{first['game']} --log FILE` plays it alone and writes its event log"
-            if first and n > 1 else "")
+    look = (f"; the first was game {first['game']} (seed {first['seed']}): `pnp simulate` with "
+            f"the run's options and `--game {first['game']} --log FILE` plays it alone and "
+            f"writes its event log" if first and n > 1 else "")
     return [Finding(WARNING, "PNP-B002",
                     f"{pct(o['timeout_rate'])} of games ({o['timeouts']} of {n}) hit the turn cap"
                     f"{cap} before the game ended: the end condition may be out of reach"
