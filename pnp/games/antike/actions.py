@@ -77,7 +77,8 @@ class Actions(Table):
         counters)` gives the seat's targets and `sight` the map when the caller keeps them."""
         action = self.r.action[wedge]
         out = Estimate()
-        c = self.after_paying(seat, cost)
+        # what is left to spend (income needs none of it: the wedge pays, it does not buy)
+        c = self.after_paying(seat, cost) if action not in RESOURCES else {}
         if action in RESOURCES:
             out[action] = float(min(self.income_of(seat, action, sight),
                                     self.state.supply[action]))
