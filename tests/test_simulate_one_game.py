@@ -60,17 +60,16 @@ def test_b002_names_the_first_capped_game_and_game_plays_it_alone(tmp_path) -> N
 def test_b001_names_how_to_play_the_first_broken_game_alone(tmp_path) -> None:
     """A rules module that raises in some games: the crash finding says how to play the first
     one alone, and that game crashes alone too."""
-    folder = tmp_path / "caravan"
-    scaffold(folder)
+    from broken_games import edit, starter
+
+    folder = starter(tmp_path, "caravan")
     rules = folder / "rules.py"
-    text = rules.read_text()
-    anchor = "def play(game, ctx"
-    assert anchor in text
-    rules.write_text(text.replace(anchor, "def _play(game, ctx") + (
-        "\n\ndef play(game, ctx, *args, **kwargs):\n"
-        "    if ctx.roll(3, 'omen') == 3:\n"
-        "        raise RuntimeError('a third of the games break')\n"
-        "    return _play(game, ctx, *args, **kwargs)\n"))
+    edit(rules, "def play(game, ctx", "def _play(game, ctx")
+    with rules.open("a") as f:
+        f.write("\n\ndef play(game, ctx, *args, **kwargs):\n"
+                "    if ctx.roll(3, 'omen') == 3:\n"
+                "        raise RuntimeError('a third of the games break')\n"
+                "    return _play(game, ctx, *args, **kwargs)\n")
     run = _simulate(str(folder), "--players", "2", "--games", "20", "--format", "json")
     doc = json.loads(run.stdout)
     [b001] = [f["message"] for f in doc["findings"] if f["code"] == "PNP-B001"]
