@@ -165,8 +165,7 @@ def broken_findings(violations: list[dict[str, Any]], n: int, where: str = "") -
     for v in violations[:MAX_VIOLATION_FINDINGS]:
         what = broken_lead(v["message"])
         # a game of the run itself (not of a ladder step) can be played alone
-        alone = (f"; `pnp simulate` with the run's options and `--game {v['first_game']}` "
-                 f"plays it alone" if n > 1 and not where else "")
+        alone = f"; {_play_alone(v['first_game'])}" if n > 1 and not where else ""
         out.append(Finding(ERROR, "PNP-B001",
                            f"{what} in {v['games']} of {n} games{where}: {v['message']} "
                            f"(first in game {v['first_game']}, seed {v['first_seed']}{alone})"))
@@ -179,15 +178,20 @@ def broken_findings(violations: list[dict[str, Any]], n: int, where: str = "") -
     return out
 
 
+def _play_alone(index: int, log: str = "") -> str:
+    """How to look at one game a finding names (`pnp simulate --game`)."""
+    return f"`pnp simulate` with the run's options and `--game {index}{log}` plays it alone"
+
+
 def _timeouts(doc, game, agg) -> list[Finding]:
     o, n = doc["outcomes"], doc["games"]
     if not o["timeouts"]:
         return []
     cap = f" of {doc['max_turns']} turns" if doc.get("max_turns") else ""
     first = o.get("first_timeout")
-    look = (f"; the first was game {first['game']} (seed {first['seed']}): `pnp simulate` with "
-            f"the run's options and `--game {first['game']} --log FILE` plays it alone and "
-            f"writes its event log" if first and n > 1 else "")
+    look = (f"; the first was game {first['game']} (seed {first['seed']}): "
+            f"{_play_alone(first['game'], ' --log FILE')} and writes its event log"
+            if first and n > 1 else "")
     return [Finding(WARNING, "PNP-B002",
                     f"{pct(o['timeout_rate'])} of games ({o['timeouts']} of {n}) hit the turn cap"
                     f"{cap} before the game ended: the end condition may be out of reach"

@@ -167,7 +167,6 @@ class Aggregate:
     decisions: int = 0
     rolls: int = 0
     supply_low: dict[str, list[int]] = field(default_factory=dict)  # per game: fewest left
-    faction_seats: Counter = field(default_factory=Counter)  # seat-games each faction played
     faction_win_units: Counter = field(default_factory=Counter)  # win credit units per faction
     seat_factions: Counter = field(default_factory=Counter)  # (seat, faction) -> games
     #: per game with a lead record (pnp/engine/drama.py): lead changes, the share of turns
@@ -214,6 +213,14 @@ class Aggregate:
                 row["faction"] = faction
             rows.append(row)
         return rows
+
+    @property
+    def faction_seats(self) -> Counter:
+        """Seat-games each faction played (from seat_factions, which keeps them per seat)."""
+        out: Counter = Counter()
+        for (_, faction), games in self.seat_factions.items():
+            out[faction] += games
+        return out
 
     def seat_faction(self, seat: int) -> str | None:
         """The faction the seat played in every game (Antike's seats fix the nations), else
@@ -302,7 +309,6 @@ class Aggregate:
             self.varied = True
         for seat, faction in enumerate(r.factions):
             if faction:
-                self.faction_seats[faction] += 1
                 self.faction_win_units[faction] += units if seat in winners else 0
                 self.seat_factions[(seat, faction)] += 1
 
@@ -329,7 +335,7 @@ class Aggregate:
             getattr(self, name).extend(getattr(later, name))
         for name in ("ended", "elimination_causes", "bot_seats", "bot_win_units", "space_counts",
                      "chart_counts", "coverage", "cap_clips", "floor_clips", "events",
-                     "faction_seats", "faction_win_units", "seat_factions"):
+                     "faction_win_units", "seat_factions"):
             getattr(self, name).update(getattr(later, name))
         for supply, lows in later.supply_low.items():
             self.supply_low.setdefault(supply, []).extend(lows)
@@ -672,8 +678,9 @@ def _faction_table(a: Aggregate) -> list[dict[str, Any]]:
     """Win rate per faction a rules module reported (city-states, civilizations), with
     Wilson 95% intervals over the seat-games each faction was played."""
     out = []
-    for faction in sorted(a.faction_seats):
-        n = a.faction_seats[faction]
+    seat_games = a.faction_seats  # derived: read once
+    for faction in sorted(seat_games):
+        n = seat_games[faction]
         wins = a.faction_wins.get(faction, 0.0)
         out.append({"faction": faction, "seat_games": n, "wins": _r(wins),
                     "win_rate": _r(wins / n) if n else 0.0,
