@@ -73,7 +73,8 @@ def cells_of(definition: Any, players: list[int] | None, variants: list[str] | N
     """cells() for a game definition already loaded. A player count the game does not take
     is left out with a note on stderr (several games share one --players: 6 is a count of
     Ancient Civilizations, not a failed cell of The Ancient World in the ledger); a variant
-    it lacks stays a cell, and fails loudly, since a misspelt variant is the user's to fix."""
+    it lacks stays a cell, and fails loudly, since a misspelt variant is the user's to fix; a
+    variant written for other player counts is no cell at those counts."""
     counts = list(range(definition.players_min, definition.players_max + 1))
     if players:
         lacks = [str(p) for p in players if p not in counts]
@@ -90,8 +91,15 @@ def cells_of(definition: Any, players: list[int] | None, variants: list[str] | N
             bots = ",".join([one_seat, *(others[i % len(others)] for i in range(p - 1))])
         else:  # mcts:1 everywhere; a game without chance also seats its own (varied) bots
             bots = ",".join(["mcts:1", *own])
-        wanted += [(p, v, bots) for v in names]
+        wanted += [(p, v, bots) for v in names if _written_for(definition, v, p)]
     return wanted
+
+
+def _written_for(definition: Any, variant: str, players: int) -> bool:
+    """Whether each variant of `variant` ('a+b') that the game has is written for `players`
+    (game.yaml `players:` under the variant); not a cell otherwise, as sweep leaves it out."""
+    return all(definition.variants[v].plays_with(players)
+               for v in variant.split("+") if v in definition.variants)
 
 
 def report_name(game_id: str, players: int, variant: str) -> str:

@@ -7,7 +7,7 @@ id, engine, players and variant ids); a GameDef is built when a test first asks 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
@@ -33,10 +33,17 @@ class Declared:
     players_min: int
     players_max: int
     variants: tuple[str, ...]
+    #: the player counts a variant is written for (game.yaml `players:` under it), when given
+    variant_players: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def players(self) -> range:
         return range(self.players_min, self.players_max + 1)
+
+    def counts(self, variant: str | None) -> list[int]:
+        """The counts a cell of `variant` is played at: the game's, or the variant's own."""
+        own = self.variant_players.get(variant or "")
+        return [n for n in self.players if not own or n in own]
 
 
 def declared(folder: Path) -> Declared:
@@ -46,7 +53,9 @@ def declared(folder: Path) -> Declared:
     players = data.get("players") or {}
     return Declared(str(data["id"]), folder, str(data.get("engine", "")),
                     int(players.get("min", 1)), int(players.get("max", 1)),
-                    tuple(str(v["id"]) for v in data.get("variants") or ()))
+                    tuple(str(v["id"]) for v in data.get("variants") or ()),
+                    {str(v["id"]): tuple(v["players"]) for v in data.get("variants") or ()
+                     if v.get("players")})
 
 
 #: the games under cards/, by id (what pnp list shows)
@@ -64,9 +73,9 @@ def variant_params(games: dict[str, Declared] = PLAYABLE) -> list:
 
 def cell_params(games: dict[str, Declared] = PLAYABLE) -> list:
     """(game id, variant, players) for every variant of every game at every player count in
-    its declared range."""
+    its declared range that the variant is written for."""
     return [pytest.param(g.id, v, n, id=f"{g.id}/{v or BASE}/{n}p")
-            for g in games.values() for v in (None, *g.variants) for n in g.players]
+            for g in games.values() for v in (None, *g.variants) for n in g.counts(v)]
 
 
 class GameDefs:

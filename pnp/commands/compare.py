@@ -35,7 +35,11 @@ def command(game: str, variants: tuple[str, ...], games: int, players: int | Non
     labels = ("base", variants[0]) if len(variants) == 1 else variants
     (game_a, var_a), (game_b, var_b) = (load_variant(game, v) for v in labels)
     bot_names, _ = lineup_for(game_a, bots)  # the game's own default when --bots is not given
-    players = check_players(game_a, players)
+    common = [n for n in game_a.player_counts() if n in game_b.player_counts()]
+    if players is None and common and (game_a.recommended_players or game_a.players_min) \
+            not in common:
+        players = common[0]  # a variant written for fewer counts picks the default
+    players = check_players(game_b, check_players(game_a, players))
     games = balanced(games, bot_names, players)
     sims = []
     with open_executor(workers, scheduler) as executor:

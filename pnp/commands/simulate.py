@@ -91,14 +91,34 @@ def load_variant(name: str, variant: str | Sequence[str] | None):
     return game, variant
 
 
-def check_players(game, players: int | None) -> int:
-    """--players (the game's recommended count when not given) within the game's range;
-    0 is a usage error like any other count out of range, never the default."""
-    if players is None:
-        players = game.recommended_players or game.players_min
+def check_range(game, players: int) -> int:
+    """A count the game takes, whatever its variants are written for (a usage error if not)."""
     if not game.players_min <= players <= game.players_max:
         raise click.BadParameter(f"{game.name} takes {game.players_min} to {game.players_max} "
                                  f"players", param_hint="--players")
+    return players
+
+
+def check_players(game, players: int | None) -> int:
+    """--players (the game's recommended count when not given) within the game's range and
+    among the counts the variants in play are written for (the first of theirs when the
+    recommended count is not); 0 is a usage error like any other count out of range, never
+    the default."""
+    counts = game.player_counts()
+    if not counts:
+        raise click.BadParameter(f"the variants {game.variant} are written for no player count "
+                                 "in common: play them apart", param_hint="--variant")
+    if players is None:
+        players = game.recommended_players or game.players_min
+        if players not in counts:
+            players = counts[0]
+    check_range(game, players)
+    if players not in counts:
+        variant = next(v for v in (game.variants[i] for i in game.variant.split("+"))
+                       if not v.plays_with(players))
+        raise click.BadParameter(f"the variant {variant.id} is written for "
+                                 f"{variant.players_words}, not {players}",
+                                 param_hint="--players")
     return players
 
 

@@ -10,6 +10,7 @@ import click
 from pnp.commands.common import EXIT_ERRORS, EXIT_OK, refuse_game_files
 from pnp.commands.simulate import (
     check_players,
+    check_range,
     echo_and_report,
     games_option,
     lineup_for,
@@ -27,7 +28,9 @@ def split_list(values: tuple[str, ...]) -> list[str]:
     return [v.strip() for value in values for v in value.split(",") if v.strip()]
 
 
-def parse_players(values: tuple[str, ...], game) -> list[int]:
+def parse_players(values: tuple[str, ...], games: list) -> list[int]:
+    """The --players counts, each one the game takes; without any, each variant's default
+    (cells a variant is not written for are left out afterwards, see `playable`)."""
     counts = []
     for text in split_list(values):
         try:
@@ -35,7 +38,26 @@ def parse_players(values: tuple[str, ...], game) -> list[int]:
         except ValueError:
             raise click.BadParameter(f"'{text}' is not a number of players",
                                      param_hint="--players") from None
-    return list(dict.fromkeys(check_players(game, n) for n in counts)) or [check_players(game, None)]
+    if not counts:
+        return list(dict.fromkeys(check_players(game, None) for game in games))
+    return list(dict.fromkeys(check_range(games[0], n) for n in counts))
+
+
+def playable(cells: list, loaded: dict) -> list:
+    """The cells whose variants are written for their player count; each one left out is
+    named on stderr, and none left is a usage error."""
+    keep = []
+    for cell in cells:
+        game = loaded[cell.variant]
+        if cell.players in game.player_counts():
+            keep.append(cell)
+        else:
+            click.echo(f"sweep: {cell.variant} at {cell.players} players left out (written for "
+                       f"{', '.join(map(str, game.player_counts()))} players)", err=True)
+    if not keep:
+        raise click.BadParameter("no cell left: the variants are written for other player "
+                                 "counts", param_hint="--players")
+    return keep
 
 
 @click.command("sweep")
@@ -65,9 +87,9 @@ def command(game: str, players: tuple[str, ...], variants: tuple[str, ...],
     loaded = dict(load_variant(game, name)[::-1] for name in names)  # variant -> game definition
     base = next(iter(loaded.values()))
     refuse_game_files(base, (report_path, "--report", "sweep.pdf"))
-    counts = parse_players(players, base)
+    counts = parse_players(players, list(loaded.values()))
     mixes = list(dict.fromkeys(parse_bots(mix) for mix in bot_mixes)) or [lineup_for(base, None)[0]]
-    cells = sweep.cross(counts, list(loaded), mixes)
+    cells = playable(sweep.cross(counts, list(loaded), mixes), loaded)
     for cell in cells:
         if problem := lineup.problem(cell.bots, cell.players):
             raise click.BadParameter(problem, param_hint="--bots")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from pathlib import Path
 
@@ -112,7 +113,8 @@ def command(game: str, tune_file: Path | None, params: tuple[str, ...], targets:
         diags.append(single)
     _stop_if(diags)
     rules_or_exit(base)
-    count = check_players(base, spec.players)
+    # the variant's overrides are tune's to apply; its player counts are checked here
+    count = check_players(dataclasses.replace(base, variant=vname), spec.players)
     line_up, _ = lineup_for(base, spec.bots)  # the game's own default when none is given
     from pnp.engine import lineup
 

@@ -653,7 +653,8 @@ class Builder:
             if self.unique(seen, v["id"], pos, "variant"):
                 out[v["id"]] = m.Variant(v["id"], dict(v["overrides"]), v.get("interpretation"),
                                          v.get("description", ""), pos,
-                                         tuple(v.get("conflicts") or ()))
+                                         tuple(v.get("conflicts") or ()),
+                                         tuple(sorted(v.get("players") or ())))
         return out
 
     def build_decks(self, charts: dict[str, m.Chart]) -> dict[str, m.Deck]:

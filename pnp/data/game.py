@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import difflib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -179,13 +179,15 @@ def build_game(folder: Path, docs: list[Document], variant: str | Sequence[str] 
     result.game = game
 
 
-def variant_problems(folder: Path | str, base: LoadResult,
-                     docs: list[Document]) -> list[Diagnostic]:
+def variant_problems(folder: Path | str, base: LoadResult, docs: list[Document],
+                     check: Callable[[GameDef], list[Diagnostic]] | None = None
+                     ) -> list[Diagnostic]:
     """Errors that only a variant brings: each of the game's variants is applied to a fresh
     copy of the data and built, and what it finds beyond the base game's own diagnostics is
     reported (named after the variant), so a clean `pnp validate` also means every
     `--variant` loads. `docs` are the documents as read (`load_game_and_documents`); each
-    variant works on a copy."""
+    variant works on a copy. `check` runs on each variant that builds (validate's rulesheet
+    check: a template may branch on the variant)."""
     if base.game is None or not base.game.variants:
         return []
     folder = Path(folder)
@@ -201,6 +203,8 @@ def variant_problems(folder: Path | str, base: LoadResult,
                             for doc, memo in zip(docs, memos, strict=True)],
                    variant, result, changed_only=True,
                    effects=effects, errors_only=True)  # warnings are the base game's to give
+        if check is not None and result.game is not None and result.ok:
+            result.diagnostics.extend(check(result.game))
         for d in result.diagnostics:
             if d.severity == ERROR and _key(d) not in seen:
                 seen.add(_key(d))

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pnp.data.effects import Effect, effect_charts, effect_formulas, effect_stats, effect_tracks
 from pnp.data.loader import Document, load_file
-from pnp.data.model import Condition, GameDef
+from pnp.data.model import Condition, GameDef, counts_in_words
 from pnp.data.rules_reads import unread_rules_keys
 from pnp.data.schema import validate_document, validate_rules
 from pnp.diagnostics import ERROR, WARNING, Diagnostic
@@ -33,6 +33,7 @@ def lint_game(game: GameDef, docs: list[Document], errors_only: bool = False
             *([] if errors_only else unread_rules_keys(game, docs))]
 
 
+VARIANT_PLAYERS = "PNP-L044"  # a variant's `players:` names a count the game does not take
 ENGINE_OUTSIDE = "PNP-L040"  # `engine:` names a rules file outside the game folder
 ENGINE_OUTSIDE_HINT = ("a game is one folder: put the rules module in it and name it from "
                        "there (`engine: rules.py`)")
@@ -301,6 +302,16 @@ def _variants(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
                                      f"variant '{variant.id}' is not an alternative of "
                                      f"'{variant.interpretation}'",
                                      "give the alternative it plays the same id"))
+        outside = [n for n in variant.players
+                   if not game.players_min <= n <= game.players_max]
+        if outside:
+            out.append(Diagnostic.at(variant.origin, ERROR, VARIANT_PLAYERS,
+                                     f"variant '{variant.id}' is for {counts_in_words(outside)} players, "
+                                     f"but the game takes {game.players_min} to "
+                                     f"{game.players_max}",
+                                     f"list counts from {game.players_min} to "
+                                     f"{game.players_max} under players:, or leave players: "
+                                     "out for every count"))
         for other in variant.conflicts:
             if other not in game.variants:
                 close = difflib.get_close_matches(other, list(game.variants), n=3)
@@ -372,3 +383,4 @@ def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
             out.extend(replace(d, message=f"variant '{moved[d.file, d.line]}': {d.message}")
                        for d in problems if (d.file, d.line) in moved)
     return out
+

@@ -7,7 +7,7 @@ can point a designer back at the line to edit.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -271,6 +271,23 @@ class Variant:
     description: str = ""
     origin: Position = NOWHERE
     conflicts: tuple[str, ...] = ()
+    #: the player counts the variant is written for; empty: every count the game takes
+    players: tuple[int, ...] = ()
+
+    def plays_with(self, players: int) -> bool:
+        """Whether the variant may be played with this many players."""
+        return not self.players or players in self.players
+
+    @property
+    def players_words(self) -> str:
+        """'3 players', '3 and 4 players'; '' for a variant of every count."""
+        return f"{counts_in_words(self.players)} players" if self.players else ""
+
+
+def counts_in_words(counts: Sequence[int]) -> str:
+    """Player counts as a sentence says them: '3', '3 and 4', '2, 3 and 5'."""
+    words = [str(n) for n in counts]
+    return words[-1] if len(words) < 2 else ", ".join(words[:-1]) + " and " + words[-1]
 
 
 class FieldList(tuple):
@@ -603,6 +620,13 @@ class GameDef:
     map: GameMap | None = None
     #: game.yaml `selfplay:` (None: self-play seats greedy everywhere unless --bots says)
     selfplay: SelfPlayDefault | None = None
+
+    def player_counts(self) -> list[int]:
+        """The counts this game may be played with: its range, less the counts a variant in
+        play is not written for."""
+        playing = [self.variants[v] for v in (self.variant or "").split("+") if v in self.variants]
+        return [n for n in range(self.players_min, self.players_max + 1)
+                if all(v.plays_with(n) for v in playing)]
 
     def rule(self, *path: str, default: Any = None) -> Any:
         """A rule parameter by path, e.g. game.rule('options', 'war', 'roll')."""

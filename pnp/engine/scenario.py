@@ -397,6 +397,10 @@ class _Run:
         if not meta.players_min <= players <= meta.players_max:
             raise _Fail(self.pos("players"), f"{game.id} is for {meta.players_min}-"
                                              f"{meta.players_max} players")
+        if players not in game.player_counts():
+            raise _Fail(self.pos("players"), f"the variant {game.variant} is written for "
+                                             f"{', '.join(map(str, game.player_counts()))} "
+                                             "players")
         self.players = players
         start = names.step(data.get("start", "pregame"), self.pos("start"), ("pregame",))
         stop_spec = data.get("stop", data.get("start", "pregame"))

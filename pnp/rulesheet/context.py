@@ -134,15 +134,17 @@ class Helpers:
         raise jinja2.UndefinedError(f"no card with id {card_id!r} in any deck")
 
     def variants(self) -> list[dict[str, Any]]:
-        """Each variant as players read it: `id`, `name` (the id in words) and `text` (its
-        description, or the reading it plays)."""
+        """Each variant as players read it: `id`, `name` (the id in words), `text` (its
+        description, or the reading it plays) and `players` ('3 players' for a variant
+        written for some counts only, else '')."""
         out = []
         for v in self.game.variants.values():
             text = v.description
             if not text and v.interpretation in self.game.interpretations:
                 interp = self.game.interpretations[v.interpretation]
                 text = next((a.reading for a in interp.alternatives if a.id == v.id), "")
-            out.append({"id": v.id, "name": v.id.replace("-", " ").capitalize(), "text": text})
+            out.append({"id": v.id, "name": v.id.replace("-", " ").capitalize(), "text": text,
+                        "players": v.players_words})
         return out
 
     def readings(self) -> list[dict[str, Any]]:
