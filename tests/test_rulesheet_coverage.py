@@ -58,10 +58,12 @@ def test_every_card_with_an_ability_is_in_the_rulesheet(name, variant):
         assert c.name in text, c.name
 
 
-@pytest.mark.parametrize("name, variant", CASES)
+@pytest.mark.parametrize("name, variant", [*CASES, ("antike", None), ("antike", "round-coin")])
 def test_the_rulesheet_speaks_to_players(name, variant):
     game, text = _sheet(name, variant)
     assert not re.search(r"(?<![\w-])--[a-z]", text), "a command-line flag"
+    keys = re.findall(r"\b[a-z]+(?:_[a-z]+)+\b", text)  # Antike's readings once named two
+    assert not keys, f"data keys: {keys}"
     for word in ("simulation", "timed-out", "turn cap", "bots ", "self-play", "the engine"):
         assert word not in text.lower(), word
     ids = {c.id for d in game.decks.values() for c in d.cards if "-" in c.id
