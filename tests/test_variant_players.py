@@ -130,3 +130,12 @@ def test_validate_renders_the_rulesheet_under_every_variant(tmp_path):
     (sheet / "01-rules.md").write_text("# Rules\n\nRoll and move.\n\n"
                                        "{% if variant %}Variant: {{ variant }}.{% endif %}\n")
     assert run("validate", str(game)).exit_code == 0
+
+
+def test_variants_with_no_count_in_common_are_refused_together(tmp_path):
+    game = caravan(tmp_path)
+    with (game / "game.yaml").open("a") as f:
+        f.write("  - id: quartet\n    players: [4]\n    overrides: {game/rules/upkeep/eat: 2}\n")
+    result = run("simulate", str(game), "--variant", "trio+quartet", "--games", "2")
+    assert result.exit_code == 2
+    assert "the variants trio+quartet are written for no player count in common" in result.output
