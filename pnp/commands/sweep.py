@@ -20,6 +20,7 @@ from pnp.commands.simulate import (
     progress_bar,
     run_options,
 )
+from pnp.data.model import counts_in_words
 from pnp.engine import lineup
 
 
@@ -53,7 +54,7 @@ def playable(cells: list, loaded: dict) -> list:
             keep.append(cell)
         else:
             click.echo(f"sweep: {cell.variant} at {cell.players} players left out (written for "
-                       f"{', '.join(map(str, game.player_counts()))} players)", err=True)
+                       f"{counts_in_words(game.player_counts())} players)", err=True)
     if not keep:
         raise click.BadParameter("no cell left: the variants are written for other player "
                                  "counts", param_hint="--players")

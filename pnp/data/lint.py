@@ -383,4 +383,3 @@ def _override_problems(game: GameDef, docs: list[Document]) -> list[Diagnostic]:
             out.extend(replace(d, message=f"variant '{moved[d.file, d.line]}': {d.message}")
                        for d in problems if (d.file, d.line) in moved)
     return out
-

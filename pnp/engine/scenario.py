@@ -17,7 +17,7 @@ from typing import Any
 
 from pnp.data.game import SCENARIOS, find_game, load_game, variant_name
 from pnp.data.loader import Document, load_file
-from pnp.data.model import GameDef
+from pnp.data.model import GameDef, counts_in_words
 from pnp.data.schema import check_schema_line, validate_document
 from pnp.diagnostics import ERROR, Position, display_path
 from pnp.engine.bots import BOTS
@@ -399,7 +399,7 @@ class _Run:
                                              f"{meta.players_max} players")
         if players not in game.player_counts():
             raise _Fail(self.pos("players"), f"the variant {game.variant} is written for "
-                                             f"{', '.join(map(str, game.player_counts()))} "
+                                             f"{counts_in_words(game.player_counts())} "
                                              "players")
         self.players = players
         start = names.step(data.get("start", "pregame"), self.pos("start"), ("pregame",))
