@@ -139,3 +139,19 @@ def test_variants_with_no_count_in_common_are_refused_together(tmp_path):
     result = run("simulate", str(game), "--variant", "trio+quartet", "--games", "2")
     assert result.exit_code == 2
     assert "the variants trio+quartet are written for no player count in common" in result.output
+
+
+def test_a_variant_kit_prints_the_counts_it_is_for(tmp_path):
+    """The rulesheet's title line and the print guide of `build --variant trio` say 3
+    players; the base kit keeps the game's range."""
+    from pypdf import PdfReader
+
+    game = caravan(tmp_path)
+    assert load_game(game).game.players_text() == "2 to 4 players"
+    assert load_game(game, "trio").game.players_text() == "3 players"
+    out = tmp_path / "out"
+    result = run("build", str(game), "--variant", "trio", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    (guide,) = out.rglob("print-guide.pdf")
+    text = " ".join(page.extract_text() for page in PdfReader(guide).pages)
+    assert "3 players" in text and "2 to 4 players" not in text

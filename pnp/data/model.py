@@ -628,6 +628,14 @@ class GameDef:
         return [n for n in range(self.players_min, self.players_max + 1)
                 if all(v.plays_with(n) for v in playing)]
 
+    def players_text(self) -> str:
+        """The counts as a title prints them: '2 to 6 players', or '3 players' on the kit of
+        a variant written for three."""
+        counts = self.player_counts() or [self.players_min, self.players_max]
+        if len(counts) > 2 and counts == list(range(counts[0], counts[-1] + 1)):
+            return f"{counts[0]} to {counts[-1]} players"
+        return f"{counts_in_words(counts)} players"
+
     def rule(self, *path: str, default: Any = None) -> Any:
         """A rule parameter by path, e.g. game.rule('options', 'war', 'roll')."""
         node: Any = self.rules

@@ -251,7 +251,7 @@ def guide_pdf(game: Any, items: list[Entry], pages: dict[str, int], paper: tuple
     story: list[Any] = [
         Paragraph(f"{_x(game.name)}: print guide", h1),
         Paragraph(f"{_x(stamp)} · {'prototype data, ' if game.prototype else ''}"
-                  f"{game.players_min}-{game.players_max} players", small),
+                  f"{game.players_text()}", small),
         Spacer(0, mm(3)), ScaleBar(),
         Paragraph("In what order", h2),
     ]

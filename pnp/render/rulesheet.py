@@ -557,8 +557,7 @@ def escape_md(text: str) -> str:
 
 
 def title_block(game: GameDef, styles: dict[str, ParagraphStyle]) -> list[Flowable]:
-    players = (f"{game.players_min} players" if game.players_min == game.players_max
-               else f"{game.players_min} to {game.players_max} players")
+    players = game.players_text()
     sub = "Rulesheet" + (f" \u2014 {escape(game.edition)}" if game.edition else "")
     meta = [players]
     if game.variant:
