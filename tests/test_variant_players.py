@@ -155,3 +155,21 @@ def test_a_variant_kit_prints_the_counts_it_is_for(tmp_path):
     (guide,) = out.rglob("print-guide.pdf")
     text = " ".join(page.extract_text() for page in PdfReader(guide).pages)
     assert "3 players" in text and "2 to 4 players" not in text
+
+
+def test_a_source_that_breaks_on_a_variants_data_stops_that_variants_build(tmp_path):
+    """validate renders under each variant only the sources that read `variant` (all of them
+    would cost a third of its time); one that breaks on data a variant changes is caught
+    by `build --variant`, which writes nothing, while the base kit builds."""
+    game = caravan(tmp_path, "[2, 3, 4]")
+    sheet = game / "rulesheet"
+    sheet.mkdir()
+    (sheet / "01-rules.md").write_text("# Rules\n\nRoll and move.\n\n"
+                                       "{% if rule('end', 'max_turns') == 30 %}"
+                                       "{{ rule('end', 'short') }}{% endif %}\n")
+    assert run("validate", str(game)).exit_code == 0
+    assert run("build", str(game), "--out", str(tmp_path / "base")).exit_code == 0
+    out = tmp_path / "trio"
+    result = run("build", str(game), "--variant", "trio", "--out", str(out))
+    assert result.exit_code == 1 and "01-rules.md:5:1: error PNP-R08" in result.output
+    assert not list(out.rglob("*.pdf"))

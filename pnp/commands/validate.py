@@ -31,10 +31,10 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
         game = result.game
         if game is not None and result.ok and docs is not None:
             from pnp.render.preflight import preflight  # the renderer loads only when needed
-            from pnp.rulesheet.check import check_rulesheet
+            from pnp.rulesheet.check import variant_check
 
             # every --variant loads too, and its rulesheet renders (a template may branch on it)
-            found.extend(variant_problems(folder, result, docs, check_rulesheet))
+            found.extend(variant_problems(folder, result, docs, variant_check(game)))
 
             found.extend(preflight(game, paper))  # every kind's checks, the rulesheet's too
             if game.selfplay is not None:  # game.yaml's default line-up: engine bot names

@@ -122,6 +122,27 @@ def rulesheet_folder(game: GameDef) -> Path | None:
     return None
 
 
+_TAG = re.compile(r"\{[{%](.*?)[}%]\}", re.S)
+_VARIANT = re.compile(r"\bvariant\b")
+
+
+def sources_reading_variant(folder: Path) -> set[Path]:
+    """The sources whose jinja2 reads `variant` (the variant being printed): all of them when
+    a partial does, since any source may import it."""
+    top = source_files(folder)
+    reading = set()
+    for path in folder.glob(f"*{SUFFIX}"):
+        try:
+            text = read_source(path)
+        except SourceError:
+            continue  # reported when the sheet is rendered
+        if any(_VARIANT.search(tag) for tag in _TAG.findall(text)):
+            if path.name.startswith("_"):
+                return set(top)
+            reading.add(path)
+    return {p for p in top if p in reading}
+
+
 def source_files(folder: Path) -> list[Path]:
     """The sources in print order (by name); `_name.md` files are partials for import/include."""
     return sorted(p for p in folder.glob(f"*{SUFFIX}") if p.is_file() and not p.name.startswith("_"))
@@ -175,9 +196,10 @@ def _no_none(value):
     return value
 
 
-def render_sources(game: GameDef, folder: Path | None = None,
+def render_sources(game: GameDef, folder: Path | None = None, only: set[Path] | None = None,
                    ) -> tuple[list[RenderedSource], list[Diagnostic]]:
-    """Render every source of the game's rulesheet; errors are diagnostics with file and line."""
+    """Render every source of the game's rulesheet (or those in `only`); errors are
+    diagnostics with file and line."""
     folder = folder or rulesheet_folder(game)
     if folder is None:
         return [], []
@@ -188,7 +210,7 @@ def render_sources(game: GameDef, folder: Path | None = None,
     files: list[Path] = [p.resolve() for p in top]
     env = make_environment(game, folder, files)
     rendered, diags = [], []
-    for path in top:
+    for path in top if only is None else [p for p in top if p in only]:
         try:
             # the card layouts' budget: loop steps, sizes, output and time, per source
             text = render_limited(env.get_template(path.name), {})
