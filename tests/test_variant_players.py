@@ -159,7 +159,7 @@ def test_a_variant_kit_prints_the_counts_it_is_for(tmp_path):
 
 def test_a_source_that_breaks_on_a_variants_data_stops_that_variants_build(tmp_path):
     """validate renders under each variant only the sources that read `variant` (all of them
-    would cost a third of its time); one that breaks on data a variant changes is caught
+    cost almost half its time); one that breaks on data a variant changes is caught
     by `build --variant`, which writes nothing, while the base kit builds."""
     game = caravan(tmp_path, "[2, 3, 4]")
     sheet = game / "rulesheet"
