@@ -114,8 +114,7 @@ def check_players(game, players: int | None) -> int:
             players = counts[0]
     check_range(game, players)
     if players not in counts:
-        variant = next(v for v in (game.variants[i] for i in game.variant.split("+"))
-                       if not v.plays_with(players))
+        variant = next(v for v in game.variants_in_play if not v.plays_with(players))
         raise click.BadParameter(f"the variant {variant.id} is written for "
                                  f"{variant.players_words}, not {players}",
                                  param_hint="--players")

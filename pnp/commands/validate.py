@@ -34,7 +34,8 @@ def command(games: tuple[str, ...], fmt: str, strict: bool, paper: str) -> None:
             from pnp.rulesheet.check import variant_check
 
             # every --variant loads too, and its rulesheet renders (a template may branch on it)
-            found.extend(variant_problems(folder, result, docs, variant_check(game)))
+            checks = variant_check(game) if game.variants else None  # reads the sources
+            found.extend(variant_problems(folder, result, docs, checks))
 
             found.extend(preflight(game, paper))  # every kind's checks, the rulesheet's too
             if game.selfplay is not None:  # game.yaml's default line-up: engine bot names

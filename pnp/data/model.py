@@ -621,10 +621,15 @@ class GameDef:
     #: game.yaml `selfplay:` (None: self-play seats greedy everywhere unless --bots says)
     selfplay: SelfPlayDefault | None = None
 
+    @property
+    def variants_in_play(self) -> list[Variant]:
+        """The variants this definition was built with (`variant` is 'a+b' for two)."""
+        return [self.variants[v] for v in (self.variant or "").split("+") if v in self.variants]
+
     def player_counts(self) -> list[int]:
         """The counts this game may be played with: its range, less the counts a variant in
         play is not written for."""
-        playing = [self.variants[v] for v in (self.variant or "").split("+") if v in self.variants]
+        playing = self.variants_in_play
         return [n for n in range(self.players_min, self.players_max + 1)
                 if all(v.plays_with(n) for v in playing)]
 
